@@ -1,0 +1,75 @@
+/**
+ * The three views the planner reconciles (design notes §1): what is on disk now (local), what
+ * the service has now (remote), and what both agreed on at the last sync (base). All paths are
+ * relative to the workspace folder, POSIX separators, Unicode NFC, already made safe for disk
+ * (main/local/paths.ts). Maps are keyed by `pathKey(path)` (NFC + case fold) so that two names
+ * differing only by case meet in one slot on every OS.
+ */
+
+/** A file found by the scanner. */
+export interface LocalFile {
+  path: string;
+  size: number;
+  /** Nanoseconds since the epoch, as a decimal string (bigint does not survive JSON/IPC). */
+  mtimeNs: string;
+  inode: number;
+  /** SHA-256 hex; from the hash cache when size, mtime and inode are unchanged. */
+  checksum: string;
+}
+
+export interface LocalFolder {
+  path: string;
+}
+
+/** The state of a path at its last successful sync. */
+export interface BaseFile {
+  path: string;
+  assetId: string;
+  versionId: string;
+  checksum: string;
+  size: number;
+  /** mtime and inode of the local file as the engine left it (to tell a local edit). */
+  mtimeNs: string;
+  inode: number;
+}
+
+export interface BaseFolder {
+  path: string;
+  folderId: string;
+}
+
+/** An asset as the service has it now, placed at its sanitised local path. */
+export interface RemoteFile {
+  path: string;
+  assetId: string;
+  folderId: string | null;
+  versionId: string;
+  versionNumber: number;
+  checksum: string;
+  size: number;
+  lockedByUserId: string | null;
+  sequence: number;
+}
+
+export interface RemoteFolder {
+  path: string;
+  folderId: string;
+  parentId: string | null;
+}
+
+export interface SyncState<L, B, R> {
+  local: ReadonlyMap<string, L>;
+  base: ReadonlyMap<string, B>;
+  remote: ReadonlyMap<string, R>;
+}
+
+export interface PlannerInput {
+  files: SyncState<LocalFile, BaseFile, RemoteFile>;
+  folders: SyncState<LocalFolder, BaseFolder, RemoteFolder>;
+  /** The user this client acts as: a lock held by them is no lock. */
+  selfUserId: string;
+  /** Name of this device, used in conflicted copy names. */
+  deviceName: string;
+  /** Time used in conflicted copy names (injected: the planner is pure). */
+  now: Date;
+}

@@ -1,0 +1,3 @@
+export * from './resources.js';
+export * from './sync.js';
+export * from './errors.js';
