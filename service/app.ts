@@ -1,0 +1,77 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { ServiceContext } from './context.js';
+import { ApiError, errorBody } from './http/errors.js';
+import { createRateLimiter } from './http/rate-limit.js';
+import { registerRoutes } from './routes/index.js';
+
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+/** The API origin: a Fastify app with the reference's auth, error and rate-limit rules. */
+export async function createApiServer(ctx: ServiceContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: ctx.options.logger ? { level: 'info', redact: ['req.headers.authorization'] } : false,
+    bodyLimit: JSON_BODY_LIMIT,
+    keepAliveTimeout: 30_000,
+    // Deep or huge JSON is refused by the body limit; prototype keys are stripped.
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
+    return503OnClosing: true,
+  });
+  await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 1, fields: 10 } });
+
+  const shape = ctx.options.errorShape;
+  const faults = ctx.faults;
+  const limiter = ctx.options.rateLimitPerSecond ? createRateLimiter(ctx.options.rateLimitPerSecond) : undefined;
+
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!faults) return;
+    if (faults.options.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.options.latencyMs));
+    if (faults.roll('error5xx')) {
+      return reply.code(503).header('retry-after', '0').send(errorBody(shape, 'unavailable', 'Injected fault: service unavailable.'));
+    }
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    const level = request.routeOptions.config.auth ?? 'workspace';
+    const auth = await ctx.tokens.authenticate(request.headers, level);
+    if (auth) request.auth = auth;
+    if (limiter) {
+      const key = auth?.tokenId ?? `ip:${request.ip}`;
+      const wait = limiter.take(key);
+      if (wait > 0) {
+        return reply.code(429).header('retry-after', String(wait)).send({ error: 'rate_limited', retry_after: wait });
+      }
+    }
+  });
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (!faults || reply.statusCode >= 300 || !faults.roll('drop')) return payload;
+    // Promise the whole body, send half, then cut the connection.
+    const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString() : '';
+    const raw = reply.raw;
+    reply.hijack();
+    raw.writeHead(reply.statusCode, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    raw.write(text.slice(0, Math.floor(text.length / 2)));
+    raw.destroy();
+    return payload;
+  });
+
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) return reply.code(error.status).send(errorBody(shape, error.code, error.message, error.details));
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status === 413) return reply.code(413).send(errorBody(shape, 'payload_too_large', 'The request body is too large.'));
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send(errorBody(shape, 'invalid_request', error.message || 'The request is invalid.'));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send(errorBody(shape, 'internal', 'The service failed; the request may be retried.'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(errorBody(shape, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`));
+  });
+
+  registerRoutes(app, ctx);
+  return app;
+}

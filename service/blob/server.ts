@@ -1,0 +1,145 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Db } from '../db/open.js';
+import { errorBody } from '../http/errors.js';
+import type { FaultInjector } from '../http/faults.js';
+import { BlobStore } from './store.js';
+import type { UrlSigner } from './signer.js';
+
+interface BlobServerDeps {
+  db: Db;
+  store: BlobStore;
+  signer: UrlSigner;
+  errorShape: 'object' | 'flat';
+  faults?: FaultInjector | undefined;
+}
+
+/**
+ * The blob origin: a separate HTTP server (its own port, like a storage bucket's host) that
+ * takes signed PUTs and serves signed GETs. It never sees, and never needs, a bearer token.
+ */
+export function createBlobServer(deps: BlobServerDeps): Server {
+  const server = createServer((req, res) => {
+    handle(deps, req, res).catch((error: unknown) => {
+      if (!res.headersSent) send(res, deps.errorShape, 500, 'internal', 'The blob store failed.');
+      else res.destroy(error as Error);
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  return server;
+}
+
+function send(res: ServerResponse, shape: 'object' | 'flat', status: number, code: string, message: string): void {
+  const body = JSON.stringify(errorBody(shape, code, message));
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+async function handle(deps: BlobServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://blob');
+  const match = /^\/blobs\/([^/]+)$/.exec(url.pathname);
+  const key = match?.[1] ? decodeURIComponent(match[1]) : undefined;
+  if (!key || !BlobStore.isKey(key)) {
+    req.resume();
+    return send(res, deps.errorShape, 404, 'not_found', 'No such blob.');
+  }
+  const params = deps.signer.verify(key, url.searchParams);
+  if ('refused' in params) {
+    req.resume();
+    return send(res, deps.errorShape, 403, 'forbidden', params.refused);
+  }
+  const method = req.method ?? 'GET';
+  if (params.op === 'put' && method === 'PUT') return put(deps, key, params.sha256, req, res);
+  if (params.op === 'get' && (method === 'GET' || method === 'HEAD')) return get(deps, key, req, res, method === 'HEAD');
+  req.resume();
+  return send(res, deps.errorShape, 403, 'forbidden', `This URL is signed for ${params.op.toUpperCase()}, not ${method}.`);
+}
+
+async function put(deps: BlobServerDeps, key: string, sha256: string | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const upload = deps.db.prepare('SELECT checksum, stored FROM uploads WHERE key = ?').get(key) as { checksum: string; stored: number } | undefined;
+  if (!upload || upload.checksum !== sha256) {
+    req.resume();
+    return send(res, deps.errorShape, 403, 'forbidden', 'This upload URL is not valid.');
+  }
+  let staged;
+  try {
+    staged = await deps.store.stage(req);
+  } catch {
+    // The client went away mid-body: nothing is kept, the same signed URL may be used again.
+    if (!res.headersSent) res.destroy();
+    return;
+  }
+  if (staged.checksum !== upload.checksum) {
+    await staged.discard();
+    return send(res, deps.errorShape, 400, 'checksum_mismatch', `The bytes' SHA-256 is ${staged.checksum}, not the ${upload.checksum} this URL was signed for.`);
+  }
+  await staged.keep(key);
+  deps.db.prepare('UPDATE uploads SET stored = 1, size = ?, stored_at = ? WHERE key = ?').run(staged.size, new Date().toISOString(), key);
+  const body = JSON.stringify({ key, size: staged.size, checksum: staged.checksum });
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', etag: `"${staged.checksum}"`, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+async function get(deps: BlobServerDeps, key: string, req: IncomingMessage, res: ServerResponse, headOnly: boolean): Promise<void> {
+  const blob = deps.db.prepare('SELECT checksum, content_type FROM uploads WHERE key = ? AND stored = 1').get(key) as
+    | { checksum: string; content_type: string }
+    | undefined;
+  const size = blob ? await deps.store.size(key) : undefined;
+  if (!blob || size === undefined) return send(res, deps.errorShape, 404, 'not_found', 'No such blob.');
+  const etag = `"${blob.checksum}"`;
+  const headers: Record<string, string | number> = {
+    'content-type': blob.content_type || 'application/octet-stream',
+    etag,
+    'accept-ranges': 'bytes',
+    'cache-control': 'private, max-age=3600',
+  };
+  if (req.headers['if-none-match'] === etag) {
+    res.writeHead(304, headers);
+    return void res.end();
+  }
+  let start = 0;
+  let end = size - 1;
+  let status = 200;
+  const range = req.headers.range;
+  const ifRange = req.headers['if-range'];
+  if (range && (ifRange === undefined || ifRange === etag)) {
+    const m = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
+    if (!m || (m[1] === '' && m[2] === '')) {
+      res.writeHead(416, { 'content-range': `bytes */${size}` });
+      return void res.end();
+    }
+    if (m[1] === '') {
+      start = Math.max(0, size - Number(m[2]));
+    } else {
+      start = Number(m[1]);
+      if (m[2] !== '') end = Math.min(end, Number(m[2]));
+    }
+    if (start >= size || start > end) {
+      res.writeHead(416, { 'content-range': `bytes */${size}` });
+      return void res.end();
+    }
+    status = 206;
+    headers['content-range'] = `bytes ${start}-${end}/${size}`;
+  }
+  const length = size === 0 ? 0 : end - start + 1;
+  headers['content-length'] = length;
+  res.writeHead(status, headers);
+  if (headOnly || length === 0) return void res.end();
+  const stream = deps.store.read(key, { start, end });
+  if (deps.faults?.roll('truncate')) {
+    // Send part of the promised bytes, then cut the connection: the client must notice.
+    let sent = 0;
+    const cutAt = Math.floor(length / 2);
+    stream.on('data', (chunk: string | Buffer) => {
+      const room = cutAt - sent;
+      if (room > 0) res.write(Buffer.from(chunk).subarray(0, room));
+      sent += chunk.length;
+      if (sent >= cutAt) {
+        stream.destroy();
+        res.destroy();
+      }
+    });
+    return;
+  }
+  stream.pipe(res);
+  stream.on('error', () => res.destroy());
+}

@@ -1,0 +1,130 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import type { Db } from '../db/open.js';
+import { API_MIN_TIER_LEVEL } from '../db/reference-data.js';
+import { ApiError, badRequest, forbidden, notFound, unauthorized } from './errors.js';
+import { isUuid, newId } from './ids.js';
+
+export type AuthLevel = 'none' | 'user' | 'account' | 'workspace';
+
+export interface AuthContext {
+  userId: string;
+  accountId?: string;
+  workspaceId?: string;
+  /** The token's id, the key for rate limiting. */
+  tokenId: string;
+}
+
+export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+function sameSecret(secret: string, storedHash: string): boolean {
+  const a = Buffer.from(hashSecret(secret), 'hex');
+  const b = Buffer.from(storedHash, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export class TokenAuthority {
+  private readonly key: Uint8Array;
+
+  constructor(
+    private readonly db: Db,
+    secret: string,
+    private readonly ttlSeconds: number,
+  ) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  /** POST /auth/token: key and secret for a member of a Pro-or-above account. */
+  async issue(accountHeader: unknown, body: unknown): Promise<{ token: string; expiresIn: number }> {
+    const accountId = requireUuidHeader(accountHeader, 'x-account-id');
+    const { key, secret } = (body ?? {}) as { key?: unknown; secret?: unknown };
+    if (typeof key !== 'string' || typeof secret !== 'string' || !key || !secret) {
+      throw badRequest('The body must be JSON with string fields "key" and "secret".');
+    }
+    const row = this.db
+      .prepare(
+        `SELECT k.secret_hash, k.user_id, u.is_active FROM api_keys k JOIN users u ON u.id = k.user_id
+         WHERE k.key = ? AND k.revoked_at IS NULL`,
+      )
+      .get(key) as { secret_hash: string; user_id: string; is_active: number } | undefined;
+    if (!row || !sameSecret(secret, row.secret_hash) || !row.is_active) {
+      throw unauthorized('The API key or secret key is wrong or revoked.');
+    }
+    this.checkAccount(row.user_id, accountId);
+    const token = await new SignJWT({ acct: accountId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(row.user_id)
+      .setJti(newId())
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + this.ttlSeconds)
+      .sign(this.key);
+    return { token, expiresIn: this.ttlSeconds };
+  }
+
+  /** Checks the headers a route needs, in the reference's order: 400, then 401, then 403/404. */
+  async authenticate(headers: Record<string, string | string[] | undefined>, level: AuthLevel): Promise<AuthContext | undefined> {
+    if (level === 'none') return undefined;
+    const authorization = headers.authorization;
+    if (authorization === undefined) throw unauthorized('The Authorization header with a bearer token is missing.');
+    const match = typeof authorization === 'string' ? /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(authorization) : null;
+    if (!match?.[1]) throw badRequest('The Authorization header must be "Bearer <token>".');
+    const accountId = level === 'user' ? undefined : requireUuidHeader(headers['x-account-id'], 'x-account-id');
+    const workspaceId = level === 'workspace' ? requireUuidHeader(headers['x-workspace-id'], 'x-workspace-id') : undefined;
+
+    const claims = await this.verify(match[1]);
+    const user = this.db.prepare('SELECT is_active FROM users WHERE id = ?').get(claims.sub) as { is_active: number } | undefined;
+    if (!user?.is_active) throw unauthorized('The token belongs to a user that no longer exists.');
+    const ctx: AuthContext = { userId: claims.sub, tokenId: claims.jti };
+    if (accountId !== undefined) {
+      if (accountId !== claims.acct) throw forbidden('The token was issued for another account than x-account-id.');
+      this.checkAccount(claims.sub, accountId);
+      ctx.accountId = accountId;
+    }
+    if (workspaceId !== undefined) {
+      const ws = this.db.prepare('SELECT account_id FROM workspaces WHERE id = ? AND deleted_at IS NULL').get(workspaceId) as
+        | { account_id: string }
+        | undefined;
+      if (!ws) throw notFound('workspace');
+      if (ws.account_id !== accountId) throw forbidden('The workspace does not belong to this account.');
+      const member = this.db.prepare('SELECT 1 FROM workspace_members WHERE workspace_id = ? AND user_id = ?').get(workspaceId, claims.sub);
+      if (!member) throw forbidden('You are not a member of this workspace.');
+      ctx.workspaceId = workspaceId;
+    }
+    return ctx;
+  }
+
+  private async verify(token: string): Promise<{ sub: string; acct: string; jti: string }> {
+    try {
+      // Only HS256: a token with `alg: none` or any other algorithm is refused.
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      if (typeof payload.sub !== 'string' || typeof payload.acct !== 'string' || typeof payload.jti !== 'string') {
+        throw unauthorized('The token lacks its claims.');
+      }
+      return { sub: payload.sub, acct: payload.acct, jti: payload.jti };
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      if (error instanceof joseErrors.JWTExpired) throw new ApiError(401, 'token_expired', 'The token has expired; request a new one.');
+      throw unauthorized('The token is invalid.');
+    }
+  }
+
+  private checkAccount(userId: string, accountId: string): void {
+    const account = this.db
+      .prepare(
+        `SELECT t.level, (SELECT 1 FROM account_members m WHERE m.account_id = a.id AND m.user_id = ?) AS member
+         FROM accounts a JOIN tiers t ON t.id = a.tier_id WHERE a.id = ? AND a.deleted_at IS NULL`,
+      )
+      .get(userId, accountId) as { level: number; member: number | null } | undefined;
+    if (!account) throw forbidden('The account does not exist or you are not a member of it.');
+    if (!account.member) throw forbidden('You are not a member of this account.');
+    if (account.level < API_MIN_TIER_LEVEL) {
+      throw new ApiError(403, 'plan_required', 'API access needs the Pro or Enterprise plan.');
+    }
+  }
+}
+
+function requireUuidHeader(value: unknown, name: string): string {
+  if (value === undefined) throw badRequest(`The ${name} header is missing.`);
+  if (!isUuid(value)) throw badRequest(`The ${name} header must be a UUID.`);
+  return value.toLowerCase();
+}

@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_OPTIONS, type ServiceOptions } from './config.js';
+import type { ServiceContext } from './context.js';
+import { openServiceDb, type Db } from './db/open.js';
+import { BlobStore } from './blob/store.js';
+import { UrlSigner } from './blob/signer.js';
+import { createBlobServer } from './blob/server.js';
+import { TokenAuthority } from './http/auth.js';
+import { createFaultInjector, type FaultInjector } from './http/faults.js';
+import { createApiServer } from './app.js';
+import { seedDemo, type DemoInfo, type DemoOptions } from './demo/seed.js';
+
+export type { ServiceOptions, FaultOptions } from './config.js';
+export type { DemoInfo } from './demo/seed.js';
+
+export interface RunningService {
+  /** Base URL of the API, e.g. http://127.0.0.1:4010 */
+  url: string;
+  /** Origin of signed URLs (the blob server). */
+  blobUrl: string;
+  dataDir: string;
+  db: Db;
+  faults?: FaultInjector | undefined;
+  /** Seeds the demo account, user, workspace and assets; returns ids and credentials. */
+  seedDemo(options?: DemoOptions): Promise<DemoInfo>;
+  stop(): Promise<void>;
+}
+
+/** Starts the local Asset Collaboration Service: the API origin and the blob origin. */
+export async function startService(partial: Partial<ServiceOptions> = {}): Promise<RunningService> {
+  const options: ServiceOptions = { ...DEFAULT_OPTIONS, ...partial };
+  const temporary = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'asset-service-'));
+  mkdirSync(dataDir, { recursive: true });
+  const db = openServiceDb(join(dataDir, 'service.db'));
+  const secret = options.secret ?? loadOrCreateSecret(db);
+  const blobs = new BlobStore(join(dataDir, 'blobs'));
+  let blobOrigin = '';
+  const signer = new UrlSigner(secret, () => blobOrigin, options.signedUrlTtlSeconds);
+  const faults = options.faults ? createFaultInjector(options.faults) : undefined;
+  const ctx: ServiceContext = { db, blobs, signer, tokens: new TokenAuthority(db, secret, options.tokenTtlSeconds), options, faults };
+
+  const blobServer = createBlobServer({ db, store: blobs, signer, errorShape: options.errorShape, faults });
+  blobServer.listen(options.blobPort, options.host);
+  await once(blobServer, 'listening');
+  blobOrigin = `http://${options.host}:${(blobServer.address() as AddressInfo).port}`;
+
+  const api = await createApiServer(ctx);
+  await api.listen({ port: options.port, host: options.host });
+  const url = `http://${options.host}:${(api.server.address() as AddressInfo).port}`;
+
+  let stopped = false;
+  return {
+    url,
+    blobUrl: blobOrigin,
+    dataDir,
+    db,
+    faults,
+    seedDemo: (demoOptions) => seedDemo(ctx, demoOptions),
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      blobServer.closeAllConnections();
+      await Promise.all([api.close(), new Promise<void>((resolve) => blobServer.close(() => resolve()))]);
+      db.close();
+      if (temporary) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The signing secret lives with the data, so a restarted service still honours its tokens and URLs. */
+function loadOrCreateSecret(db: Db): string {
+  db.exec('CREATE TABLE IF NOT EXISTS service_secret (id INTEGER PRIMARY KEY CHECK (id = 1), value TEXT NOT NULL)');
+  const row = db.prepare('SELECT value FROM service_secret WHERE id = 1').get() as { value: string } | undefined;
+  if (row) return row.value;
+  const value = randomBytes(32).toString('hex');
+  db.prepare('INSERT INTO service_secret (id, value) VALUES (1, ?)').run(value);
+  return value;
+}

@@ -1,0 +1,173 @@
+/** Rows to the API's resource shapes (shared/api). One mapper per resource, used by every route. */
+import type { AssetEntry, AssetVersion, Folder, User, Workspace } from '../../shared/api/index.js';
+import type { Db } from '../db/open.js';
+import type { AssetRow, AssetWithVersionRow, FolderRow, UserRow, VersionRow, WorkspaceRow } from './rows.js';
+
+export function userJson(row: UserRow): User {
+  return {
+    id: row.id,
+    idpUserID: row.idp_user_id,
+    username: row.username,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    avatar_file_id: row.avatar_key,
+    defaultAvatar: row.default_avatar,
+    industry: row.industry,
+    occupation: row.occupation,
+    company: row.company,
+    emailVerified: row.email_verified === 1,
+    isActive: row.is_active === 1,
+    city: row.city,
+    state: row.state,
+    country: row.country,
+    zipCode: row.zip_code,
+  };
+}
+
+export function loadUser(db: Db, id: string | null | undefined): User | undefined {
+  if (!id) return undefined;
+  const row = db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+  return row ? userJson(row) : undefined;
+}
+
+export function folderJson(row: FolderRow): Folder {
+  return {
+    id: row.id,
+    workspace_id: row.workspace_id,
+    parent_id: row.parent_id,
+    name: row.name,
+    created_by_user_id: row.created_by_user_id ?? '',
+    sequence: row.sequence,
+    isActive: row.is_active === 1,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function assetEntryJson(row: AssetWithVersionRow): AssetEntry {
+  return {
+    id: row.id,
+    folder_id: row.folder_id,
+    name: row.name,
+    file_name: row.file_name,
+    current_version_id: row.current_version_id ?? '',
+    version_number: row.v_version_number,
+    checksum: row.v_checksum,
+    size: row.v_size,
+    sequence: row.sequence,
+    locked_by_user_id: row.locked_by_user_id,
+    isActive: row.is_active === 1,
+    updated_at: row.updated_at,
+  };
+}
+
+/** SELECT list for assets joined with their current version (aliased v_*). */
+export const ASSET_WITH_VERSION = `a.*, v.version_number AS v_version_number, v.checksum AS v_checksum, v.size AS v_size
+  FROM assets a JOIN asset_versions v ON v.id = a.current_version_id`;
+
+export function versionJson(row: VersionRow, user?: User): AssetVersion {
+  return {
+    id: row.id,
+    asset_id: row.asset_id,
+    commit_parent_id: row.commit_parent_id,
+    created_by_user_id: row.created_by_user_id,
+    thumbnail_file_id: row.thumbnail_file_id,
+    name: row.name,
+    description: row.description,
+    key: row.key,
+    size: row.size,
+    version_number: row.version_number,
+    sequence: row.sequence,
+    checksum: row.checksum,
+    content_type: row.content_type,
+    deleted: row.deleted === 1,
+    created_at: row.created_at,
+    ...(user ? { user } : {}),
+  };
+}
+
+/** The folder path of a folder id ("Brand/Logos"; "" at the top). */
+export function folderPath(db: Db, folderId: string | null): string {
+  const parts: string[] = [];
+  const get = db.prepare('SELECT name, parent_id FROM folders WHERE id = ?');
+  let id = folderId;
+  for (let depth = 0; id && depth < 1000; depth += 1) {
+    const row = get.get(id) as { name: string; parent_id: string | null } | undefined;
+    if (!row) break;
+    parts.unshift(row.name);
+    id = row.parent_id;
+  }
+  return parts.join('/');
+}
+
+export function workspaceJson(db: Db, row: WorkspaceRow, userId?: string): Workspace {
+  const member = userId
+    ? (db.prepare('SELECT roles FROM workspace_members WHERE workspace_id = ? AND user_id = ?').get(row.id, userId) as { roles: string } | undefined)
+    : undefined;
+  const usage = db
+    .prepare(
+      `SELECT count(*) AS assets, ifnull(sum(v.size), 0) AS bytes FROM assets a JOIN asset_versions v ON v.id = a.current_version_id
+       WHERE a.workspace_id = ? AND a.is_active = 1`,
+    )
+    .get(row.id) as { assets: number; bytes: number };
+  return {
+    id: row.id,
+    account_id: row.account_id,
+    name: row.name,
+    thumbnail_file_id: row.thumbnail_key,
+    defaultAvatar: row.default_avatar,
+    created_by_user_id: row.created_by_user_id,
+    // Declared a string in the reference (part 2); clients accept both.
+    sequence: String(row.sequence) as unknown as number,
+    ...(member && userId ? { roles: { workspace_id: row.id, user_id: userId, roles: JSON.parse(member.roles) as string[] } } : {}),
+    usage: { assets: usage.assets, bytes: usage.bytes },
+  };
+}
+
+export function assetJson(db: Db, row: AssetRow, opts: { withVersions?: boolean; userId?: string } = {}): Record<string, unknown> {
+  const versionRows = db.prepare('SELECT * FROM asset_versions WHERE asset_id = ? ORDER BY version_number DESC').all(row.id) as VersionRow[];
+  const current = versionRows.find((v) => v.id === row.current_version_id);
+  const tags = db.prepare('SELECT t.* FROM tags t JOIN asset_tags at ON at.tag_id = t.id WHERE at.asset_id = ? ORDER BY t.name').all(row.id);
+  const libraries = db
+    .prepare('SELECT l.* FROM libraries l JOIN asset_libraries al ON al.library_id = l.id WHERE al.asset_id = ? ORDER BY l.name')
+    .all(row.id) as Array<Record<string, unknown>>;
+  const type = row.asset_type_id
+    ? (db.prepare('SELECT * FROM asset_types WHERE id = ?').get(row.asset_type_id) as
+        | { id: string; name: string; display_type: string; color: string; generic: number; known_extensions: string }
+        | undefined)
+    : undefined;
+  const status = row.status_id ? (db.prepare('SELECT * FROM asset_statuses WHERE id = ?').get(row.status_id) as Record<string, unknown> | undefined) : undefined;
+  return {
+    id: row.id,
+    workspace_id: row.workspace_id,
+    name: row.name,
+    file_name: row.file_name,
+    file_location: folderPath(db, row.folder_id),
+    folder_id: row.folder_id,
+    asset_type_id: row.asset_type_id,
+    status_id: row.status_id,
+    isActive: row.is_active === 1,
+    created_by_user_id: row.created_by_user_id,
+    locked_by_user_id: row.locked_by_user_id,
+    current_version_id: row.current_version_id,
+    sequence: row.sequence,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    deleted_at: row.deleted_at,
+    favorited: false,
+    ...(current ? { currentVersion: versionJson(current, loadUser(db, current.created_by_user_id)) } : {}),
+    ...(opts.withVersions ? { versions: versionRows.map((v) => versionJson(v)) } : {}),
+    tags: tags.map((t) => ({ ...(t as object) })),
+    libraries: libraries.map((l) => ({ ...l, defaultAvatar: l.default_avatar })),
+    collaborators: (
+      db.prepare('SELECT DISTINCT created_by_user_id AS id FROM asset_versions WHERE asset_id = ?').all(row.id) as Array<{ id: string }>
+    )
+      .map((u) => loadUser(db, u.id))
+      .filter((u): u is User => u !== undefined),
+    assetType: type
+      ? { id: type.id, name: type.name, displayType: type.display_type, color: type.color, generic: type.generic === 1, knownExtensions: JSON.parse(type.known_extensions) as string[] }
+      : null,
+    assetStatus: status ?? null,
+  };
+}
