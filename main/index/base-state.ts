@@ -1,0 +1,155 @@
+/**
+ * The synced base: each path as both sides last agreed on it. Rows are keyed by `pathKey`, so a
+ * case-only rename replaces the row instead of leaving a twin behind.
+ */
+import { pathKey } from '../local/paths.js';
+import type { BaseFile, BaseFolder } from '../sync/model.js';
+import type { Db } from './database.js';
+
+export interface BaseTree {
+  files: Map<string, BaseFile>;
+  folders: Map<string, BaseFolder>;
+}
+
+interface FileRow {
+  path: string;
+  asset_id: string;
+  version_id: string;
+  checksum: string;
+  size: number;
+  mtime_ns: string;
+  inode: number;
+}
+
+interface FolderRow {
+  path: string;
+  folder_id: string;
+}
+
+const FILE_COLUMNS = 'path, asset_id, version_id, checksum, size, mtime_ns, inode';
+
+const toFile = (row: FileRow): BaseFile => ({
+  path: row.path,
+  assetId: row.asset_id,
+  versionId: row.version_id,
+  checksum: row.checksum,
+  size: row.size,
+  mtimeNs: row.mtime_ns,
+  inode: row.inode,
+});
+
+const toFolder = (row: FolderRow): BaseFolder => ({ path: row.path, folderId: row.folder_id });
+
+/**
+ * Bounds of the keys strictly below folder key `k`: every such key starts with `k/`, and `0` is
+ * the character right after `/`, so [`k/`, `k0`) holds exactly them and the primary key index
+ * serves the range (a LIKE would need escaping of `%` and `_` in names).
+ */
+function subtreeRange(folderPath: string): [string, string] {
+  const key = pathKey(folderPath);
+  return [`${key}/`, `${key}0`];
+}
+
+export class BaseStateStore {
+  private readonly putFileStmt;
+  private readonly putFolderStmt;
+  private readonly deleteFileStmt;
+  private readonly deleteFolderStmt;
+  private readonly deleteFilesBelowStmt;
+  private readonly deleteFoldersBelowStmt;
+  private readonly getFileStmt;
+  private readonly getFolderStmt;
+  private readonly allFilesStmt;
+  private readonly allFoldersStmt;
+  private readonly putFilesTx;
+  private readonly putFoldersTx;
+  private readonly deleteTreeTx;
+
+  constructor(db: Db) {
+    this.putFileStmt = db.prepare<[string, string, string, string, string, string, number, string, number]>(
+      `INSERT OR REPLACE INTO base_files (workspace_id, path_key, ${FILE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.putFolderStmt = db.prepare<[string, string, string, string]>(
+      'INSERT OR REPLACE INTO base_folders (workspace_id, path_key, path, folder_id) VALUES (?, ?, ?, ?)',
+    );
+    this.deleteFileStmt = db.prepare<[string, string]>('DELETE FROM base_files WHERE workspace_id = ? AND path_key = ?');
+    this.deleteFolderStmt = db.prepare<[string, string]>('DELETE FROM base_folders WHERE workspace_id = ? AND path_key = ?');
+    this.deleteFilesBelowStmt = db.prepare<[string, string, string]>(
+      'DELETE FROM base_files WHERE workspace_id = ? AND path_key >= ? AND path_key < ?',
+    );
+    this.deleteFoldersBelowStmt = db.prepare<[string, string, string]>(
+      'DELETE FROM base_folders WHERE workspace_id = ? AND path_key >= ? AND path_key < ?',
+    );
+    this.getFileStmt = db.prepare<[string, string], FileRow>(
+      `SELECT ${FILE_COLUMNS} FROM base_files WHERE workspace_id = ? AND path_key = ?`,
+    );
+    this.getFolderStmt = db.prepare<[string, string], FolderRow>(
+      'SELECT path, folder_id FROM base_folders WHERE workspace_id = ? AND path_key = ?',
+    );
+    this.allFilesStmt = db.prepare<[string], FileRow>(`SELECT ${FILE_COLUMNS} FROM base_files WHERE workspace_id = ?`);
+    this.allFoldersStmt = db.prepare<[string], FolderRow>('SELECT path, folder_id FROM base_folders WHERE workspace_id = ?');
+
+    this.putFilesTx = db.transaction((workspaceId: string, files: Iterable<BaseFile>) => {
+      for (const file of files) this.putFile(workspaceId, file);
+    });
+    this.putFoldersTx = db.transaction((workspaceId: string, folders: Iterable<BaseFolder>) => {
+      for (const folder of folders) this.putFolder(workspaceId, folder);
+    });
+    this.deleteTreeTx = db.transaction((workspaceId: string, folderPath: string) => {
+      const [from, to] = subtreeRange(folderPath);
+      this.deleteFilesBelowStmt.run(workspaceId, from, to);
+      this.deleteFoldersBelowStmt.run(workspaceId, from, to);
+      this.deleteFolderStmt.run(workspaceId, pathKey(folderPath));
+    });
+  }
+
+  /** Every file and folder of the workspace, one query each, keyed by `pathKey`. */
+  load(workspaceId: string): BaseTree {
+    const files = new Map<string, BaseFile>();
+    for (const row of this.allFilesStmt.iterate(workspaceId)) files.set(pathKey(row.path), toFile(row));
+    const folders = new Map<string, BaseFolder>();
+    for (const row of this.allFoldersStmt.iterate(workspaceId)) folders.set(pathKey(row.path), toFolder(row));
+    return { files, folders };
+  }
+
+  getFile(workspaceId: string, path: string): BaseFile | undefined {
+    const row = this.getFileStmt.get(workspaceId, pathKey(path));
+    return row && toFile(row);
+  }
+
+  getFolder(workspaceId: string, path: string): BaseFolder | undefined {
+    const row = this.getFolderStmt.get(workspaceId, pathKey(path));
+    return row && toFolder(row);
+  }
+
+  putFile(workspaceId: string, f: BaseFile): void {
+    this.putFileStmt.run(workspaceId, pathKey(f.path), f.path, f.assetId, f.versionId, f.checksum, f.size, f.mtimeNs, f.inode);
+  }
+
+  /** Many rows in one transaction: 100,000 rows cost one commit, not 100,000. */
+  putFiles(workspaceId: string, files: Iterable<BaseFile>): void {
+    this.putFilesTx.immediate(workspaceId, files);
+  }
+
+  deleteFile(workspaceId: string, path: string): void {
+    this.deleteFileStmt.run(workspaceId, pathKey(path));
+  }
+
+  putFolder(workspaceId: string, f: BaseFolder): void {
+    this.putFolderStmt.run(workspaceId, pathKey(f.path), f.path, f.folderId);
+  }
+
+  putFolders(workspaceId: string, folders: Iterable<BaseFolder>): void {
+    this.putFoldersTx.immediate(workspaceId, folders);
+  }
+
+  /** Removes only the folder's own row; see `deleteTree` for everything below it. */
+  deleteFolder(workspaceId: string, path: string): void {
+    this.deleteFolderStmt.run(workspaceId, pathKey(path));
+  }
+
+  /** Removes a folder and every file and folder below it, e.g. once a deleted folder is gone on both sides. */
+  deleteTree(workspaceId: string, folderPath: string): void {
+    this.deleteTreeTx.immediate(workspaceId, folderPath);
+  }
+}

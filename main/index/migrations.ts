@@ -1,0 +1,170 @@
+/**
+ * Schema versions, tracked in `PRAGMA user_version`. Migration i (0-based) takes a database from
+ * version i to version i + 1. Entries are append-only: once shipped, a migration never changes,
+ * because users' databases already went through it.
+ */
+import type { Db } from './database.js';
+
+export type Migration = string | ((db: Db) => void);
+
+// Tables keyed by (workspace, key) are WITHOUT ROWID: rows sit in primary key order, so loading
+// one workspace's 100,000 rows is a range scan instead of 100,000 lookups through an index.
+const STATE_SCHEMA = `
+CREATE TABLE workspaces (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  local_path TEXT NOT NULL UNIQUE,
+  -- Remote change cursor; NULL until the first full listing.
+  sequence INTEGER,
+  last_full_listing_at INTEGER,
+  excluded_paths TEXT NOT NULL DEFAULT '[]',
+  paused INTEGER NOT NULL DEFAULT 0 CHECK (paused IN (0, 1))
+) STRICT;
+
+CREATE TABLE remote_folders (
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  parent_id TEXT,
+  path TEXT NOT NULL,
+  PRIMARY KEY (workspace_id, id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE remote_assets (
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  folder_id TEXT,
+  path TEXT NOT NULL,
+  version_id TEXT NOT NULL,
+  version_number INTEGER NOT NULL,
+  checksum TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  locked_by_user_id TEXT,
+  sequence INTEGER NOT NULL,
+  PRIMARY KEY (workspace_id, id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE base_files (
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  path_key TEXT NOT NULL,
+  path TEXT NOT NULL,
+  asset_id TEXT NOT NULL,
+  version_id TEXT NOT NULL,
+  checksum TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  -- Nanoseconds as a decimal string: they do not fit a double.
+  mtime_ns TEXT NOT NULL,
+  inode INTEGER NOT NULL,
+  PRIMARY KEY (workspace_id, path_key)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE base_folders (
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  path_key TEXT NOT NULL,
+  path TEXT NOT NULL,
+  folder_id TEXT NOT NULL,
+  PRIMARY KEY (workspace_id, path_key)
+) STRICT, WITHOUT ROWID;
+
+-- Keyed by pathKey, as the scanner asks (main/local/hash-cache.ts).
+CREATE TABLE hash_cache (
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  path_key TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  mtime_ns TEXT NOT NULL,
+  inode INTEGER NOT NULL,
+  checksum TEXT NOT NULL,
+  PRIMARY KEY (workspace_id, path_key)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE journal (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL,
+  path TEXT NOT NULL,
+  asset_id TEXT,
+  state TEXT NOT NULL DEFAULT '{}',
+  started_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX journal_by_workspace ON journal (workspace_id, id);
+`;
+
+const USER_FACING_SCHEMA = `
+CREATE TABLE path_errors (
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  path_key TEXT NOT NULL,
+  path TEXT NOT NULL,
+  code TEXT NOT NULL,
+  message TEXT NOT NULL,
+  attempts INTEGER NOT NULL,
+  first_failed_at INTEGER NOT NULL,
+  last_failed_at INTEGER NOT NULL,
+  next_retry_at INTEGER NOT NULL,
+  PRIMARY KEY (workspace_id, path_key)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX path_errors_by_retry ON path_errors (workspace_id, next_retry_at);
+
+-- Account-wide: review and change requests span every workspace of the account.
+CREATE TABLE notifications (
+  kind TEXT NOT NULL CHECK (kind IN ('review_request', 'change_request')),
+  remote_key TEXT NOT NULL,
+  first_seen_at INTEGER NOT NULL,
+  read INTEGER NOT NULL DEFAULT 0 CHECK (read IN (0, 1)),
+  PRIMARY KEY (kind, remote_key)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE activity (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  at INTEGER NOT NULL,
+  workspace_id TEXT REFERENCES workspaces(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL,
+  path TEXT,
+  message TEXT NOT NULL,
+  details TEXT
+) STRICT;
+CREATE INDEX activity_by_workspace ON activity (workspace_id, id);
+
+CREATE TABLE settings (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) STRICT, WITHOUT ROWID;
+`;
+
+/** Version 1 held the sync state; version 2 added what the user sees (errors, notices, log, settings). */
+export const MIGRATIONS: readonly Migration[] = [STATE_SCHEMA, USER_FACING_SCHEMA];
+
+export class SchemaTooNewError extends Error {
+  constructor(
+    readonly found: number,
+    readonly known: number,
+  ) {
+    super(`index schema version ${found} is newer than this app understands (${known}); update the app`);
+    this.name = 'SchemaTooNewError';
+  }
+}
+
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Brings the database to `migrations.length`. Each step runs in its own transaction together
+ * with its version bump, so a crash or a failing step leaves the database at the last complete
+ * version, and the next start resumes from there.
+ */
+export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): number {
+  const found = schemaVersion(db);
+  if (found > migrations.length) throw new SchemaTooNewError(found, migrations.length);
+  const step = db.transaction((migration: Migration, version: number) => {
+    // Re-read under the write lock: another process may have run this step while we waited.
+    if (schemaVersion(db) >= version) return;
+    if (typeof migration === 'string') db.exec(migration);
+    else migration(db);
+    db.pragma(`user_version = ${version}`);
+  });
+  migrations.forEach((migration, i) => {
+    if (i >= found) step.immediate(migration, i + 1);
+  });
+  return schemaVersion(db);
+}

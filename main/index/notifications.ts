@@ -1,0 +1,76 @@
+/**
+ * Review and change requests the user has already been told about, so a restart or the next
+ * poll does not raise the same desktop notification again.
+ */
+import type { Db } from './database.js';
+
+export type NotificationKind = 'review_request' | 'change_request';
+
+export interface NotificationKey {
+  kind: NotificationKind;
+  /**
+   * Identifies one notice: the request's id, or a key the caller builds from it. Including the
+   * version id makes a request refreshed to a new version a new notice.
+   */
+  remoteKey: string;
+}
+
+export interface SeenNotification extends NotificationKey {
+  firstSeenAt: number;
+  read: boolean;
+}
+
+interface SeenRow {
+  kind: NotificationKind;
+  remote_key: string;
+  first_seen_at: number;
+  read: number;
+}
+
+const fromRow = (row: SeenRow): SeenNotification => ({
+  kind: row.kind,
+  remoteKey: row.remote_key,
+  firstSeenAt: row.first_seen_at,
+  read: row.read === 1,
+});
+
+export class NotificationStore {
+  private readonly insertStmt;
+  private readonly markReadStmt;
+  private readonly markAllReadStmt;
+  private readonly listStmt;
+  private readonly markSeenTx;
+
+  constructor(db: Db) {
+    this.insertStmt = db.prepare<[string, string, number]>(
+      'INSERT OR IGNORE INTO notifications (kind, remote_key, first_seen_at) VALUES (?, ?, ?)',
+    );
+    this.markReadStmt = db.prepare<[string, string]>('UPDATE notifications SET read = 1 WHERE kind = ? AND remote_key = ?');
+    this.markAllReadStmt = db.prepare('UPDATE notifications SET read = 1 WHERE read = 0');
+    this.listStmt = db.prepare<[], SeenRow>(
+      'SELECT kind, remote_key, first_seen_at, read FROM notifications ORDER BY first_seen_at DESC, remote_key',
+    );
+    this.markSeenTx = db.transaction(<T extends NotificationKey>(items: readonly T[], now: number): T[] =>
+      // An insert that changes nothing hit a row already there: seen before (or earlier in this list).
+      items.filter((item) => this.insertStmt.run(item.kind, item.remoteKey, now).changes === 1),
+    );
+  }
+
+  /** Records `items` as seen and returns those never seen before, in their order. */
+  markSeen<T extends NotificationKey>(items: readonly T[], now: number = Date.now()): T[] {
+    return this.markSeenTx.immediate(items, now) as T[];
+  }
+
+  markRead(kind: NotificationKind, remoteKey: string): void {
+    this.markReadStmt.run(kind, remoteKey);
+  }
+
+  markAllRead(): void {
+    this.markAllReadStmt.run();
+  }
+
+  /** Newest first. */
+  list(): SeenNotification[] {
+    return this.listStmt.all().map(fromRow);
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The engine's local index: one SQLite file holding, per workspace, the remote tree as last
+ * seen, the synced base, the hash cache, operations in flight, per-path errors, and beside them
+ * notifications seen, the activity log and settings.
+ *
+ * Never store secrets (API key, secret, access tokens) here: the file is readable by anything
+ * running as the user and ends up in backups. They live in the OS keychain.
+ *
+ * Crash safety: every write is a transaction in WAL mode (see database.ts), so a process killed
+ * at any point, even mid-batch, leaves the last committed state on the next open.
+ */
+import { ActivityLog, DEFAULT_ACTIVITY_CAP } from './activity.js';
+import { BaseStateStore } from './base-state.js';
+import { type Db, openDatabase } from './database.js';
+import { HashCacheStatements, SqliteHashCache } from './hash-cache.js';
+import { JournalStore } from './journal.js';
+import { migrate } from './migrations.js';
+import { NotificationStore } from './notifications.js';
+import { type BackoffPolicy, DEFAULT_BACKOFF, PathErrorStore } from './path-errors.js';
+import { RemoteStateStore } from './remote-state.js';
+import { SettingsStore } from './settings.js';
+import { WorkspaceStore } from './workspaces.js';
+
+export interface IndexOptions {
+  /** Newest activity entries kept (default 10,000). */
+  activityCap?: number;
+  /** Retry backoff of failing paths (default: 10 s doubling up to 1 h). */
+  backoff?: BackoffPolicy;
+  busyTimeoutMs?: number;
+}
+
+export class SyncIndex {
+  readonly workspaces: WorkspaceStore;
+  readonly remote: RemoteStateStore;
+  readonly base: BaseStateStore;
+  readonly journal: JournalStore;
+  readonly errors: PathErrorStore;
+  readonly notifications: NotificationStore;
+  readonly activity: ActivityLog;
+  readonly settings: SettingsStore;
+  private readonly hashCacheStatements: HashCacheStatements;
+
+  /** Takes a migrated database; use `openIndex`. */
+  constructor(
+    private readonly db: Db,
+    options: IndexOptions = {},
+  ) {
+    this.workspaces = new WorkspaceStore(db);
+    this.remote = new RemoteStateStore(db);
+    this.base = new BaseStateStore(db);
+    this.journal = new JournalStore(db);
+    this.errors = new PathErrorStore(db, options.backoff ?? DEFAULT_BACKOFF);
+    this.notifications = new NotificationStore(db);
+    this.activity = new ActivityLog(db, options.activityCap ?? DEFAULT_ACTIVITY_CAP);
+    this.settings = new SettingsStore(db);
+    this.hashCacheStatements = new HashCacheStatements(db);
+  }
+
+  /** The scanner's `HashCache` for one workspace (which must exist: rows belong to it). */
+  hashCache(workspaceId: string): SqliteHashCache {
+    return new SqliteHashCache(this.hashCacheStatements, workspaceId);
+  }
+
+  /**
+   * Runs `fn` as one transaction, so writes that belong together commit together, e.g. a
+   * finished download: its base row, the end of its journal entry and the clearing of its
+   * error. The stores' own batch writes nest inside it. `fn` must be synchronous.
+   */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  get isOpen(): boolean {
+    return this.db.open;
+  }
+
+  close(): void {
+    if (!this.db.open) return;
+    // Lets SQLite refresh its query planner statistics where they went stale; cheap when not.
+    this.db.pragma('optimize');
+    this.db.close();
+  }
+}
+
+/** Opens (creating if needed) the index at `filePath`, or `':memory:'`, and migrates it. */
+export function openIndex(filePath: string, options: IndexOptions = {}): SyncIndex {
+  const db = openDatabase(filePath, options);
+  try {
+    migrate(db);
+    return new SyncIndex(db, options);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}

@@ -1,0 +1,112 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { BaseStateStore } from '../../main/index/base-state.js';
+import { openDatabase } from '../../main/index/database.js';
+import { MIGRATIONS, SchemaTooNewError, migrate, schemaVersion } from '../../main/index/migrations.js';
+import { openIndex } from '../../main/index/sync-index.js';
+import { WorkspaceStore } from '../../main/index/workspaces.js';
+import { baseFile, useTempIndex, workspace } from './index-fixtures.js';
+
+const { file: indexFile } = useTempIndex();
+
+function tableNames(file: string): string[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .all()
+      .map((r) => r.name);
+  } finally {
+    db.close();
+  }
+}
+
+describe('index schema', () => {
+  it('creates every table in an empty file and records the latest version', () => {
+    openIndex(indexFile()).close();
+
+    const db = new Database(indexFile());
+    expect(schemaVersion(db)).toBe(MIGRATIONS.length);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+    expect(tableNames(indexFile())).toEqual([
+      'activity',
+      'base_files',
+      'base_folders',
+      'hash_cache',
+      'journal',
+      'notifications',
+      'path_errors',
+      'remote_assets',
+      'remote_folders',
+      'settings',
+      'workspaces',
+    ]);
+  });
+
+  it('sets the durability and safety pragmas on each connection', () => {
+    const db = openDatabase(indexFile(), { busyTimeoutMs: 1234 });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(1234);
+    db.close();
+  });
+
+  it('migrates a version 1 database and keeps its data', () => {
+    const old = openDatabase(indexFile());
+    expect(migrate(old, MIGRATIONS.slice(0, 1))).toBe(1);
+    new WorkspaceStore(old).add(workspace());
+    new BaseStateStore(old).putFiles('ws-1', [baseFile(1), baseFile(2)]);
+    old.close();
+    expect(tableNames(indexFile())).not.toContain('path_errors');
+
+    const index = openIndex(indexFile());
+    expect(index.workspaces.get('ws-1')?.name).toBe('Workspace ws-1');
+    expect([...index.base.load('ws-1').files.values()]).toEqual(expect.arrayContaining([baseFile(1), baseFile(2)]));
+    // The tables version 2 added work on the migrated file.
+    index.errors.record('ws-1', 'a.txt', { code: 'EACCES', message: 'permission denied' }, 0);
+    index.settings.set('theme', 'dark');
+    index.close();
+
+    const reopened = openIndex(indexFile());
+    expect(reopened.errors.list('ws-1').map((e) => e.code)).toEqual(['EACCES']);
+    expect(reopened.settings.get('theme')).toBe('dark');
+    reopened.close();
+  });
+
+  it('rolls a failing migration back entirely and stays at the last good version', () => {
+    openIndex(indexFile()).close();
+    const db = openDatabase(indexFile());
+    const broken = [...MIGRATIONS, 'CREATE TABLE half_done (a INTEGER); INSERT INTO no_such_table VALUES (1);'];
+
+    expect(() => migrate(db, broken)).toThrow(/no_such_table/);
+    expect(schemaVersion(db)).toBe(MIGRATIONS.length);
+    db.close();
+    expect(tableNames(indexFile())).not.toContain('half_done');
+  });
+
+  it('runs migrations given as functions', () => {
+    const db = openDatabase(indexFile());
+    migrate(db, [...MIGRATIONS, (d) => d.exec("INSERT INTO settings (key, value) VALUES ('migrated', 'true')")]);
+    expect(schemaVersion(db)).toBe(MIGRATIONS.length + 1);
+    expect(db.prepare('SELECT value FROM settings WHERE key = ?').pluck().get('migrated')).toBe('true');
+    db.close();
+  });
+
+  it('refuses a database written by a newer version of the app', () => {
+    const db = openDatabase(indexFile());
+    db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    db.close();
+
+    expect(() => openIndex(indexFile())).toThrow(SchemaTooNewError);
+  });
+
+  it('opens in memory for quick use', () => {
+    const index = openIndex(':memory:');
+    index.workspaces.add(workspace());
+    expect(index.workspaces.list()).toHaveLength(1);
+    index.close();
+    expect(index.isOpen).toBe(false);
+  });
+});
