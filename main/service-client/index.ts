@@ -1,0 +1,29 @@
+export { ServiceClient } from './client.js';
+export type {
+  ServiceClientOptions,
+  CallOptions,
+  ChangesResult,
+  UploadRequest,
+  CreateAssetInput,
+  UpdateAssetInput,
+  CreateVersionInput,
+  DeleteAssetsOptions,
+  CreateReviewInput,
+} from './client.js';
+export { ServiceError, isServiceError, conflictDetails, kindForStatus } from './errors.js';
+export type { ServiceErrorKind, ConflictDetails } from './errors.js';
+export type { Logger } from './http.js';
+export { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter, retryDelay } from './retry.js';
+export type { RetryPolicy, RetryEvent } from './retry.js';
+export type { Credentials, CredentialsProvider } from './token.js';
+export { parseContentRange } from './transfers.js';
+export type {
+  UploadBody,
+  UploadOptions,
+  UploadResult,
+  DownloadOptions,
+  DownloadResponse,
+  StreamedDownload,
+  ContentRange,
+} from './transfers.js';
+export type { DeleteAssetsResult, SignedUploadAnswer, ReviewHistoryEntry } from './schemas.js';

@@ -1,0 +1,236 @@
+/**
+ * Moving bytes through signed URLs on the blob origin. These requests never carry the bearer
+ * token (the Transport's blob agent strips it, and redirects are followed here, by hand, with
+ * the same agent), and bodies are streamed both ways.
+ */
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ServiceError } from './errors.js';
+import { KiB, errorFromResponse, headerValue, readJson, transportError, type RawResponse } from './http.js';
+import { uploadBody, withProgress, type UploadSource } from './progress.js';
+import { withRetry } from './retry.js';
+import { callSignal, type ClientContext } from './context.js';
+import { SignedUploadAnswer } from './schemas.js';
+
+const MAX_REDIRECTS = 5;
+const UPLOAD_ANSWER_LIMIT = 64 * KiB;
+
+export interface UploadOptions {
+  /** Byte count, sent as Content-Length (a Buffer's own length when omitted). */
+  size?: number;
+  contentType?: string;
+  signal?: AbortSignal;
+  /** Bytes handed to the connection so far. */
+  onProgress?: (bytes: number) => void;
+}
+
+export interface UploadResult extends SignedUploadAnswer {
+  status: number;
+  etag: string | undefined;
+}
+
+/**
+ * A stream can be sent once; a Buffer, or a function making a fresh stream per attempt, can be
+ * sent again after a network failure.
+ */
+export type UploadBody = UploadSource | (() => UploadSource);
+
+function parseUrl(url: string | URL, base?: URL): URL {
+  try {
+    return new URL(url, base);
+  } catch {
+    throw new ServiceError({ kind: 'malformed', code: 'bad_signed_url', message: 'signed URL is not a URL' });
+  }
+}
+
+function unquoteEtag(value: string | undefined): string | undefined {
+  return value?.replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
+}
+
+export async function putSignedUpload(
+  context: ClientContext,
+  url: string | URL,
+  body: UploadBody,
+  options: UploadOptions = {},
+): Promise<UploadResult> {
+  const target = parseUrl(url);
+  const signal = callSignal(context, options.signal);
+  const replayable = typeof body === 'function' || body instanceof Uint8Array;
+  return withRetry(
+    async () => {
+      const source = typeof body === 'function' ? body() : body;
+      const size = options.size ?? (source instanceof Uint8Array ? source.byteLength : undefined);
+      const headers: Record<string, string> = { 'content-type': options.contentType ?? 'application/octet-stream' };
+      if (size !== undefined) headers['content-length'] = String(size);
+      const stream = uploadBody(source, options.onProgress);
+      let res: RawResponse;
+      try {
+        res = await context.transport.blob(target, { method: 'PUT', headers, body: stream, signal });
+      } catch (err) {
+        // An fs.ReadStream left open would hold its file descriptor.
+        if (stream instanceof Readable) stream.destroy();
+        if (source instanceof Readable) source.destroy();
+        throw err;
+      }
+      if (res.status < 200 || res.status >= 300) throw await errorFromResponse(res, context.secrets());
+      const etag = unquoteEtag(headerValue(res.headers, 'etag'));
+      // Object stores answer with an empty or non-JSON body; only a JSON one is ours to check.
+      if (!/json/i.test(headerValue(res.headers, 'content-type') ?? '')) {
+        await res.body.dump().catch(() => undefined);
+        return { status: res.status, etag };
+      }
+      const answer = await readJson(res, SignedUploadAnswer, UPLOAD_ANSWER_LIMIT, context.secrets());
+      return { ...answer, status: res.status, etag };
+    },
+    { policy: context.policy, retriable: replayable, request: `PUT ${target.pathname}`, signal, onRetry: context.onRetry },
+  );
+}
+
+export interface DownloadOptions {
+  /** First byte wanted (a resumed download); sent as `Range: bytes=start-`. */
+  start?: number;
+  /** Last byte wanted, inclusive. */
+  end?: number;
+  /** ETag (checksum) already held: a 304 answers that it has not changed. */
+  ifNoneMatch?: string;
+  signal?: AbortSignal;
+  /** Bytes of this response's body received so far. */
+  onProgress?: (bytes: number) => void;
+}
+
+export interface ContentRange {
+  start: number;
+  end: number;
+  total: number | undefined;
+}
+
+export interface DownloadResponse {
+  /** 200 (whole body, even if a range was asked), 206 (the range) or 304 (not modified). */
+  status: 200 | 206 | 304;
+  contentLength: number | undefined;
+  etag: string | undefined;
+  contentRange: ContentRange | undefined;
+  headers: { 'content-length'?: string; etag?: string; 'content-range'?: string; 'content-type'?: string };
+  /** The body, streamed; errors (a connection cut mid-body) surface on it. */
+  body: Readable;
+}
+
+export function parseContentRange(value: string | undefined): ContentRange | undefined {
+  const match = value === undefined ? null : /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(value.trim());
+  if (!match) return undefined;
+  const start = Number(match[1]);
+  const end = Number(match[2]);
+  const total = match[3] === '*' ? undefined : Number(match[3]);
+  if (end < start || (total !== undefined && end >= total)) return undefined;
+  return { start, end, total };
+}
+
+function pickHeaders(res: RawResponse): DownloadResponse['headers'] {
+  const out: DownloadResponse['headers'] = {};
+  for (const name of ['content-length', 'etag', 'content-range', 'content-type'] as const) {
+    const value = headerValue(res.headers, name);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+/** GETs a signed URL, following redirects by hand so no hop ever gets more than we chose to send. */
+async function getFollowingRedirects(
+  context: ClientContext,
+  start: URL,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<RawResponse> {
+  let target = start;
+  for (let hop = 0; ; hop++) {
+    const res = await context.transport.blob(target, { method: 'GET', headers, signal });
+    const location = headerValue(res.headers, 'location');
+    if (res.status < 300 || res.status >= 400 || res.status === 304 || location === undefined) return res;
+    await res.body.dump().catch(() => undefined);
+    if (hop >= MAX_REDIRECTS) {
+      throw new ServiceError({
+        kind: 'malformed',
+        status: res.status,
+        code: 'too_many_redirects',
+        message: `${res.request}: more than ${MAX_REDIRECTS} redirects`,
+        request: res.request,
+      });
+    }
+    target = parseUrl(location, target);
+  }
+}
+
+export async function downloadRange(
+  context: ClientContext,
+  url: string | URL,
+  options: DownloadOptions = {},
+): Promise<DownloadResponse> {
+  const target = parseUrl(url);
+  const signal = callSignal(context, options.signal);
+  const from = options.start ?? 0;
+  const headers: Record<string, string> = {};
+  if (from > 0 || options.end !== undefined) headers.range = `bytes=${from}-${options.end ?? ''}`;
+  if (options.ifNoneMatch !== undefined) headers['if-none-match'] = `"${options.ifNoneMatch}"`;
+  return withRetry(
+    async () => {
+      const res = await getFollowingRedirects(context, target, headers, signal);
+      const picked = pickHeaders(res);
+      if (res.status === 304) {
+        await res.body.dump().catch(() => undefined);
+        return { status: 304, contentLength: 0, etag: unquoteEtag(picked.etag), contentRange: undefined, headers: picked, body: Readable.from([]) };
+      }
+      if (res.status !== 200 && res.status !== 206) throw await errorFromResponse(res, context.secrets());
+      const contentRange = parseContentRange(picked['content-range']);
+      if (res.status === 206 && (contentRange === undefined || contentRange.start !== from)) {
+        res.body.destroy();
+        throw new ServiceError({
+          kind: 'malformed',
+          status: 206,
+          code: 'bad_content_range',
+          message: `${res.request}: 206 with a Content-Range that does not start at byte ${from}`,
+          request: res.request,
+        });
+      }
+      const length = Number(picked['content-length']);
+      const body = options.onProgress ? withProgress(res.body, options.onProgress) : res.body;
+      return {
+        status: res.status,
+        contentLength: Number.isSafeInteger(length) && length >= 0 ? length : undefined,
+        etag: unquoteEtag(picked.etag),
+        contentRange,
+        headers: picked,
+        body,
+      };
+    },
+    { policy: context.policy, retriable: true, request: `GET ${target.pathname}`, signal, onRetry: context.onRetry },
+  );
+}
+
+export interface StreamedDownload extends Omit<DownloadResponse, 'body'> {
+  /** Bytes written to the destination. */
+  bytes: number;
+}
+
+/** Downloads into `destination` (which it ends); a cut connection rejects as a 'network' error. */
+export async function downloadToStream(
+  context: ClientContext,
+  url: string | URL,
+  destination: Writable,
+  options: DownloadOptions = {},
+): Promise<StreamedDownload> {
+  let bytes = 0;
+  const response = await downloadRange(context, url, {
+    ...options,
+    onProgress: (count) => {
+      bytes = count;
+      options.onProgress?.(count);
+    },
+  });
+  const { body, ...meta } = response;
+  try {
+    await pipeline(body, destination);
+  } catch (err) {
+    throw transportError(err, `GET ${parseUrl(url).pathname}`, options.signal, context.secrets());
+  }
+  return { ...meta, bytes };
+}

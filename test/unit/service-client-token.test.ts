@@ -1,0 +1,171 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ServiceClient, type ServiceClientOptions } from '../../main/service-client/index.js';
+import { ACCOUNT, KEY, SECRET, apiCalls, makeJwt, sendJson, startFakeApi, startServer, user, type FakeApi, type TestServer } from './service-client-servers.js';
+
+const servers: TestServer[] = [];
+const clients: ServiceClient[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function api(options: Parameters<typeof startFakeApi>[0]): Promise<FakeApi> {
+  const server = await startFakeApi(options);
+  servers.push(server);
+  return server;
+}
+
+function client(server: TestServer, extra: Partial<ServiceClientOptions> = {}): ServiceClient {
+  const c = new ServiceClient({
+    baseUrl: server.url,
+    accountId: ACCOUNT,
+    credentials: { key: KEY, secret: SECRET },
+    baseDelayMs: 1,
+    maxDelayMs: 5,
+    ...extra,
+  });
+  clients.push(c);
+  return c;
+}
+
+const usersRoute = { 'GET /users': (_r: unknown, res: Parameters<typeof sendJson>[0]) => sendJson(res, 200, user) };
+
+describe('obtaining the token', () => {
+  it('accepts a bare JSON string and sends it as the bearer', async () => {
+    const server = await api({ tokenShape: 'string', routes: usersRoute });
+    const c = client(server);
+    expect(await c.getUser()).toMatchObject({ id: 'user-1' });
+    const tokenRequest = server.requests.find((r) => r.path === '/auth/token');
+    expect(tokenRequest?.headers['x-account-id']).toBe(ACCOUNT);
+    expect(JSON.parse(tokenRequest?.body.toString() ?? '{}')).toEqual({ key: KEY, secret: SECRET });
+    expect(apiCalls(server)[0]?.headers.authorization).toBe(`Bearer ${server.tokensIssued[0]}`);
+  });
+
+  it('accepts { token, expires_in }', async () => {
+    const server = await api({ tokenShape: 'object', opaqueTokens: true, routes: usersRoute });
+    await client(server).getUser();
+    expect(apiCalls(server)[0]?.headers.authorization).toBe('Bearer opaque-1');
+  });
+
+  it('reads the lifetime from expires_in, and renews ahead of expiry', async () => {
+    let now = 1_000_000;
+    const server = await api({ tokenShape: 'object', opaqueTokens: true, ttl: 3600, routes: usersRoute });
+    const c = client(server, { now: () => now });
+    await c.getUser();
+    now += 2000 * 1000;
+    await c.getUser();
+    expect(server.tokensIssued).toHaveLength(1);
+    now += 1000 * 1000; // 3000 s into a 3600 s token: past the renewal point, before expiry
+    await c.getUser();
+    expect(server.tokensIssued).toHaveLength(2);
+    expect(apiCalls(server).at(-1)?.headers.authorization).toBe('Bearer opaque-2');
+    expect(server.rejected).toBe(0);
+  });
+
+  it('reads the lifetime from the JWT exp claim when expires_in is absent', async () => {
+    let now = Date.now();
+    const server = await api({ tokenShape: 'object', omitExpiresIn: true, ttl: 600, routes: usersRoute });
+    const c = client(server, { now: () => now });
+    await c.getUser();
+    now += 400 * 1000;
+    await c.getUser();
+    expect(server.tokensIssued).toHaveLength(1);
+    now += 100 * 1000; // 500 s into 600: within the last 20 %
+    await c.getUser();
+    expect(server.tokensIssued).toHaveLength(2);
+    expect(server.rejected).toBe(0);
+  });
+
+  it('keeps using a still-valid token when the renewal fails for a passing reason', async () => {
+    let now = Date.now();
+    let issued = 0;
+    const jwt = await makeJwt(100);
+    const server = await startServer((req, res, r) => {
+      if (r.path === '/auth/token') {
+        issued++;
+        if (issued > 1) return sendJson(res, 503, { error: { code: 'unavailable', message: 'later' } });
+        return sendJson(res, 200, jwt);
+      }
+      return sendJson(res, 200, user);
+    });
+    servers.push(server);
+    const c = client(server, { now: () => now, maxAttempts: 2 });
+    await c.getUser();
+    now += 90 * 1000;
+    await c.getUser();
+    expect(issued).toBe(3);
+    expect(server.requests.at(-1)?.headers.authorization).toBe(`Bearer ${jwt}`);
+  });
+
+  it('asks a credentials provider again at each renewal', async () => {
+    const server = await api({ routes: usersRoute });
+    let asked = 0;
+    const c = client(server, {
+      credentials: () => {
+        asked++;
+        return { key: KEY, secret: SECRET };
+      },
+    });
+    await c.getUser();
+    server.revokeAll();
+    await c.getUser();
+    expect(asked).toBe(2);
+  });
+
+  it('fails with kind auth on wrong credentials, without echoing them', async () => {
+    const server = await startServer((_req, res) =>
+      sendJson(res, 401, { error: 'unauthorized', message: `bad key ${KEY} or secret ${SECRET}` }),
+    );
+    servers.push(server);
+    const err = await client(server).getUser().catch((e: unknown) => e);
+    expect(err).toMatchObject({ name: 'ServiceError', kind: 'auth', status: 401, code: 'unauthorized' });
+    expect(String((err as Error).message)).not.toContain(KEY);
+    expect(String((err as Error).message)).not.toContain(SECRET);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('renewal after a 401', () => {
+  it('renews exactly once for 20 concurrent requests rejected with the same token', async () => {
+    const server = await api({ routes: usersRoute });
+    const c = client(server);
+    await c.getUser();
+    server.revokeAll();
+    const results = await Promise.all(Array.from({ length: 20 }, () => c.getUser()));
+    expect(results).toHaveLength(20);
+    expect(server.tokensIssued).toHaveLength(2);
+    expect(server.rejected).toBe(20);
+    const fresh = `Bearer ${server.tokensIssued[1]}`;
+    expect(apiCalls(server).slice(-20).every((r) => r.headers.authorization === fresh)).toBe(true);
+  });
+
+  it('renews only once per call: a second 401 is an auth error', async () => {
+    const server = await startServer((req, res, r) => {
+      if (r.path === '/auth/token') return sendJson(res, 200, `token-${server.requests.length}`);
+      return sendJson(res, 401, { error: { code: 'unauthorized', message: 'no' } });
+    });
+    servers.push(server);
+    await expect(client(server).getUser()).rejects.toMatchObject({ kind: 'auth', status: 401 });
+    expect(server.requests.map((r) => r.path)).toEqual(['/auth/token', '/users', '/auth/token', '/users']);
+  });
+
+  it('repeats even a non-retriable call after a 401, since nothing was done', async () => {
+    const review = {
+      id: 'r1',
+      asset_id: 'a1',
+      asset_version_id: null,
+      user_id: 'user-1',
+      assigned_user_id: null,
+      status: 'approved',
+      content: 'ok',
+      workspace_id: null,
+    };
+    const server = await api({ routes: { 'POST /workspaces/assets/a1/reviews': (_r, res) => sendJson(res, 201, review) } });
+    const c = client(server);
+    await c.getUser().catch(() => undefined);
+    server.revokeAll();
+    await expect(c.createReview('w1', 'a1', { status: 'approved', content: 'ok' })).resolves.toMatchObject({ id: 'r1' });
+    expect(server.tokensIssued).toHaveLength(2);
+  });
+});
