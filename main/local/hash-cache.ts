@@ -1,0 +1,34 @@
+/**
+ * Where the scanner remembers checksums between scans, keyed by `pathKey` of the relative path.
+ * The SQLite index implements this for real; `MemoryHashCache` serves tests and one-off scans.
+ */
+import type { FileStamp } from './stamp.js';
+
+export interface HashCacheEntry extends FileStamp {
+  /** SHA-256, lowercase hex. */
+  checksum: string;
+}
+
+export interface HashCache {
+  get(key: string): HashCacheEntry | undefined;
+  put(key: string, entry: HashCacheEntry): void;
+  delete(key: string): void;
+  /** Optional batch write; the scanner then stores its fresh checksums in batches. */
+  putMany?(entries: Iterable<readonly [string, HashCacheEntry]>): void;
+}
+
+export class MemoryHashCache implements HashCache {
+  readonly entries = new Map<string, HashCacheEntry>();
+
+  get(key: string): HashCacheEntry | undefined {
+    return this.entries.get(key);
+  }
+
+  put(key: string, entry: HashCacheEntry): void {
+    this.entries.set(key, { ...entry });
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * Names and paths: making names from the service safe before they touch disk, the case- and
+ * normalisation-insensitive key the planner compares on, and the guards that keep every write
+ * inside the sync root (design notes §10; protocol.md "Names").
+ */
+import { lstat, realpath } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Longest file name (one segment) in UTF-8 bytes that ext4, APFS and NTFS all accept. */
+export const MAX_NAME_BYTES = 255;
+/** Extensions longer than this are treated as part of the stem when truncating. */
+const MAX_EXTENSION_BYTES = 32;
+
+/**
+ * Characters no file name may hold: separators, NUL and other C0/C1 controls, what Windows
+ * forbids, lone surrogates (unencodable), and the bidi overrides used to disguise an extension
+ * ("invoice\u202Efdp.exe" displays as "invoiceexe.pdf").
+ */
+// eslint-disable-next-line no-control-regex
+const FORBIDDEN_CHARS = /[\u0000-\u001F\u007F-\u009F/\\<>:"|?*\u202A-\u202E\u2066-\u2069]|\p{Cs}/gu;
+/** Windows device names, reserved with any extension ("con.txt") and trailing spaces ("NUL .x"). */
+const RESERVED_STEM = /^(CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³]|CONIN\$|CONOUT\$)$/i;
+const REPLACEMENT = '_';
+
+const encoder = new TextEncoder();
+const byteLength = (s: string): number => encoder.encode(s).length;
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** Splits "name.ext" into stem and ".ext"; dotfiles (".bashrc") and long tails have no extension. */
+function splitExtension(name: string): { stem: string; ext: string } {
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0 || byteLength(name.slice(dot)) > MAX_EXTENSION_BYTES) return { stem: name, ext: '' };
+  return { stem: name.slice(0, dot), ext: name.slice(dot) };
+}
+
+/** Cuts `text` to at most `maxBytes` UTF-8 bytes on a grapheme boundary (never half an emoji). */
+function truncateBytes(text: string, maxBytes: number): string {
+  if (byteLength(text) <= maxBytes) return text;
+  let out = '';
+  let used = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const size = byteLength(segment);
+    if (used + size > maxBytes) break;
+    out += segment;
+    used += size;
+  }
+  return out;
+}
+
+/** Fits `stem + ext` into MAX_NAME_BYTES by shortening the stem, so the extension survives. */
+function fitName(stem: string, ext: string): string {
+  const room = MAX_NAME_BYTES - byteLength(ext);
+  return truncateBytes(stem, Math.max(room, 0)) + ext;
+}
+
+/**
+ * Makes one path segment safe to create on Windows, macOS and Linux. Deterministic and
+ * idempotent, so a name maps to the same local name on every device and every run. Different
+ * names may map to the same result ("a:b", "a_b"): `assignLocalNames` resolves those clashes.
+ */
+export function sanitizeName(name: string): string {
+  let out = fixEdges(name.normalize('NFC').replace(FORBIDDEN_CHARS, REPLACEMENT));
+  const dot = out.indexOf('.');
+  const deviceStem = dot === -1 ? out : out.slice(0, dot);
+  if (RESERVED_STEM.test(deviceStem.trimEnd())) {
+    out = `${deviceStem}${REPLACEMENT}${dot === -1 ? '' : out.slice(dot)}`;
+  }
+  const { stem, ext } = splitExtension(out);
+  // Truncation can leave a trailing dot or space behind, hence the second pass over the edges.
+  out = fixEdges(fitName(stem, ext));
+  return out === '' ? REPLACEMENT : out;
+}
+
+/**
+ * Windows strips trailing dots and spaces (so "a." would silently become "a"); leading spaces are
+ * kept by Windows but dropped by many tools. Each such character is replaced one for one, so
+ * "." -> "_" and ".." -> "__" fall out of the same rule.
+ */
+function fixEdges(name: string): string {
+  return name
+    .replace(/[. ]+$/u, (tail) => REPLACEMENT.repeat(tail.length))
+    .replace(/^ +/u, (head) => REPLACEMENT.repeat(head.length));
+}
+
+/** The key two paths are compared on: NFC, case-folded. Same key = same file on every OS. */
+export function pathKey(relPath: string): string {
+  return relPath.normalize('NFC').toLowerCase();
+}
+
+/** "name.ext" with " (n)" before the extension, still within MAX_NAME_BYTES. */
+export function numberedName(name: string, n: number): string {
+  const { stem, ext } = splitExtension(name);
+  return fitName(stem, ` (${n})${ext}`);
+}
+
+export interface NamedItem {
+  /** Stable id (asset or folder id): decides who keeps a contested name. */
+  id: string;
+  /** Identifies the parent folder; names only clash within one parent. */
+  parentKey: string;
+  /** The name as the service has it. */
+  name: string;
+}
+
+/**
+ * Gives every item a safe local name unique within its parent under `pathKey`. Deterministic
+ * for a given set of items, whatever their order: in a clash, a name that needed no sanitising
+ * wins over one that did, then the smallest id wins; the others become "name (2).ext",
+ * "name (3).ext", ... skipping numbers already taken by other items.
+ */
+export function assignLocalNames(items: readonly NamedItem[]): Map<string, string> {
+  const prepared = items.map((item) => {
+    const safe = sanitizeName(item.name);
+    return { ...item, safe, altered: safe !== item.name };
+  });
+  prepared.sort((a, b) => compareStrings(a.parentKey, b.parentKey) || Number(a.altered) - Number(b.altered) || compareStrings(a.id, b.id));
+
+  const result = new Map<string, string>();
+  const takenByParent = new Map<string, Set<string>>();
+  const losers: typeof prepared = [];
+  for (const item of prepared) {
+    let taken = takenByParent.get(item.parentKey);
+    if (!taken) takenByParent.set(item.parentKey, (taken = new Set()));
+    const key = pathKey(item.safe);
+    if (taken.has(key)) {
+      losers.push(item);
+    } else {
+      taken.add(key);
+      result.set(item.id, item.safe);
+    }
+  }
+  // Losers are numbered only after every winner has claimed its name, so "a (2).txt" that exists
+  // on the service keeps its name instead of being pushed aside by a renumbered "A.txt".
+  for (const item of losers) {
+    const taken = takenByParent.get(item.parentKey) ?? new Set<string>();
+    let n = 2;
+    let candidate = numberedName(item.safe, n);
+    while (taken.has(pathKey(candidate))) candidate = numberedName(item.safe, ++n);
+    taken.add(pathKey(candidate));
+    result.set(item.id, candidate);
+  }
+  return result;
+}
+
+/** Code-unit order: the same on every machine, unlike localeCompare. */
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Thrown whenever a path would lead outside the sync root. */
+export class PathEscapeError extends Error {
+  readonly code = 'path_escape';
+  constructor(
+    message: string,
+    readonly relPath: string,
+  ) {
+    super(message);
+    this.name = 'PathEscapeError';
+  }
+}
+
+/**
+ * The absolute path of `relPath` inside `root`; throws PathEscapeError for anything that could
+ * leave it: absolute or UNC paths, drive letters, `..` segments, NUL. Both separators count as
+ * separators, since a name with "\" becomes a path on Windows.
+ */
+export function resolveInsideRoot(root: string, relPath: string): string {
+  if (relPath.includes('\0')) throw new PathEscapeError('path contains NUL', relPath);
+  if (path.posix.isAbsolute(relPath) || path.win32.isAbsolute(relPath) || /^[A-Za-z]:/u.test(relPath)) {
+    throw new PathEscapeError('path is absolute', relPath);
+  }
+  const segments = relPath.split(/[\\/]/u).filter((s) => s !== '' && s !== '.');
+  if (segments.includes('..')) throw new PathEscapeError('path has a ".." segment', relPath);
+  const base = path.resolve(root);
+  const abs = path.resolve(base, ...segments);
+  if (!isInside(base, abs)) throw new PathEscapeError('path resolves outside the root', relPath);
+  return abs;
+}
+
+function isInside(root: string, abs: string): boolean {
+  const rel = path.relative(root, abs);
+  return !path.isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${path.sep}`);
+}
+
+/**
+ * Before writing `absPath`: checks that its nearest existing ancestor, with symlinks resolved,
+ * is still inside the (resolved) root, and that `absPath` itself is not a symlink (the scanner
+ * never reports symlinks, so the engine has no business writing through one).
+ */
+export async function assertNoSymlinkEscape(root: string, absPath: string): Promise<void> {
+  const realRoot = await realpath(root);
+  const target = path.resolve(absPath);
+  if (!isInside(path.resolve(root), target)) throw new PathEscapeError('path is outside the root', absPath);
+  const own = await lstat(target).catch(ignoreMissing);
+  if (own?.isSymbolicLink()) throw new PathEscapeError('path is a symbolic link', absPath);
+  let ancestor = path.dirname(target);
+  for (;;) {
+    const real = await realpath(ancestor).catch(ignoreMissing);
+    if (real !== undefined) {
+      if (!isInside(realRoot, real)) throw new PathEscapeError('a parent folder links outside the root', absPath);
+      return;
+    }
+    const up = path.dirname(ancestor);
+    if (up === ancestor) throw new PathEscapeError('no existing parent folder', absPath);
+    ancestor = up;
+  }
+}
+
+function ignoreMissing(err: unknown): undefined {
+  if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+  throw err;
+}
+
+/** `absPath` relative to `root` as spelled on disk, POSIX separators; throws if outside. */
+export function relativeOnDisk(root: string, absPath: string): string {
+  const base = path.resolve(root);
+  const abs = path.resolve(absPath);
+  if (!isInside(base, abs)) throw new PathEscapeError('path is outside the root', absPath);
+  return path.relative(base, abs).split(path.sep).join('/');
+}
+
+/** `absPath` relative to `root`, POSIX separators, NFC: the form the model's paths take. */
+export function toRelative(root: string, absPath: string): string {
+  return relativeOnDisk(root, absPath).normalize('NFC');
+}

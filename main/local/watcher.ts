@@ -1,0 +1,113 @@
+/**
+ * Tells the engine which paths changed in a workspace folder, in debounced batches. The events
+ * are hints: the engine rescans what they name (and a periodic full scan backs them up), so a
+ * missed or merged event costs a little latency, never correctness.
+ */
+import { performance } from 'node:perf_hooks';
+import { watch } from 'chokidar';
+import type { IgnoreMatcher } from './ignore.js';
+import { pathKey, relativeOnDisk } from './paths.js';
+
+export interface WatchOptions {
+  ignore: IgnoreMatcher;
+  /** Quiet time after the last event before a batch is delivered. */
+  debounceMs?: number;
+  /** A batch is delivered at the latest this long after its first event, even if events keep coming. */
+  maxWaitMs?: number;
+  /**
+   * Relative paths as spelled on disk, POSIX separators, that saw an add, change or removal
+   * ('' is the workspace folder itself, e.g. when it disappears).
+   */
+  onChanges: (paths: Set<string>) => void;
+  onError?: (err: unknown) => void;
+}
+
+export interface TreeWatcher {
+  /** Resolves once the initial crawl is done; changes before that may be missed. */
+  ready: Promise<void>;
+  close(): Promise<void>;
+  /**
+   * Drops events for `relPath` (compared by `pathKey`) for the next `ms`: the engine's own
+   * writes, such as a download renamed into place, must not come back as local edits.
+   */
+  suppress(relPath: string, ms: number): void;
+}
+
+const DEFAULT_DEBOUNCE_MS = 300;
+const DEFAULT_MAX_WAIT_MS = 5000;
+
+export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
+  const debounceMs = opts.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+  const maxWaitMs = opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  const suppressedUntil = new Map<string, number>();
+  let pending = new Set<string>();
+  let quietTimer: NodeJS.Timeout | undefined;
+  let maxTimer: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  const relativeOrNull = (absPath: string): string | null => {
+    try {
+      return relativeOnDisk(dir, absPath);
+    } catch {
+      return null;
+    }
+  };
+
+  const watcher = watch(dir, {
+    ignoreInitial: true,
+    followSymlinks: false,
+    // Stability is judged by the engine (stability.ts), not by delaying events here.
+    awaitWriteFinish: false,
+    ignored: (absPath, stats) => {
+      const rel = relativeOrNull(absPath);
+      return rel !== null && rel !== '' && opts.ignore.ignores(rel, stats?.isDirectory() ?? false);
+    },
+  });
+
+  const flush = (): void => {
+    clearTimeout(quietTimer);
+    clearTimeout(maxTimer);
+    quietTimer = maxTimer = undefined;
+    if (closed || pending.size === 0) return;
+    const batch = pending;
+    pending = new Set();
+    opts.onChanges(batch);
+  };
+
+  const isSuppressed = (rel: string): boolean => {
+    const key = pathKey(rel);
+    const until = suppressedUntil.get(key);
+    if (until === undefined) return false;
+    if (performance.now() < until) return true;
+    suppressedUntil.delete(key);
+    return false;
+  };
+
+  watcher.on('all', (_event, absPath) => {
+    const rel = relativeOrNull(absPath);
+    if (rel === null || isSuppressed(rel)) return;
+    pending.add(rel);
+    clearTimeout(quietTimer);
+    quietTimer = setTimeout(flush, debounceMs);
+    maxTimer ??= setTimeout(flush, maxWaitMs);
+  });
+  watcher.on('error', (err) => opts.onError?.(err));
+
+  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+
+  return {
+    ready,
+    async close() {
+      closed = true;
+      clearTimeout(quietTimer);
+      clearTimeout(maxTimer);
+      await watcher.close();
+    },
+    suppress(relPath: string, ms: number) {
+      const now = performance.now();
+      for (const [key, until] of suppressedUntil) if (until <= now) suppressedUntil.delete(key);
+      const key = pathKey(relPath);
+      suppressedUntil.set(key, Math.max(suppressedUntil.get(key) ?? 0, now + ms));
+    },
+  };
+}

@@ -1,0 +1,232 @@
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  MAX_NAME_BYTES,
+  PathEscapeError,
+  assertNoSymlinkEscape,
+  assignLocalNames,
+  numberedName,
+  pathKey,
+  relativeOnDisk,
+  resolveInsideRoot,
+  sanitizeName,
+  toRelative,
+} from '../../main/local/paths.js';
+
+const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
+
+describe('sanitizeName', () => {
+  it.each([
+    ['report.pdf', 'report.pdf'],
+    ['../../etc/passwd', '.._.._etc_passwd'],
+    ['/abs', '_abs'],
+    ['C:\\x', 'C__x'],
+    ['a:b', 'a_b'],
+    ['<>:"|?*', '_______'],
+    ['con', 'con_'],
+    ['CON.txt', 'CON_.txt'],
+    ['nul.tar.gz', 'nul_.tar.gz'],
+    ['Lpt9', 'Lpt9_'],
+    ['COM1 .txt', 'COM1 _.txt'],
+    ['console.txt', 'console.txt'],
+    ['a.', 'a_'],
+    ['a ', 'a_'],
+    ['a. .', 'a___'],
+    ['  lead', '__lead'],
+    ['.', '_'],
+    ['..', '__'],
+    ['', '_'],
+    ['\u0000', '_'],
+    ['tab\there\u007f\u0085', 'tab_here__'],
+    ['invoice\u202Efdp.exe', 'invoice_fdp.exe'],
+    ['\uD800x', '_x'],
+    ['.bashrc', '.bashrc'],
+    ['e\u0301te\u0301.txt', 'été.txt'],
+  ])('%j -> %j', (input, expected) => {
+    expect(sanitizeName(input)).toBe(expected);
+  });
+
+  it('truncates long names to 255 UTF-8 bytes, keeping the extension and whole emoji', () => {
+    const name = `${'😀'.repeat(80)}.png`;
+    expect(bytes(name)).toBeGreaterThan(300);
+    const safe = sanitizeName(name);
+    expect(bytes(safe)).toBeLessThanOrEqual(MAX_NAME_BYTES);
+    expect(safe).toBe(`${'😀'.repeat(62)}.png`);
+
+    const family = '👨‍👩‍👧';
+    const safeFamily = sanitizeName(family.repeat(20));
+    expect(bytes(safeFamily)).toBeLessThanOrEqual(MAX_NAME_BYTES);
+    expect(safeFamily).toBe(family.repeat(Math.floor(MAX_NAME_BYTES / bytes(family))));
+  });
+
+  it('never splits a multi-byte character when there is no extension', () => {
+    const safe = sanitizeName(`a${'é'.repeat(200)}`);
+    expect(bytes(safe)).toBe(MAX_NAME_BYTES);
+    expect(safe).toBe(`a${'é'.repeat(127)}`);
+  });
+
+  it('always yields a creatable, portable, stable name', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'sanitize-'));
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 300 }), async (name) => {
+          const safe = sanitizeName(name);
+          expect(safe.length).toBeGreaterThan(0);
+          expect(bytes(safe)).toBeLessThanOrEqual(MAX_NAME_BYTES);
+          // eslint-disable-next-line no-control-regex
+          expect(safe).not.toMatch(/[\u0000-\u001f/\\<>:"|?*]|[. ]$|^ /u);
+          expect(safe).not.toMatch(/^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/iu);
+          expect(safe).toBe(safe.normalize('NFC'));
+          expect(sanitizeName(safe)).toBe(safe);
+          expect(resolveInsideRoot(dir, safe)).toBe(path.join(dir, safe));
+          await writeFile(path.join(dir, safe), '');
+          await rm(path.join(dir, safe));
+        }),
+        { numRuns: 300 },
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('pathKey', () => {
+  it('folds case and Unicode normalisation into one key', () => {
+    expect(pathKey('Brand/E\u0301TE\u0301.PSD')).toBe(pathKey('brand/été.psd'));
+    expect(pathKey('Brand/Été.psd')).toBe('brand/été.psd');
+  });
+});
+
+describe('assignLocalNames', () => {
+  const shuffled = <T>(items: T[]): T[][] => [items, [...items].reverse(), [...items.slice(1), ...items.slice(0, 1)]];
+
+  it('keeps the name for the smallest id and numbers the others, whatever the input order', () => {
+    const items = [
+      { id: 'b', parentKey: 'p', name: 'Report.pdf' },
+      { id: 'a', parentKey: 'p', name: 'report.pdf' },
+      { id: 'c', parentKey: 'p', name: 'REPORT.PDF' },
+      { id: 'd', parentKey: 'q', name: 'Report.pdf' },
+    ];
+    for (const order of shuffled(items)) {
+      expect(Object.fromEntries(assignLocalNames(order))).toEqual({
+        a: 'report.pdf',
+        b: 'Report (2).pdf',
+        c: 'REPORT (3).PDF',
+        d: 'Report.pdf',
+      });
+    }
+  });
+
+  it('lets a name that needed no sanitising keep it over one that collides after sanitising', () => {
+    const names = assignLocalNames([
+      { id: '1', parentKey: '', name: 'a:b.txt' },
+      { id: '2', parentKey: '', name: 'a_b.txt' },
+      { id: '3', parentKey: '', name: 'con' },
+    ]);
+    expect(Object.fromEntries(names)).toEqual({ '1': 'a_b (2).txt', '2': 'a_b.txt', '3': 'con_' });
+  });
+
+  it('skips numbers that other items already use', () => {
+    const items = [
+      { id: '1', parentKey: '', name: 'x.txt' },
+      { id: '2', parentKey: '', name: 'X.txt' },
+      { id: '3', parentKey: '', name: 'x (2).txt' },
+    ];
+    for (const order of shuffled(items)) {
+      expect(Object.fromEntries(assignLocalNames(order))).toEqual({ '1': 'x.txt', '2': 'X (3).txt', '3': 'x (2).txt' });
+    }
+  });
+
+  it('keeps numbered names within the byte limit', () => {
+    const long = `${'ü'.repeat(130)}.mov`;
+    const names = assignLocalNames([
+      { id: '1', parentKey: '', name: long },
+      { id: '2', parentKey: '', name: long.toUpperCase() },
+    ]);
+    const second = names.get('2') ?? '';
+    expect(bytes(second)).toBeLessThanOrEqual(MAX_NAME_BYTES);
+    expect(second.endsWith(' (2).MOV')).toBe(true);
+    expect(pathKey(second)).not.toBe(pathKey(names.get('1') ?? ''));
+    expect(numberedName('a.tar', 12)).toBe('a (12).tar');
+  });
+});
+
+describe('resolveInsideRoot', () => {
+  const root = path.resolve('/srv/sync/root');
+
+  it('resolves relative paths inside the root', () => {
+    expect(resolveInsideRoot(root, 'Brand/hero.psd')).toBe(path.join(root, 'Brand', 'hero.psd'));
+    expect(resolveInsideRoot(root, './a/./b')).toBe(path.join(root, 'a', 'b'));
+    expect(resolveInsideRoot(root, '..hidden')).toBe(path.join(root, '..hidden'));
+    expect(resolveInsideRoot(root, '')).toBe(root);
+  });
+
+  it.each(['../x', 'a/../../x', 'a/../b', '..', '/etc/passwd', 'C:\\x', 'C:x', 'c:/x', '\\\\server\\share\\x', 'a\\..\\..\\x', 'a\u0000b'])(
+    'rejects %j',
+    (rel) => {
+      expect(() => resolveInsideRoot(root, rel)).toThrow(PathEscapeError);
+    },
+  );
+});
+
+describe('assertNoSymlinkEscape', () => {
+  let base: string;
+  let root: string;
+  let outside: string;
+
+  beforeEach(async () => {
+    base = await realpath(await mkdtemp(path.join(tmpdir(), 'escape-')));
+    root = path.join(base, 'root');
+    outside = path.join(base, 'outside');
+    await mkdir(path.join(root, 'real'), { recursive: true });
+    await mkdir(outside);
+    await writeFile(path.join(outside, 'secret.txt'), 'secret');
+    await symlink(outside, path.join(root, 'out'), 'dir');
+    await symlink(path.join(root, 'real'), path.join(root, 'in'), 'dir');
+    await symlink(path.join(outside, 'secret.txt'), path.join(root, 'secret.txt'));
+  });
+
+  afterEach(async () => {
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it('accepts paths whose parents stay inside the root, existing or not', async () => {
+    await expect(assertNoSymlinkEscape(root, path.join(root, 'real', 'a.txt'))).resolves.toBeUndefined();
+    await expect(assertNoSymlinkEscape(root, path.join(root, 'new', 'deep', 'a.txt'))).resolves.toBeUndefined();
+    await expect(assertNoSymlinkEscape(root, path.join(root, 'in', 'a.txt'))).resolves.toBeUndefined();
+  });
+
+  it('accepts a root that is itself reached through a symlink', async () => {
+    const alias = path.join(base, 'alias');
+    await symlink(root, alias, 'dir');
+    await expect(assertNoSymlinkEscape(alias, path.join(alias, 'real', 'a.txt'))).resolves.toBeUndefined();
+  });
+
+  it('rejects writes through a symlinked folder that points outside', async () => {
+    await expect(assertNoSymlinkEscape(root, path.join(root, 'out', 'a.txt'))).rejects.toThrow(PathEscapeError);
+    await expect(assertNoSymlinkEscape(root, path.join(root, 'out', 'new', 'a.txt'))).rejects.toThrow(PathEscapeError);
+  });
+
+  it('rejects writing onto a symlink and paths outside the root', async () => {
+    await expect(assertNoSymlinkEscape(root, path.join(root, 'secret.txt'))).rejects.toThrow(PathEscapeError);
+    await expect(assertNoSymlinkEscape(root, path.join(outside, 'x.txt'))).rejects.toThrow(PathEscapeError);
+  });
+});
+
+describe('toRelative', () => {
+  const root = path.resolve('/srv/sync/root');
+
+  it('gives POSIX, NFC paths and keeps the on-disk spelling when asked', () => {
+    const abs = path.join(root, 'Brand', 'e\u0301te\u0301.psd');
+    expect(toRelative(root, abs)).toBe('Brand/été.psd');
+    expect(relativeOnDisk(root, abs)).toBe('Brand/e\u0301te\u0301.psd');
+    expect(toRelative(root, root)).toBe('');
+  });
+
+  it('throws for paths outside the root', () => {
+    expect(() => toRelative(root, path.resolve('/srv/sync/other/x'))).toThrow(PathEscapeError);
+  });
+});

@@ -1,0 +1,202 @@
+import { mkdir, mkdtemp, readFile, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hashBuffer } from '../../main/local/hash.js';
+import { type HashCacheEntry, MemoryHashCache } from '../../main/local/hash-cache.js';
+import { createIgnoreMatcher } from '../../main/local/ignore.js';
+import { MARKER_FILE_NAME } from '../../main/local/own-files.js';
+import { resolveInsideRoot } from '../../main/local/paths.js';
+import { type ScanOptions, type ScanProgress, scanTree } from '../../main/local/scanner.js';
+import { filterUnstable } from '../../main/local/stability.js';
+
+/** Files older than the scanner's racy window, so their checksums may be cached. */
+const PAST = new Date('2024-03-01T12:00:00Z');
+const LATER_PAST = new Date('2024-03-02T12:00:00Z');
+
+let base: string;
+let root: string;
+let cache: MemoryHashCache;
+
+async function put(rel: string, content: string, mtime = PAST): Promise<void> {
+  const abs = path.join(root, rel);
+  await mkdir(path.dirname(abs), { recursive: true });
+  await writeFile(abs, content);
+  await utimes(abs, mtime, mtime);
+}
+
+function scan(extra: Partial<ScanOptions> = {}) {
+  return scanTree(root, { hashCache: cache, ignore: createIgnoreMatcher(), ...extra });
+}
+
+beforeEach(async () => {
+  base = await mkdtemp(path.join(tmpdir(), 'scan-'));
+  root = path.join(base, 'root');
+  await mkdir(root);
+  cache = new MemoryHashCache();
+  await put('a.txt', 'alpha');
+  await put('Brand/Hero.psd', 'hero bytes');
+  await put('Brand/Sub/deep.txt', 'deep');
+  await mkdir(path.join(root, 'Empty'));
+});
+
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+describe('scanTree', () => {
+  it('finds files and folders, keyed by pathKey, with checksums', async () => {
+    const result = await scan();
+    expect([...result.folders.keys()].sort()).toEqual(['brand', 'brand/sub', 'empty']);
+    expect(result.folders.get('brand/sub')).toEqual({ path: 'Brand/Sub' });
+    expect([...result.files.keys()].sort()).toEqual(['a.txt', 'brand/hero.psd', 'brand/sub/deep.txt']);
+    expect(result.files.get('brand/hero.psd')).toMatchObject({
+      path: 'Brand/Hero.psd',
+      size: 10,
+      checksum: hashBuffer('hero bytes'),
+      mtimeNs: (BigInt(PAST.getTime()) * 1_000_000n).toString(),
+    });
+    expect(result.files.get('a.txt')?.inode).toBeGreaterThan(0);
+    expect(result.hashed).toBe(3);
+    expect(result.skipped).toEqual([]);
+  });
+
+  it('leaves out ignored files and does not enter ignored folders', async () => {
+    await put('.DS_Store', 'x');
+    await put('Brand/Thumbs.db', 'x');
+    await put(MARKER_FILE_NAME, '{}');
+    await put('renders/frame1.png', 'x');
+    const result = await scan({ ignore: createIgnoreMatcher('renders/\n') });
+    expect([...result.files.keys()].sort()).toEqual(['a.txt', 'brand/hero.psd', 'brand/sub/deep.txt']);
+    expect(result.folders.has('renders')).toBe(false);
+  });
+
+  it('reports symlinks as skipped and never follows them', async () => {
+    const outside = path.join(base, 'outside');
+    await mkdir(outside);
+    await writeFile(path.join(outside, 'secret.txt'), 'secret');
+    await symlink(outside, path.join(root, 'Brand', 'linked-dir'), 'dir');
+    await symlink(path.join(outside, 'secret.txt'), path.join(root, 'linked.txt'));
+    const result = await scan();
+    expect(result.skipped.sort((x, y) => x.path.localeCompare(y.path))).toEqual([
+      { path: 'Brand/linked-dir', reason: 'symlink' },
+      { path: 'linked.txt', reason: 'symlink' },
+    ]);
+    expect([...result.files.keys()].sort()).toEqual(['a.txt', 'brand/hero.psd', 'brand/sub/deep.txt']);
+    expect(result.folders.has('brand/linked-dir')).toBe(false);
+  });
+
+  it('rescans an unchanged tree without reading a byte', async () => {
+    const first = await scan();
+    const second = await scan();
+    expect(second.hashed).toBe(0);
+    expect(second.files).toEqual(first.files);
+    expect(second.folders).toEqual(first.folders);
+  });
+
+  it('reads again only the file whose mtime changed', async () => {
+    const first = await scan();
+    await utimes(path.join(root, 'Brand/Hero.psd'), LATER_PAST, LATER_PAST);
+    const second = await scan();
+    expect(second.hashed).toBe(1);
+    const hero = second.files.get('brand/hero.psd');
+    expect(hero?.mtimeNs).not.toBe(first.files.get('brand/hero.psd')?.mtimeNs);
+    expect(hero?.checksum).toBe(hashBuffer('hero bytes'));
+  });
+
+  it('sees an edit that keeps the size', async () => {
+    await scan();
+    await put('a.txt', 'ALPHA', LATER_PAST);
+    const second = await scan();
+    expect(second.hashed).toBe(1);
+    expect(second.files.get('a.txt')?.checksum).toBe(hashBuffer('ALPHA'));
+  });
+
+  it('keeps the inode across a rename, so the engine can tell a move', async () => {
+    const first = await scan();
+    await rename(path.join(root, 'a.txt'), path.join(root, 'Brand', 'moved.txt'));
+    const second = await scan();
+    expect(second.files.has('a.txt')).toBe(false);
+    const moved = second.files.get('brand/moved.txt');
+    expect(moved?.inode).toBe(first.files.get('a.txt')?.inode);
+    expect(moved?.checksum).toBe(first.files.get('a.txt')?.checksum);
+    expect(second.hashed).toBe(1);
+  });
+
+  it('keeps the on-disk spelling of names that are not NFC, and keys them on NFC', async () => {
+    const nfd = 'Brand/e\u0301te\u0301.txt';
+    await put(nfd, 'summer');
+    const result = await scan();
+    const file = result.files.get('brand/été.txt');
+    expect(file?.path).toBe(nfd);
+    await expect(readFile(resolveInsideRoot(root, file?.path ?? ''), 'utf8')).resolves.toBe('summer');
+  });
+
+  it('keeps one of two names that differ only by case, the same one every time', async () => {
+    await put('Brand/photo.jpg', 'lower');
+    await put('Brand/Photo.jpg', 'upper');
+    for (let i = 0; i < 2; i++) {
+      const result = await scan();
+      expect(result.files.get('brand/photo.jpg')?.path).toBe('Brand/Photo.jpg');
+      expect(result.skipped).toEqual([{ path: 'Brand/photo.jpg', reason: 'case_clash' }]);
+    }
+  });
+
+  it('skips names with a backslash', async () => {
+    await put('back\\slash.txt', 'x');
+    const result = await scan();
+    expect(result.skipped).toEqual([{ path: 'back\\slash.txt', reason: 'invalid_name' }]);
+  });
+
+  it('stores checksums in batches when the cache supports it', async () => {
+    const batches: number[] = [];
+    class BatchingCache extends MemoryHashCache {
+      putMany(entries: Iterable<readonly [string, HashCacheEntry]>): void {
+        let n = 0;
+        for (const [key, entry] of entries) {
+          this.entries.set(key, entry);
+          n++;
+        }
+        batches.push(n);
+      }
+    }
+    cache = new BatchingCache();
+    await scan();
+    expect(batches).toEqual([3]);
+    expect((await scan()).hashed).toBe(0);
+  });
+
+  it('reports progress', async () => {
+    const events: ScanProgress[] = [];
+    await scan({ onProgress: (p) => events.push(p) });
+    expect(events.at(-1)).toEqual({ phase: 'hash', folders: 3, files: 3, toHash: 3, hashed: 3 });
+  });
+
+  it('fails for a missing root instead of reporting an empty tree', async () => {
+    await expect(scanTree(path.join(base, 'unmounted'), { hashCache: cache, ignore: createIgnoreMatcher() })).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
+  });
+
+  it('stops when aborted', async () => {
+    await expect(scan({ signal: AbortSignal.abort() })).rejects.toThrow(/abort/i);
+  });
+});
+
+describe('filterUnstable', () => {
+  const file = (mtimeMs: number) => ({ path: 'x', mtimeNs: (BigInt(mtimeMs) * 1_000_000n).toString() });
+
+  it('holds back files changed within the quiet period', () => {
+    const now = 1_700_000_000_000;
+    const files = new Map([
+      ['old', file(now - 60_000)],
+      ['settled', file(now - 2_000)],
+      ['writing', file(now - 500)],
+      ['skewed', file(now + 500)],
+      ['future', file(now + 86_400_000)],
+    ]);
+    const { stable, unstable } = filterUnstable(files, now, 2_000);
+    expect([...stable.keys()]).toEqual(['old', 'settled', 'future']);
+    expect([...unstable.keys()]).toEqual(['writing', 'skewed']);
+  });
+});

@@ -1,0 +1,79 @@
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createIgnoreMatcher } from '../../main/local/ignore.js';
+import { type TreeWatcher, watchTree } from '../../main/local/watcher.js';
+
+let dir: string;
+let watcher: TreeWatcher;
+let batches: Set<string>[];
+const seen = (): string[] => batches.flatMap((b) => [...b]);
+const waitUntilSeen = (rel: string) => vi.waitFor(() => expect(seen()).toContain(rel), { timeout: 10_000, interval: 25 });
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'watch-'));
+  await writeFile(path.join(dir, 'existing.txt'), 'v1');
+  batches = [];
+  watcher = watchTree(dir, { ignore: createIgnoreMatcher(), debounceMs: 50, onChanges: (paths) => batches.push(paths) });
+  await watcher.ready;
+});
+
+afterEach(async () => {
+  await watcher.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('watchTree', () => {
+  it('reports a new file, in a new folder too', async () => {
+    await writeFile(path.join(dir, 'new.txt'), 'hello');
+    await waitUntilSeen('new.txt');
+    await mkdir(path.join(dir, 'Brand'));
+    await writeFile(path.join(dir, 'Brand', 'hero.psd'), 'x');
+    await waitUntilSeen('Brand/hero.psd');
+    expect(seen()).toContain('Brand');
+  });
+
+  it('reports a change to an existing file', async () => {
+    await appendFile(path.join(dir, 'existing.txt'), ' and v2');
+    await waitUntilSeen('existing.txt');
+  });
+
+  it('reports a deletion', async () => {
+    await rm(path.join(dir, 'existing.txt'));
+    await waitUntilSeen('existing.txt');
+  });
+
+  it('leaves out ignored paths', async () => {
+    await writeFile(path.join(dir, '.DS_Store'), 'x');
+    await writeFile(path.join(dir, '.assetsync-0123.part'), 'x');
+    await writeFile(path.join(dir, 'after.txt'), 'x');
+    await waitUntilSeen('after.txt');
+    await writeFile(path.join(dir, 'sentinel.txt'), 'x');
+    await waitUntilSeen('sentinel.txt');
+    expect(seen()).not.toContain('.DS_Store');
+    expect(seen()).not.toContain('.assetsync-0123.part');
+  });
+
+  it('does not report anything inside an ignored folder', async () => {
+    await mkdir(path.join(dir, '.Trashes'));
+    await writeFile(path.join(dir, '.Trashes', 'old.psd'), 'x');
+    await writeFile(path.join(dir, 'sentinel.txt'), 'x');
+    await waitUntilSeen('sentinel.txt');
+    await writeFile(path.join(dir, '.Trashes', 'older.psd'), 'x');
+    await writeFile(path.join(dir, 'sentinel2.txt'), 'x');
+    await waitUntilSeen('sentinel2.txt');
+    expect(seen().filter((p) => p.startsWith('.Trashes'))).toEqual([]);
+  });
+
+  it('drops the events of suppressed paths, compared by key', async () => {
+    watcher.suppress('Downloads/Hero.PSD', 60_000);
+    await mkdir(path.join(dir, 'Downloads'));
+    await writeFile(path.join(dir, 'Downloads', 'hero.psd'), 'downloaded');
+    await writeFile(path.join(dir, 'Downloads', 'user-edit.txt'), 'x');
+    await waitUntilSeen('Downloads/user-edit.txt');
+    await writeFile(path.join(dir, 'sentinel.txt'), 'x');
+    await waitUntilSeen('sentinel.txt');
+    expect(seen()).not.toContain('Downloads/hero.psd');
+  });
+});
