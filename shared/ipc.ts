@@ -1,0 +1,144 @@
+/**
+ * The one API the renderer has, declared once (design notes: GitHub Desktop's ipc-shared.ts).
+ * Each channel has a zod schema for its request (main validates every call with it) and a
+ * response type. Two transports carry it and the renderer cannot tell them apart: Electron IPC
+ * through the preload bridge, and HTTP + server-sent events from the headless daemon
+ * (`asset-sync sync --ui`).
+ */
+import { z } from 'zod';
+import type { EngineEvents, EngineStatus, ActivityItem, ReviewNotification } from './engine.js';
+
+const id = z.string().min(1).max(200);
+/** A path relative to a workspace folder, as the UI shows it. */
+const relPath = z.string().max(4096);
+
+export const Requests = {
+  getStatus: z.object({}),
+  getActivity: z.object({ workspaceId: id.optional(), limit: z.number().int().min(1).max(500).default(50) }),
+  listFiles: z.object({ workspaceId: id, folder: relPath.default('') }),
+  openFile: z.object({ workspaceId: id, path: relPath }),
+  showInFolder: z.object({ workspaceId: id, path: relPath }),
+  listVersions: z.object({ workspaceId: id, path: relPath }),
+  openVersion: z.object({ workspaceId: id, path: relPath, versionId: id }),
+  saveVersionCopy: z.object({ workspaceId: id, path: relPath, versionId: id }),
+  restoreVersion: z.object({ workspaceId: id, path: relPath, versionId: id }),
+  listReviews: z.object({}),
+  decideReview: z.object({
+    workspaceId: id,
+    assetId: id,
+    versionId: id.nullable(),
+    status: z.enum(['approved', 'rejected']),
+    content: z.string().max(10_000),
+  }),
+  openAsset: z.object({ workspaceId: id, assetId: id }),
+  pause: z.object({}),
+  resume: z.object({}),
+  retry: z.object({ workspaceId: id.optional() }),
+  getSettings: z.object({}),
+  updateSettings: z.object({
+    pollIntervalSeconds: z.number().int().min(5).max(3600).optional(),
+    bandwidthLimit: z.number().int().positive().nullable().optional(),
+    launchAtLogin: z.boolean().optional(),
+    root: z.string().min(1).max(4096).optional(),
+    workspaces: z.array(z.object({ id, excluded: z.array(relPath).default([]) })).optional(),
+  }),
+  listRemoteWorkspaces: z.object({}),
+  listRemoteFolders: z.object({ workspaceId: id }),
+  signIn: z.object({ baseUrl: z.string().url(), accountId: id, key: z.string().min(1).max(500), secret: z.string().min(1).max(500) }),
+  signOut: z.object({}),
+} as const;
+
+export type Channel = keyof typeof Requests;
+export type RequestOf<C extends Channel> = z.input<(typeof Requests)[C]>;
+export type ParsedRequestOf<C extends Channel> = z.output<(typeof Requests)[C]>;
+
+export type FileSyncState = 'synced' | 'pending-upload' | 'pending-download' | 'conflict' | 'error' | 'locked' | 'local-only' | 'remote-only';
+
+export interface FileEntry {
+  name: string;
+  path: string;
+  isFolder: boolean;
+  size: number | null;
+  state: FileSyncState;
+  assetId: string | null;
+  versionNumber: number | null;
+  modifiedAt: string | null;
+}
+
+export interface VersionInfo {
+  id: string;
+  number: number;
+  author: string;
+  createdAt: string | null;
+  size: number;
+  checksum: string;
+  parentId: string | null;
+  current: boolean;
+  deleted: boolean;
+  description: string | null;
+}
+
+export interface ReviewItem extends ReviewNotification {
+  read: boolean;
+}
+
+export interface SettingsView {
+  signedIn: boolean;
+  baseUrl: string | null;
+  accountId: string | null;
+  root: string | null;
+  deviceName: string;
+  pollIntervalSeconds: number;
+  bandwidthLimit: number | null;
+  launchAtLogin: boolean;
+  workspaces: Array<{ id: string; name: string; excluded: string[] }>;
+}
+
+export interface RemoteWorkspace {
+  id: string;
+  name: string;
+  synced: boolean;
+}
+
+export interface Responses {
+  getStatus: EngineStatus;
+  getActivity: ActivityItem[];
+  listFiles: FileEntry[];
+  openFile: { ok: true };
+  showInFolder: { ok: true };
+  listVersions: VersionInfo[];
+  openVersion: { ok: true };
+  saveVersionCopy: { savedTo: string | null };
+  restoreVersion: { versionId: string };
+  listReviews: { reviewRequests: ReviewItem[]; changeRequests: ReviewItem[] };
+  decideReview: { reviewId: string };
+  openAsset: { path: string | null };
+  pause: EngineStatus;
+  resume: EngineStatus;
+  retry: EngineStatus;
+  getSettings: SettingsView;
+  updateSettings: SettingsView;
+  listRemoteWorkspaces: RemoteWorkspace[];
+  listRemoteFolders: Array<{ id: string; path: string }>;
+  signIn: SettingsView;
+  signOut: SettingsView;
+}
+
+/** Events main pushes to the renderer: the engine's, plus a request to show one asset. */
+export interface UiEvents extends EngineEvents {
+  navigate: [{ view: 'status' | 'files' | 'versions' | 'reviews' | 'settings'; workspaceId?: string; path?: string; assetId?: string }];
+}
+export type EventName = keyof UiEvents;
+export const EVENT_NAMES: readonly EventName[] = ['status', 'transfer', 'activity', 'problem', 'review', 'navigate'];
+
+/** An error crossing the bridge: a message for the user, never a stack or a secret. */
+export interface BridgeError {
+  code: string;
+  message: string;
+}
+
+/** What the renderer gets, over either transport. */
+export interface AssetSyncBridge {
+  invoke<C extends Channel>(channel: C, request: RequestOf<C>): Promise<Responses[C]>;
+  on<E extends EventName>(event: E, listener: (...args: UiEvents[E]) => void): () => void;
+}
