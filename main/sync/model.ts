@@ -72,4 +72,6 @@ export interface PlannerInput {
   deviceName: string;
   /** Time used in conflicted copy names (injected: the planner is pure). */
   now: Date;
+  /** The user confirmed a mass deletion: the plan carries no brake (design notes §2, §9). */
+  allowMassDelete?: boolean;
 }
