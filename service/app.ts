@@ -52,8 +52,8 @@ export async function createApiServer(ctx: ServiceContext): Promise<FastifyInsta
     const raw = reply.raw;
     reply.hijack();
     raw.writeHead(reply.statusCode, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-    raw.write(text.slice(0, Math.floor(text.length / 2)));
-    raw.destroy();
+    // Cut once the half is out, or the client would see a refused request instead of a short body.
+    raw.write(text.slice(0, Math.floor(text.length / 2)), () => raw.destroy());
     return payload;
   });
 

@@ -58,3 +58,9 @@ export function parse<T extends z.ZodType>(schema: T, value: unknown, what = 're
   const where = issue?.path.length ? ` at "${issue.path.join('.')}"` : '';
   throw badRequest(`Invalid ${what}${where}: ${issue?.message ?? 'malformed'}.`);
 }
+
+/** The acting user and workspace of a workspace-level request: what domain functions take. */
+export function workspaceActor(request: FastifyRequest): { userId: string; workspaceId: string } {
+  const { userId, workspaceId } = workspaceCaller(request);
+  return { userId, workspaceId };
+}

@@ -13,10 +13,10 @@ import { createBlobServer } from './blob/server.js';
 import { TokenAuthority } from './http/auth.js';
 import { createFaultInjector, type FaultInjector } from './http/faults.js';
 import { createApiServer } from './app.js';
-import { seedDemo, type DemoInfo, type DemoOptions } from './demo/seed.js';
+import { createTenant, seedDemo, type DemoInfo, type DemoOptions, type Tenant } from './demo/seed.js';
 
 export type { ServiceOptions, FaultOptions } from './config.js';
-export type { DemoInfo } from './demo/seed.js';
+export type { DemoInfo, DemoOptions, Tenant } from './demo/seed.js';
 
 export interface RunningService {
   /** Base URL of the API, e.g. http://127.0.0.1:4010 */
@@ -28,6 +28,8 @@ export interface RunningService {
   faults?: FaultInjector | undefined;
   /** Seeds the demo account, user, workspace and assets; returns ids and credentials. */
   seedDemo(options?: DemoOptions): Promise<DemoInfo>;
+  /** Another account with one user, one API key and one empty workspace (isolation tests). */
+  createTenant(name: string, tierId?: string): Tenant;
   stop(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export async function startService(partial: Partial<ServiceOptions> = {}): Promi
     db,
     faults,
     seedDemo: (demoOptions) => seedDemo(ctx, demoOptions),
+    createTenant: (name, tierId) => createTenant(ctx, tierId === undefined ? { name } : { name, tierId }),
     async stop() {
       if (stopped) return;
       stopped = true;

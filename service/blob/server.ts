@@ -129,14 +129,14 @@ async function get(deps: BlobServerDeps, key: string, req: IncomingMessage, res:
     // Send part of the promised bytes, then cut the connection: the client must notice.
     let sent = 0;
     const cutAt = Math.floor(length / 2);
+    res.flushHeaders();
     stream.on('data', (chunk: string | Buffer) => {
       const room = cutAt - sent;
-      if (room > 0) res.write(Buffer.from(chunk).subarray(0, room));
       sent += chunk.length;
-      if (sent >= cutAt) {
-        stream.destroy();
-        res.destroy();
-      }
+      if (sent < cutAt) return void res.write(chunk);
+      stream.destroy();
+      // Cut only once the headers and the first part are out: the client must see a short body, not a refused request.
+      res.write(Buffer.from(chunk).subarray(0, room), () => res.destroy());
     });
     return;
   }

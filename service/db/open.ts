@@ -11,6 +11,7 @@ export function openServiceDb(file: string): Db {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  cacheStatements(db);
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version < SCHEMA_VERSION) {
     db.transaction(() => {
@@ -20,4 +21,24 @@ export function openServiceDb(file: string): Db {
     })();
   }
   return db;
+}
+
+/**
+ * Compiling SQL costs more than running these small queries, and the code prepares its statements
+ * where it uses them: keep each compiled statement by its text. Statements are never put into
+ * raw/pluck/expand mode here, so one shared statement serves every caller.
+ */
+function cacheStatements(db: Db): void {
+  const compile = db.prepare.bind(db);
+  const cache = new Map<string, Database.Statement>();
+  db.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (!statement) {
+      // Queries built with a variable number of placeholders would grow the cache without end.
+      if (cache.size >= 2_000) cache.clear();
+      statement = compile(source);
+      cache.set(source, statement);
+    }
+    return statement;
+  }) as Db['prepare'];
 }

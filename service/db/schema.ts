@@ -89,6 +89,7 @@ CREATE TABLE IF NOT EXISTS asset_versions (
   sequence INTEGER NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL,
   UNIQUE (asset_id, version_number), UNIQUE (asset_id, key)
 );
+CREATE INDEX IF NOT EXISTS asset_versions_by_key ON asset_versions(key);
 CREATE TABLE IF NOT EXISTS uploads (
   key TEXT PRIMARY KEY, workspace_id TEXT, account_id TEXT, user_id TEXT NOT NULL, file_name TEXT NOT NULL,
   content_type TEXT NOT NULL, checksum TEXT NOT NULL, size INTEGER, stored INTEGER NOT NULL DEFAULT 0,

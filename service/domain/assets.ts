@@ -43,6 +43,13 @@ export function checkFolder(db: Db, workspaceId: string, folderId: string | null
   return folderId;
 }
 
+/** A status must be one of the workspace's own. */
+function checkStatus(db: Db, workspaceId: string, statusId: string | null | undefined): void {
+  if (!statusId) return;
+  const ok = db.prepare('SELECT 1 FROM asset_statuses WHERE id = ? AND workspace_id = ?').get(statusId, workspaceId);
+  if (!ok) throw notFound('asset status');
+}
+
 function assertNameFree(db: Db, workspaceId: string, folderId: string | null, name: string, exceptId?: string): void {
   const clash = db
     .prepare(
@@ -71,6 +78,9 @@ function takeUpload(db: Db, actor: Actor, key: string, checksum: string): { size
   if (!upload || upload.workspace_id !== actor.workspaceId) throw badRequest('The upload key is unknown in this workspace.', { key });
   if (!upload.stored) throw new ApiError(400, 'upload_missing', 'Nothing was uploaded to the signed URL of this key yet.');
   if (upload.checksum !== checksum) throw new ApiError(400, 'checksum_mismatch', 'The checksum does not match the uploaded bytes.');
+  // One key, one version: were two versions to share bytes, purging one asset would delete the other's.
+  const owner = db.prepare('SELECT asset_id FROM asset_versions WHERE key = ?').get(key) as { asset_id: string } | undefined;
+  if (owner) throw conflict('invalid_state', 'This upload key was already committed; upload the bytes again.', { asset_id: owner.asset_id });
   return upload;
 }
 
@@ -90,6 +100,7 @@ export function createAsset(db: Db, actor: Actor, input: CreateAssetInput): Asse
   return db.transaction(() => {
     const fileName = checkName(input.file_name, 'file name');
     const folderId = checkFolder(db, actor.workspaceId, input.folder_id);
+    checkStatus(db, actor.workspaceId, input.status_id);
     assertNameFree(db, actor.workspaceId, folderId, fileName);
     const upload = takeUpload(db, actor, input.key, input.checksum);
     const sequence = nextSequence(db, actor.workspaceId);
@@ -200,13 +211,11 @@ export function updateAsset(db: Db, actor: Actor, assetId: string, input: Update
       locked = next;
     }
     const name = input.name !== undefined ? checkName(input.name, 'name') : input.file_name !== undefined && asset.name === asset.file_name ? fileName : asset.name;
-    if (name !== asset.name || input.status_id !== undefined || input.asset_type_id !== undefined || input.library_ids !== undefined) {
+    // A display name that merely follows a rename is part of the rename, not a second change.
+    if ((input.name !== undefined && name !== asset.name) || input.status_id !== undefined || input.asset_type_id !== undefined || input.library_ids !== undefined) {
       changes.push(['updated', { name, status_id: input.status_id, asset_type_id: input.asset_type_id }]);
     }
-    if (input.status_id) {
-      const ok = db.prepare('SELECT 1 FROM asset_statuses WHERE id = ? AND workspace_id = ?').get(input.status_id, actor.workspaceId);
-      if (!ok) throw notFound('asset status');
-    }
+    checkStatus(db, actor.workspaceId, input.status_id);
     if (changes.length === 0) return asset;
     const sequence = nextSequence(db, actor.workspaceId);
     db.prepare(
@@ -234,7 +243,7 @@ export interface DeleteAssetsInput {
 /** Soft (restorable) or permanent deletion, all or nothing. Returns the blob keys to remove after commit. */
 export function deleteAssets(db: Db, actor: Actor, input: DeleteAssetsInput): { deleted: string[]; purgedKeys: string[] } {
   return db.transaction(() => {
-    const rows = input.asset_ids.map((id) => getAsset(db, actor.workspaceId, id));
+    const rows = [...new Set(input.asset_ids)].map((id) => getAsset(db, actor.workspaceId, id));
     for (const row of rows) {
       const expected = input.if_current_version_ids?.[row.id];
       if (expected !== undefined && expected !== row.current_version_id) {
@@ -242,7 +251,8 @@ export function deleteAssets(db: Db, actor: Actor, input: DeleteAssetsInput): { 
           id: row.id, current_version_id: row.current_version_id,
         });
       }
-      if (!input.permanent && row.locked_by_user_id && row.locked_by_user_id !== actor.userId) {
+      // A lock guards against purging even more than against a soft delete.
+      if (row.locked_by_user_id && row.locked_by_user_id !== actor.userId) {
         throw new ApiError(403, 'asset_locked', `Asset ${row.id} is locked by another user; nothing was deleted.`, { id: row.id });
       }
     }
@@ -253,6 +263,8 @@ export function deleteAssets(db: Db, actor: Actor, input: DeleteAssetsInput): { 
       if (input.permanent) {
         const keys = db.prepare('SELECT key FROM asset_versions WHERE asset_id = ?').all(row.id) as Array<{ key: string }>;
         purgedKeys.push(...keys.map((k) => k.key));
+        // The bytes go too, so their keys must not be committable any more.
+        for (const { key } of keys) db.prepare('DELETE FROM uploads WHERE key = ?').run(key);
         db.prepare('DELETE FROM asset_versions WHERE asset_id = ?').run(row.id);
         db.prepare('DELETE FROM review_requests WHERE asset_id = ?').run(row.id);
         // The row stays as a tombstone for the changes feed; everything else about it is gone.

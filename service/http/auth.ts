@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual, webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Db } from '../db/open.js';
 import { API_MIN_TIER_LEVEL } from '../db/reference-data.js';
@@ -24,14 +24,15 @@ function sameSecret(secret: string, storedHash: string): boolean {
 }
 
 export class TokenAuthority {
-  private readonly key: Uint8Array;
+  /** Imported once: handing jose raw bytes would make it import the key again on every request. */
+  private readonly key: Promise<webcrypto.CryptoKey>;
 
   constructor(
     private readonly db: Db,
     secret: string,
     private readonly ttlSeconds: number,
   ) {
-    this.key = new TextEncoder().encode(secret);
+    this.key = webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
   }
 
   /** POST /auth/token: key and secret for a member of a Pro-or-above account. */
@@ -57,7 +58,7 @@ export class TokenAuthority {
       .setJti(newId())
       .setIssuedAt()
       .setExpirationTime(Math.floor(Date.now() / 1000) + this.ttlSeconds)
-      .sign(this.key);
+      .sign(await this.key);
     return { token, expiresIn: this.ttlSeconds };
   }
 
@@ -96,7 +97,7 @@ export class TokenAuthority {
   private async verify(token: string): Promise<{ sub: string; acct: string; jti: string }> {
     try {
       // Only HS256: a token with `alg: none` or any other algorithm is refused.
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, await this.key, { algorithms: ['HS256'] });
       if (typeof payload.sub !== 'string' || typeof payload.acct !== 'string' || typeof payload.jti !== 'string') {
         throw unauthorized('The token lacks its claims.');
       }

@@ -1,0 +1,207 @@
+/**
+ * Contract: uploads through signed URLs and downloads from the blob origin
+ * (docs/protocol.md, "Uploads" and "Signed GET URLs on the blob origin").
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SignedDownload } from '../../shared/api/index.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+import { createAsset, putSigned, requestUpload, sha256, statusAndCode, upload } from '../helpers/uploads.js';
+
+async function errorOf(res: Response): Promise<string | undefined> {
+  const body = (await res.json()) as { error?: { code?: string } };
+  return body.error?.code;
+}
+
+/** A copy of `url` with one query parameter (or the path's key) changed. */
+function tamper(url: string, change: (u: URL) => void): string {
+  const u = new URL(url);
+  change(u);
+  return u.toString();
+}
+
+describe('blobs: signed upload URLs', () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await startTestService({ demo: { assets: 1 } });
+  });
+  afterAll(() => t?.stop());
+
+  it('hands out a signed URL on another origin than the API, which takes a PUT without any Authorization', async () => {
+    const bytes = randomBytes(10_000);
+    const ticket = await requestUpload(t.api, bytes, 'photo.jpg');
+    expect(new URL(ticket.signedUrl).origin).not.toBe(new URL(t.service.url).origin);
+    expect(new URL(ticket.signedUrl).origin).toBe(new URL(t.service.blobUrl).origin);
+    const res = await putSigned(ticket.signedUrl, bytes);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toBe(`"${ticket.checksum}"`);
+    expect(await res.json()).toEqual({ key: ticket.key, size: bytes.length, checksum: ticket.checksum });
+  });
+
+  it('refuses bytes whose SHA-256 is not the signed one (400), and such a key cannot be committed', async () => {
+    const promised = Buffer.from('the bytes I said I would send');
+    const ticket = await requestUpload(t.api, promised, 'swap.txt');
+    const res = await putSigned(ticket.signedUrl, 'other bytes entirely');
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toBe('checksum_mismatch');
+
+    const commit = await t.api('POST', '/workspaces/assets', { body: { key: ticket.key, file_name: 'swap.txt', checksum: ticket.checksum } });
+    expect(statusAndCode(commit)).toEqual({ status: 400, code: 'upload_missing' });
+    const wrongClaim = await t.api('POST', '/workspaces/assets', { body: { key: ticket.key, file_name: 'swap.txt', checksum: sha256('other bytes entirely') } });
+    expect(wrongClaim.status).toBe(400);
+
+    // Nothing was kept, so the same URL still takes the right bytes.
+    expect((await putSigned(ticket.signedUrl, promised)).status).toBe(200);
+    expect((await t.api('POST', '/workspaces/assets', { body: { key: ticket.key, file_name: 'swap.txt', checksum: ticket.checksum } })).status).toBe(201);
+  });
+
+  it('refuses a tampered signature, another key, another checksum or a stretched expiry (403)', async () => {
+    const bytes = Buffer.from('tamper target');
+    const ticket = await requestUpload(t.api, bytes);
+    const other = await requestUpload(t.api, 'another upload');
+    const variants = [
+      tamper(ticket.signedUrl, (u) => u.searchParams.set('sig', (u.searchParams.get('sig') ?? '').replace(/^./, (c) => (c === 'a' ? 'b' : 'a')))),
+      tamper(ticket.signedUrl, (u) => u.searchParams.delete('sig')),
+      tamper(ticket.signedUrl, (u) => (u.pathname = `/blobs/${other.key}`)),
+      tamper(ticket.signedUrl, (u) => u.searchParams.set('sha256', sha256('something else'))),
+      tamper(ticket.signedUrl, (u) => u.searchParams.set('exp', String(Number(u.searchParams.get('exp')) + 86_400))),
+      tamper(ticket.signedUrl, (u) => u.searchParams.set('op', 'get')),
+    ];
+    for (const url of variants) {
+      const res = await putSigned(url, bytes);
+      expect({ url, status: res.status }).toEqual({ url, status: 403 });
+    }
+    // The untouched URL still works: the refusals changed nothing.
+    expect((await putSigned(ticket.signedUrl, bytes)).status).toBe(200);
+  });
+
+  it('takes and serves an empty file', async () => {
+    const asset = await createAsset(t.api, { fileName: '.keep', bytes: '' });
+    expect(asset.currentVersion).toMatchObject({ size: 0, checksum: sha256('') });
+    const link = await t.api('GET', `/workspaces/assets/${asset.id}/download`);
+    const res = await fetch(link.headers.get('location') ?? '');
+    expect(res.status).toBe(200);
+    expect((await res.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it('refuses a download URL used for an upload (403)', async () => {
+    const asset = await createAsset(t.api, { fileName: 'read-only.bin' });
+    const link = await t.api('GET', `/workspaces/assets/${asset.id}/download?redirect=false`);
+    const { url } = SignedDownload.parse(link.json);
+    expect((await putSigned(url, 'overwrite attempt')).status).toBe(403);
+  });
+});
+
+describe('blobs: signed download URLs', () => {
+  let t: TestService;
+  const bytes = randomBytes(256 * 1024 + 17);
+  let assetId = '';
+  let checksum = '';
+  let signedGet = '';
+  beforeAll(async () => {
+    t = await startTestService({ demo: { assets: 1 } });
+    const asset = await createAsset(t.api, { fileName: 'render.bin', bytes });
+    assetId = asset.id;
+    checksum = sha256(bytes);
+    const res = await t.api('GET', `/workspaces/assets/${assetId}/download`);
+    signedGet = res.headers.get('location') ?? '';
+  });
+  afterAll(() => t?.stop());
+
+  it('redirects GET …/download (302) to the blob origin, and the bytes there are the uploaded ones', async () => {
+    expect(new URL(signedGet).origin).toBe(new URL(t.service.blobUrl).origin);
+    const res = await fetch(signedGet);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toBe(`"${checksum}"`);
+    expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
+    expect(sha256(new Uint8Array(await res.arrayBuffer()))).toBe(checksum);
+  });
+
+  it('answers ?redirect=false with the URL, its expiry, checksum and size', async () => {
+    const res = await t.api('GET', `/workspaces/assets/${assetId}/download?redirect=false`);
+    expect(res.status).toBe(200);
+    const link = SignedDownload.parse(res.json);
+    expect(link).toMatchObject({ checksum, size: bytes.length });
+    expect(Date.parse(link.expires_at ?? '')).toBeGreaterThan(Date.now());
+  });
+
+  it('serves byte ranges (206 with Content-Range), including a suffix range', async () => {
+    const res = await fetch(signedGet, { headers: { range: 'bytes=1000-1999' } });
+    expect(res.status).toBe(206);
+    expect(res.headers.get('content-range')).toBe(`bytes 1000-1999/${bytes.length}`);
+    expect(Buffer.from(await res.arrayBuffer()).equals(bytes.subarray(1000, 2000))).toBe(true);
+
+    const tail = await fetch(signedGet, { headers: { range: 'bytes=-17' } });
+    expect(tail.status).toBe(206);
+    expect(tail.headers.get('content-range')).toBe(`bytes ${bytes.length - 17}-${bytes.length - 1}/${bytes.length}`);
+    expect(Buffer.from(await tail.arrayBuffer()).equals(bytes.subarray(bytes.length - 17))).toBe(true);
+
+    const open = await fetch(signedGet, { headers: { range: `bytes=${bytes.length - 5}-` } });
+    expect(open.status).toBe(206);
+    expect(Buffer.from(await open.arrayBuffer()).equals(bytes.subarray(bytes.length - 5))).toBe(true);
+
+    const beyond = await fetch(signedGet, { headers: { range: `bytes=${bytes.length}-` } });
+    expect(beyond.status).toBe(416);
+    await beyond.arrayBuffer();
+  });
+
+  it('answers 304 to If-None-Match with the ETag, and 200 to another ETag', async () => {
+    const same = await fetch(signedGet, { headers: { 'if-none-match': `"${checksum}"` } });
+    expect(same.status).toBe(304);
+    expect((await same.arrayBuffer()).byteLength).toBe(0);
+    const stale = await fetch(signedGet, { headers: { 'if-none-match': `"${sha256('old')}"` } });
+    expect(stale.status).toBe(200);
+    await stale.arrayBuffer();
+  });
+
+  it('answers HEAD with the headers of a GET and no body', async () => {
+    const res = await fetch(signedGet, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
+    expect(res.headers.get('etag')).toBe(`"${checksum}"`);
+    expect(res.headers.get('accept-ranges')).toBe('bytes');
+    expect((await res.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it('refuses a tampered download URL (403) and needs no bearer token for a good one', async () => {
+    const forged = tamper(signedGet, (u) => u.searchParams.set('exp', String(Number(u.searchParams.get('exp')) + 1)));
+    const res = await fetch(forged);
+    expect(res.status).toBe(403);
+    await res.arrayBuffer();
+  });
+
+  it('redirects a version download to that version\'s bytes', async () => {
+    const second = Buffer.from('second version');
+    const up = await upload(t.api, second);
+    const current = (await t.api<{ current_version_id: string }>('GET', `/workspaces/assets/${assetId}`)).json.current_version_id;
+    const created = await t.api<{ id: string }>('POST', `/workspaces/assets/${assetId}/versions`, { body: { key: up.key, checksum: up.checksum, commit_parent_id: current } });
+    expect(created.status).toBe(201);
+    const old = await t.api('GET', `/workspaces/assets/${assetId}/versions/${current}/download`);
+    expect(old.status).toBe(302);
+    expect(sha256(new Uint8Array(await (await fetch(old.headers.get('location') ?? '')).arrayBuffer()))).toBe(checksum);
+    const latest = await t.api('GET', `/workspaces/assets/${assetId}/download`);
+    expect(Buffer.from(await (await fetch(latest.headers.get('location') ?? '')).arrayBuffer()).equals(second)).toBe(true);
+  });
+});
+
+describe('blobs: expiry', () => {
+  it('refuses an upload URL and a download URL once past their expiry (403)', async () => {
+    const t = await startTestService({ service: { signedUrlTtlSeconds: 1 }, demo: { assets: 1 } });
+    try {
+      const bytes = Buffer.from('late bytes');
+      const ticket = await requestUpload(t.api, bytes);
+      const asset = t.demo.assetIds[0] ?? '';
+      const download = (await t.api('GET', `/workspaces/assets/${asset}/download`)).headers.get('location') ?? '';
+      // `exp` is in whole seconds: two seconds later both URLs are past it for sure.
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      const put = await putSigned(ticket.signedUrl, bytes);
+      expect(put.status).toBe(403);
+      expect(await errorOf(put)).toBe('forbidden');
+      const get = await fetch(download);
+      expect(get.status).toBe(403);
+      await get.arrayBuffer();
+    } finally {
+      await t.stop();
+    }
+  });
+});

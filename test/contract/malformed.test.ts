@@ -1,0 +1,213 @@
+/**
+ * Contract: hostile and broken input (docs/protocol.md "Errors": 500 is never the answer to a
+ * client's mistake). Every route of the reference's part 4, plus ours, gets malformed JSON,
+ * wrong types, arrays and scalars instead of objects, huge strings, an oversized body, unknown
+ * and junk ids and junk headers; the core write endpoints also get random JSON (fast-check).
+ */
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorCode, startTestService, type ApiResponse, type TestService } from '../helpers/service.js';
+import { createAsset, sha256, upload } from '../helpers/uploads.js';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The reference's part 4, every row, plus the routes docs/protocol.md adds. */
+const ROUTES: Array<[Method, string]> = [
+  ['POST', '/auth/token'],
+  ['GET', '/users'], ['PATCH', '/users'], ['DELETE', '/users'], ['GET', '/users/permissions'], ['GET', '/users/accounts'],
+  ['GET', '/accounts'], ['PUT', '/accounts'], ['DELETE', '/accounts'], ['GET', '/accounts/download'],
+  ['GET', '/accounts/members'], ['PUT', '/accounts/members/{member_id}'], ['DELETE', '/accounts/members/{member_id}'],
+  ['GET', '/accounts/workspaces'], ['GET', '/accounts/settings'], ['PUT', '/accounts/settings/{setting_id}'], ['GET', '/accounts/history'],
+  ['GET', '/accounts/invites'], ['POST', '/accounts/invites'], ['DELETE', '/accounts/invites/{invite_id}'],
+  ['GET', '/changeRequests'], ['GET', '/reviewRequests'],
+  ['POST', '/workspaces'], ['GET', '/workspaces'], ['PUT', '/workspaces'], ['DELETE', '/workspaces'],
+  ['POST', '/workspaces/upload'], ['POST', '/workspaces/download/assets'],
+  ['GET', '/workspaces/members'], ['POST', '/workspaces/members/{user_id}'], ['DELETE', '/workspaces/members/{user_id}'],
+  ['POST', '/workspaces/folders'], ['GET', '/workspaces/folders/{folder_id}'], ['PUT', '/workspaces/folders/{folder_id}'],
+  ['DELETE', '/workspaces/folders/{folder_id}'], ['GET', '/workspaces/folders/hierarchy'], ['GET', '/workspaces/changes'],
+  ['GET', '/workspaces/libraries'], ['POST', '/workspaces/libraries'], ['PUT', '/workspaces/libraries/{library_id}'], ['DELETE', '/workspaces/libraries/{library_id}'],
+  ['GET', '/workspaces/tags'], ['POST', '/workspaces/tags'], ['DELETE', '/workspaces/tags/{tag_id}'],
+  ['POST', '/workspaces/tasks'], ['GET', '/workspaces/tasks/{task_id}'], ['PUT', '/workspaces/tasks/{task_id}'], ['DELETE', '/workspaces/tasks/{task_id}'],
+  ['GET', '/workspaces/settings'], ['PUT', '/workspaces/settings'],
+  ['POST', '/workspaces/assets'], ['DELETE', '/workspaces/assets'], ['GET', '/workspaces/assets/{asset_id}'], ['PUT', '/workspaces/assets/{asset_id}'],
+  ['PATCH', '/workspaces/assets/{asset_id}/restore'], ['GET', '/workspaces/assets/{asset_id}/download'],
+  ['GET', '/workspaces/assets/{asset_id}/versions'], ['POST', '/workspaces/assets/{asset_id}/versions'],
+  ['GET', '/workspaces/assets/{asset_id}/versions/{version_id}'], ['PATCH', '/workspaces/assets/{asset_id}/versions/{version_id}'],
+  ['DELETE', '/workspaces/assets/{asset_id}/versions/{version_id}'], ['PATCH', '/workspaces/assets/{asset_id}/versions/{version_id}/restore'],
+  ['GET', '/workspaces/assets/{asset_id}/versions/{version_id}/download'],
+  ['GET', '/workspaces/assets/{asset_id}/tags'], ['POST', '/workspaces/assets/{asset_id}/tags'], ['GET', '/workspaces/assets/{asset_id}/tags/{tag_id}'],
+  ['POST', '/workspaces/assets/{asset_id}/tags/{tag_id}'], ['DELETE', '/workspaces/assets/{asset_id}/tags/{tag_id}'],
+  ['GET', '/workspaces/assets/{asset_id}/tasks'],
+  ['POST', '/workspaces/assets/{asset_id}/comments'], ['GET', '/workspaces/assets/{asset_id}/comments'],
+  ['GET', '/workspaces/assets/{asset_id}/comments/{comment_id}'], ['PUT', '/workspaces/assets/{asset_id}/comments/{comment_id}'],
+  ['DELETE', '/workspaces/assets/{asset_id}/comments/{comment_id}'],
+  ['POST', '/workspaces/assets/{asset_id}/reviews'], ['GET', '/workspaces/assets/{asset_id}/reviews'],
+  ['GET', '/workspaces/assets/{asset_id}/reviews/{review_id}'], ['PUT', '/workspaces/assets/{asset_id}/reviews/{review_id}'],
+  ['DELETE', '/workspaces/assets/{asset_id}/reviews/{review_id}'],
+  ['POST', '/workspaces/assets/{asset_id}/reviewRequests/{user_id}'], ['GET', '/workspaces/assets/{asset_id}/reviewRequests'],
+  ['PUT', '/workspaces/assets/{asset_id}/reviewRequests/{user_id}'], ['DELETE', '/workspaces/assets/{asset_id}/reviewRequests/{user_id}'],
+  ['GET', '/workspaces/assets/{asset_id}/history'], ['GET', '/workspaces/assets/{asset_id}/history/review'],
+];
+
+/** Routes whose success would end the caller's user, account or workspace: they only get bodies that must fail before any handler runs. */
+const DESTRUCTIVE = new Set(['DELETE /users', 'DELETE /accounts', 'DELETE /workspaces']);
+/** Routes without a path id that read a JSON object body: anything but an object must be a 4xx. */
+const OBJECT_BODY = new Set([
+  'POST /auth/token', 'POST /workspaces', 'POST /accounts/invites', 'PUT /workspaces/settings', 'POST /workspaces/libraries', 'POST /workspaces/tags',
+  'POST /workspaces/tasks', 'POST /workspaces/folders', 'POST /workspaces/assets', 'DELETE /workspaces/assets',
+]);
+
+const hasBody = (method: Method) => method !== 'GET';
+/** `segment` goes into the path as it is (already URL-encoded). */
+const fill = (path: string, segment: string) => path.replace(/\{[a-z_]+\}/g, segment);
+const label = (method: Method, path: string) => `${method} ${path}`;
+
+/** An object with every field name the API knows, each of a type it never takes. */
+const WRONG_TYPES = {
+  key: 42, secret: ['s'], name: { first: 'x' }, file_name: 12.5, folder_id: true, parent_id: 7, checksum: -1, size: 'big',
+  commit_parent_id: [1], asset_ids: 'everything', permanent: 'yes', if_current_version_ids: ['a'], locked: 'please',
+  title: 1, description: { html: true }, status: 404, content: null, mentions: 'everyone', attachments: {}, tag_ids: 3,
+  roles: 'admin', email: 99, value: undefined, defaultAvatar: 'eleven', color: [], due_date: {}, message: 5, id: { $ne: null },
+};
+const HUGE = 'x'.repeat(60_000);
+const HUGE_STRINGS = Object.fromEntries(['key', 'name', 'file_name', 'checksum', 'title', 'content', 'email', 'message', 'description', 'id'].map((k) => [k, HUGE]));
+
+interface Probe {
+  name: string;
+  body?: string;
+  contentType?: string;
+  headers?: Record<string, string | null>;
+  /** The status every route must answer, or 'client-error' for any 4xx. */
+  expect: number | 'client-error' | 'not-server-error';
+  applies(method: Method, path: string): boolean;
+}
+
+const PROBES: Probe[] = [
+  { name: 'malformed JSON', body: '{"name": "unterminated', expect: 400, applies: hasBody },
+  { name: 'JSON with trailing garbage', body: '{"name":"x"} {}', expect: 400, applies: hasBody },
+  { name: 'body over the 1 MiB limit', body: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }), expect: 413, applies: hasBody },
+  { name: 'form-encoded body', body: 'name=x&parent_id=y', contentType: 'application/x-www-form-urlencoded', expect: 'client-error', applies: (m, p) => OBJECT_BODY.has(label(m, p)) },
+  { name: 'array instead of an object', body: JSON.stringify([{ name: 'x', file_name: 'x.txt' }]), expect: 'client-error', applies: (m, p) => OBJECT_BODY.has(label(m, p)) },
+  { name: 'a bare string', body: JSON.stringify('hello'), expect: 'client-error', applies: (m, p) => OBJECT_BODY.has(label(m, p)) },
+  { name: 'null', body: 'null', expect: 'client-error', applies: (m, p) => OBJECT_BODY.has(label(m, p)) },
+  { name: 'wrong types', body: JSON.stringify(WRONG_TYPES), expect: 'client-error', applies: (m, p) => OBJECT_BODY.has(label(m, p)) },
+  { name: 'huge strings', body: JSON.stringify(HUGE_STRINGS), expect: 'client-error', applies: (m, p) => OBJECT_BODY.has(label(m, p)) },
+  { name: 'any odd body', body: JSON.stringify([WRONG_TYPES, 1, 'x']), expect: 'not-server-error', applies: (m, p) => hasBody(m) && !DESTRUCTIVE.has(label(m, p)) },
+  { name: 'prototype keys', body: '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}},"name":"proto"}', expect: 'not-server-error', applies: (m, p) => hasBody(m) && !DESTRUCTIVE.has(label(m, p)) },
+  {
+    name: 'non-UUID x-workspace-id', headers: { 'x-workspace-id': 'workspace-1' }, expect: 400,
+    applies: (_m, p) => p.startsWith('/workspaces') && p !== '/workspaces' && !p.startsWith('/workspaces/upload'),
+  },
+  { name: 'non-UUID x-account-id', headers: { 'x-account-id': "1' OR '1'='1" }, expect: 400, applies: (_m, p) => !p.startsWith('/users') },
+  { name: 'two x-account-id values', headers: { 'x-account-id': `${randomUUID()}, ${randomUUID()}` }, expect: 400, applies: (_m, p) => !p.startsWith('/users') },
+  { name: 'Authorization not a bearer token', headers: { authorization: 'Basic dXNlcjpwYXNz' }, expect: 400, applies: (_m, p) => p !== '/auth/token' },
+];
+
+function bad(res: ApiResponse, expected: Probe['expect']): string | undefined {
+  if (res.status >= 500) return `answered ${res.status}`;
+  if (res.status >= 400 && !errorCode(res)) return `answered ${res.status} without an error body: ${res.text.slice(0, 80)}`;
+  if (expected === 'client-error' && (res.status < 400 || res.status >= 500)) return `answered ${res.status}, not a 4xx`;
+  if (typeof expected === 'number' && res.status !== expected) return `answered ${res.status}, not ${expected}`;
+  return undefined;
+}
+
+describe('malformed input', () => {
+  let t: TestService;
+  let assetId = '';
+  let versionId = '';
+  let folderId = '';
+  beforeAll(async () => {
+    t = await startTestService({ demo: { assets: 2 } });
+    const asset = await createAsset(t.api, { fileName: 'target.txt' });
+    assetId = asset.id;
+    versionId = asset.current_version_id;
+    folderId = (await t.api<{ id: string }>('POST', '/workspaces/folders', { body: { name: 'Target' } })).json.id;
+  });
+  afterAll(() => t?.stop());
+
+  const stillAnswers = async () => {
+    const res = await t.api('GET', '/workspaces/folders/hierarchy');
+    expect(res.status).toBe(200);
+  };
+
+  it('answers every probe on every route with a 4xx and an error body, never a 5xx', async () => {
+    const failures: string[] = [];
+    for (const [method, template] of ROUTES) {
+      const path = fill(template, randomUUID());
+      for (const probe of PROBES.filter((p) => p.applies(method, template))) {
+        const res = await t.api(method, path, {
+          body: probe.body,
+          headers: { ...(probe.body !== undefined ? { 'content-type': probe.contentType ?? 'application/json' } : {}), ...probe.headers },
+        });
+        const problem = bad(res, probe.expect);
+        if (problem) failures.push(`${label(method, template)} with ${probe.name}: ${problem}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    await stillAnswers();
+  });
+
+  it('answers unknown and junk ids in paths with a 4xx, never a 5xx', async () => {
+    const failures: string[] = [];
+    const segments = [randomUUID(), 'not-an-id', '0', '-1', '%00', '%ZZ', encodeURIComponent("1' OR '1'='1"), '...', encodeURIComponent('ÿ'.repeat(90)), 'x'.repeat(300)];
+    for (const [method, template] of ROUTES.filter(([, p]) => p.includes('{'))) {
+      for (const segment of segments) {
+        const res = await t.api(method, fill(template, segment), hasBody(method) ? { body: {} } : {});
+        const problem = bad(res, 'client-error');
+        if (problem) failures.push(`${label(method, template)} with id ${JSON.stringify(segment.slice(0, 20))}: ${problem}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    await stillAnswers();
+  });
+
+  it('answers unknown routes and methods with 404 and an error body', async () => {
+    for (const [method, path] of [['GET', '/nope'], ['PATCH', '/workspaces/folders/hierarchy'], ['POST', '/workspaces/changes'], ['GET', '/workspaces/assets']] as const) {
+      const res = await t.api(method, path);
+      expect({ method, path, status: res.status, code: errorCode(res) }).toEqual({ method, path, status: 404, code: 'not_found' });
+    }
+  });
+
+  it('answers odd upload queries with 400', async () => {
+    const checksum = sha256('x');
+    for (const query of ['', `?checksum=${checksum}`, '?file_name=a.txt', `?file_name=a.txt&checksum=${checksum.toUpperCase()}`, `?file_name=a.txt&checksum=${checksum}&size=-1`,
+      `?file_name=a.txt&checksum=${checksum}&size=abc`, `?file_name=&checksum=${checksum}`, `?file_name=a&file_name=b&checksum=${checksum}`]) {
+      const res = await t.api('POST', `/workspaces/upload${query}`);
+      expect({ query, status: res.status, code: errorCode(res) }).toEqual({ query, status: 400, code: 'invalid_request' });
+    }
+  });
+
+  it('survives random JSON bodies on the core write endpoints (fast-check)', async () => {
+    const up = await upload(t.api, 'a real upload');
+    const endpoints: Array<{ method: Method; path: () => string; valid: () => Record<string, unknown> }> = [
+      { method: 'POST', path: () => '/workspaces/assets', valid: () => ({ key: up.key, file_name: 'fuzz.txt', checksum: up.checksum, folder_id: folderId }) },
+      { method: 'POST', path: () => '/workspaces/assets', valid: () => ({ id: assetId, file_name: 'target.txt' }) },
+      { method: 'PUT', path: () => `/workspaces/assets/${assetId}`, valid: () => ({ file_name: 'target.txt', folder_id: null, locked: false }) },
+      { method: 'DELETE', path: () => '/workspaces/assets', valid: () => ({ asset_ids: [randomUUID()], if_current_version_ids: {} }) },
+      { method: 'POST', path: () => `/workspaces/assets/${assetId}/versions`, valid: () => ({ key: up.key, checksum: up.checksum, commit_parent_id: randomUUID() }) },
+      { method: 'PATCH', path: () => `/workspaces/assets/${assetId}/versions/${versionId}`, valid: () => ({ name: 'v', description: 'd' }) },
+      { method: 'POST', path: () => '/workspaces/folders', valid: () => ({ name: 'fuzz', parent_id: folderId }) },
+      { method: 'PUT', path: () => `/workspaces/folders/${folderId}`, valid: () => ({ name: 'Target', parent_id: null }) },
+      { method: 'POST', path: () => '/auth/token', valid: () => ({ key: 'ak_x', secret: 'sk_x' }) },
+    ];
+    const field = fc.constantFrom('key', 'file_name', 'name', 'checksum', 'folder_id', 'parent_id', 'id', 'locked', 'asset_ids',
+      'if_current_version_ids', 'commit_parent_id', 'size', 'description', 'permanent', 'secret', '__proto__', 'constructor');
+    // Either any JSON at all, or a valid body with one field replaced by any JSON: the second reaches past the schemas.
+    const body = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }).map((value) => () => value),
+      fc.tuple(field, fc.jsonValue({ maxDepth: 2 })).map(([name, value]) => (valid: Record<string, unknown>) => ({ ...valid, [name]: value })),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: endpoints.length - 1 }), body, async (which, make) => {
+        const endpoint = endpoints[which];
+        if (!endpoint) return;
+        const res = await t.api(endpoint.method, endpoint.path(), { body: JSON.stringify(make(endpoint.valid())), headers: { 'content-type': 'application/json' } });
+        const problem = bad(res, 'not-server-error');
+        expect(problem, `${endpoint.method} ${endpoint.path()}`).toBeUndefined();
+      }),
+      { numRuns: 300, seed: 4_242 },
+    );
+    await stillAnswers();
+  });
+});
