@@ -15,6 +15,13 @@ export interface AuthContext {
   tokenId: string;
 }
 
+interface Claims {
+  sub: string;
+  acct: string;
+  jti: string;
+  exp: number;
+}
+
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
 function sameSecret(secret: string, storedHash: string): boolean {
@@ -26,6 +33,11 @@ function sameSecret(secret: string, storedHash: string): boolean {
 export class TokenAuthority {
   /** Imported once: handing jose raw bytes would make it import the key again on every request. */
   private readonly key: Promise<webcrypto.CryptoKey>;
+  /**
+   * Tokens whose signature was checked, by their exact text: a client sends one token for its whole
+   * lifetime, and the HMAC check was most of a small request's cost. Expiry is still checked each time.
+   */
+  private readonly verified = new Map<string, Claims>();
 
   constructor(
     private readonly db: Db,
@@ -94,14 +106,23 @@ export class TokenAuthority {
     return ctx;
   }
 
-  private async verify(token: string): Promise<{ sub: string; acct: string; jti: string }> {
+  private async verify(token: string): Promise<Claims> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.exp * 1000 > Date.now()) return known;
+      this.verified.delete(token);
+      throw new ApiError(401, 'token_expired', 'The token has expired; request a new one.');
+    }
     try {
       // Only HS256: a token with `alg: none` or any other algorithm is refused.
       const { payload } = await jwtVerify(token, await this.key, { algorithms: ['HS256'] });
-      if (typeof payload.sub !== 'string' || typeof payload.acct !== 'string' || typeof payload.jti !== 'string') {
+      if (typeof payload.sub !== 'string' || typeof payload.acct !== 'string' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') {
         throw unauthorized('The token lacks its claims.');
       }
-      return { sub: payload.sub, acct: payload.acct, jti: payload.jti };
+      const claims = { sub: payload.sub, acct: payload.acct, jti: payload.jti, exp: payload.exp };
+      if (this.verified.size >= 10_000) this.verified.clear();
+      this.verified.set(token, claims);
+      return claims;
     } catch (error) {
       if (error instanceof ApiError) throw error;
       if (error instanceof joseErrors.JWTExpired) throw new ApiError(401, 'token_expired', 'The token has expired; request a new one.');

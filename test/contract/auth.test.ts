@@ -138,10 +138,12 @@ describe('auth: service options', () => {
   });
 
   it('refuses an expired token with 401 token_expired', async () => {
-    const t = await startTestService({ service: { tokenTtlSeconds: 1 }, demo: { assets: 1 } });
+    const t = await startTestService({ service: { tokenTtlSeconds: 2 }, demo: { assets: 1 } });
     try {
-      // JWT `exp` has whole-second resolution: after two seconds the token is past it for sure.
-      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      // Used once while fresh (so the service has seen it valid), then again once past `exp`.
+      expect((await t.api('GET', '/workspaces/folders/hierarchy')).status).toBe(200);
+      // JWT `exp` has whole-second resolution: three seconds later the token is past it for sure.
+      await new Promise((resolve) => setTimeout(resolve, 3_100));
       const res = await t.api('GET', '/workspaces/folders/hierarchy');
       expect(statusAndCode(res)).toEqual({ status: 401, code: 'token_expired' });
     } finally {

@@ -6,7 +6,7 @@ import { get } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimitBody } from '../../shared/api/index.js';
 import { startService, type RunningService, type ServiceOptions } from '../../service/index.js';
-import { makeApi, startTestService } from '../helpers/service.js';
+import { getToken, makeApi, startTestService } from '../helpers/service.js';
 
 const running: RunningService[] = [];
 afterEach(async () => {
@@ -103,13 +103,7 @@ describe('faults', () => {
   it('with truncate: 1 delivers fewer bytes of a blob than its Content-Length promises', async () => {
     const service = await start({ faults: faults({ truncate: 1 }) });
     const demo = await service.seedDemo({ assets: 1 });
-    const token = (await (
-      await fetch(`${service.url}/auth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-account-id': demo.accountId },
-        body: JSON.stringify({ key: demo.user.apiKey, secret: demo.user.apiSecret }),
-      })
-    ).json()) as string;
+    const token = await getToken(service.url, demo.accountId, demo.user);
     const api = makeApi(service.url, { authorization: `Bearer ${token}`, 'x-account-id': demo.accountId, 'x-workspace-id': demo.workspaceId });
     const download = await api('GET', `/workspaces/assets/${demo.assetIds[0] ?? ''}/download`);
     expect(download.status).toBe(302);

@@ -4,7 +4,7 @@
  * the service through the same typed client, and what a user would check: the bytes on disk
  * against the service's listing, leftover temp files, anything written outside a root.
  */
-import { createHash } from 'node:crypto';
+import { createCipheriv, createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile, lstat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,15 +39,10 @@ export const sha256 = (bytes: Uint8Array | string): string => createHash('sha256
 /** Fault options with everything off but what is given. */
 export const faults = (f: Partial<FaultOptions>): FaultOptions => ({ latencyMs: 0, error5xx: 0, drop: 0, truncate: 0, seed: 1, ...f });
 
-/** Deterministic pseudo-random bytes (SHA-256 chained from `seed`). */
+/** Deterministic pseudo-random bytes: the AES-256-CTR keystream of a key derived from `seed`. */
 export function bytesFor(seed: string, size: number): Buffer {
-  const out = Buffer.alloc(size);
-  let block = createHash('sha256').update(seed).digest();
-  for (let offset = 0; offset < size; offset += block.length) {
-    block.copy(out, offset);
-    block = createHash('sha256').update(block).digest();
-  }
-  return out;
+  const cipher = createCipheriv('aes-256-ctr', createHash('sha256').update(seed).digest(), Buffer.alloc(16));
+  return cipher.update(Buffer.alloc(size));
 }
 
 export interface Credentials {
