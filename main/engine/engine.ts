@@ -1,0 +1,331 @@
+/**
+ * The sync engine: several workspaces under one sync root, each synced by cycles that run one
+ * at a time per workspace. Cycles are triggered by the watcher (debounced), by a poll timer, by
+ * our own changes (to see them confirmed) and by hand. The engine is plain Node: the command
+ * line and the Electron main process host the same class.
+ */
+import { EventEmitter, setMaxListeners } from 'node:events';
+import { join } from 'node:path';
+import type { ActivityItem, EngineEvents, EngineStatus, Problem, ReviewNotification, SyncReport, SyncState, WorkspaceStatus } from '../../shared/engine.js';
+import type { SyncIndex } from '../index/sync-index.js';
+import { sanitizeName } from '../local/paths.js';
+import { watchTree, type TreeWatcher } from '../local/watcher.js';
+import { IGNORE_FILE_NAME } from '../local/own-files.js';
+import { loadIgnoreMatcher } from '../local/ignore.js';
+import type { Logger } from '../logging.js';
+import type { ServiceClient } from '../service-client/index.js';
+import { recoverJournal } from '../sync/executor/execute-plan.js';
+import { TransferQueue } from '../sync/transfer-queue.js';
+import { pollReviews } from './review-poller.js';
+import { engineStatus, pendingFrom, problemsFrom, workspaceState } from './status.js';
+import { WorkspaceSync, type CycleOutcome, type WorkspaceTarget } from './workspace-sync.js';
+
+export interface EngineWorkspace {
+  id: string;
+  /** Folder name under the root; default: the workspace's name, made safe. */
+  folder?: string | undefined;
+  excluded?: readonly string[] | undefined;
+}
+
+export interface EngineOptions {
+  root: string;
+  workspaces: readonly EngineWorkspace[];
+  index: SyncIndex;
+  client: ServiceClient;
+  logger: Logger;
+  deviceName: string;
+  accountId: string;
+  pollIntervalMs?: number;
+  quietMs?: number;
+  maxDownloads?: number;
+  maxUploads?: number;
+  bandwidthLimit?: number | undefined;
+  /** Delay between a burst of file events and the cycle it triggers. */
+  debounceMs?: number;
+}
+
+interface WorkspaceRuntime {
+  sync: WorkspaceSync;
+  phase: SyncState;
+  running: Promise<CycleOutcome> | null;
+  again: boolean;
+  last: CycleOutcome | null;
+  lastSyncAt: string | null;
+  cycleProblems: Problem[];
+  watcher: TreeWatcher | null;
+}
+
+const DEFAULT_POLL_MS = 30_000;
+
+export class SyncEngine extends EventEmitter<EngineEvents> {
+  readonly queue: TransferQueue;
+  private readonly runtimes = new Map<string, WorkspaceRuntime>();
+  private readonly abort = new AbortController();
+  private timers: NodeJS.Timeout[] = [];
+  private pausedFlag = false;
+  private selfUserId = '';
+  private started = false;
+
+  constructor(private readonly options: EngineOptions) {
+    super();
+    // Every transfer and request in flight listens on the stop signal; dozens at once are normal.
+    setMaxListeners(0, this.abort.signal);
+    this.queue = new TransferQueue({
+      maxDownloads: options.maxDownloads ?? 4,
+      maxUploads: options.maxUploads ?? 2,
+      ...(options.bandwidthLimit ? { bandwidthLimit: options.bandwidthLimit } : {}),
+    });
+    this.queue.on('progress', (t) => {
+      this.emit('transfer', t);
+    });
+  }
+
+  /** Learns who we are and where each workspace goes, then finishes what a crash interrupted. */
+  async init(): Promise<void> {
+    const { client, index, root } = this.options;
+    const signal = this.abort.signal;
+    const user = await client.getUser({ signal });
+    this.selfUserId = user.id ?? '';
+    for (const spec of this.options.workspaces) {
+      const remote = await client.getWorkspace(spec.id, { signal });
+      const folderName = sanitizeName(spec.folder ?? remote.name);
+      const target: WorkspaceTarget = { id: spec.id, name: remote.name, dir: join(root, folderName), excluded: spec.excluded ?? [] };
+      const known = index.workspaces.get(spec.id);
+      if (!known) index.workspaces.add({ id: spec.id, accountId: this.options.accountId, name: remote.name, localPath: target.dir, excludedPaths: [...target.excluded] });
+      else index.workspaces.update(spec.id, { name: remote.name, localPath: target.dir, excludedPaths: [...target.excluded] });
+      const runtime: WorkspaceRuntime = {
+        sync: new WorkspaceSync(target, {
+          index,
+          client,
+          queue: this.queue,
+          logger: this.options.logger.child({ workspace: spec.id }),
+          deviceName: this.options.deviceName,
+          selfUserId: this.selfUserId,
+          quietMs: this.options.quietMs ?? 2000,
+          onPhase: (phase) => this.setPhase(spec.id, phase),
+          onProblem: (problem) => this.addProblem(spec.id, problem),
+          onActivity: (item) => this.activity(item),
+          suppress: (rel) => this.runtimes.get(spec.id)?.watcher?.suppress(rel, 3000),
+        }),
+        phase: 'starting',
+        running: null,
+        again: false,
+        last: null,
+        lastSyncAt: null,
+        cycleProblems: [],
+        watcher: null,
+      };
+      this.runtimes.set(spec.id, runtime);
+    }
+    for (const runtime of this.runtimes.values()) {
+      await recoverJournal({
+        workspaceId: runtime.sync.target.id,
+        root: runtime.sync.target.dir,
+        index,
+        client,
+        queue: this.queue,
+        folderIds: new Map(),
+        logger: this.options.logger,
+        signal,
+      }).catch((error: unknown) => this.options.logger.warn({ err: error }, 'journal recovery failed; the next cycle re-plans'));
+    }
+    this.emitStatus();
+  }
+
+  /** Converges every workspace: cycles until nothing is left to do (or `maxRounds`), then reports. */
+  async syncOnce(options: { maxRounds?: number; allowMassDelete?: boolean } = {}): Promise<SyncReport> {
+    const report: SyncReport = { workspaces: [], ok: true };
+    for (const [id, runtime] of this.runtimes) {
+      const totals = { workspaceId: id, downloaded: 0, uploaded: 0, deleted: 0, moved: 0, conflicts: 0, failed: 0, problems: [] as Problem[] };
+      for (let round = 0; round < (options.maxRounds ?? 8); round += 1) {
+        const outcome = await this.runCycle(id, options.allowMassDelete ?? false);
+        const r = outcome.result;
+        if (r) {
+          totals.downloaded += r.downloaded;
+          totals.uploaded += r.uploaded;
+          totals.deleted += r.deleted;
+          totals.moved += r.moved;
+          totals.conflicts += r.conflicts;
+          totals.failed = r.failed.length;
+        }
+        if (outcome.blocked) break;
+        if (outcome.work === 0 && outcome.waiting.length === 0) break;
+        // Files still being written and nothing else moving forward: give them the quiet period.
+        const stalled = !r || r.deferred - r.locked + r.failed.length >= outcome.work;
+        if (outcome.waiting.length > 0 && stalled) await delay(this.options.quietMs ?? 2000, this.abort.signal);
+        if (r && r.failed.length > 0 && r.failed.length === outcome.work) break;
+      }
+      totals.problems = this.workspaceStatus(runtime).problems;
+      // Out of rounds with work still planned (actions deferred again and again) is no convergence.
+      const settled = runtime.last !== null && runtime.last.work === 0 && runtime.last.waiting.length === 0;
+      if (totals.problems.length > 0 || totals.failed > 0 || runtime.last?.blocked || !settled) report.ok = false;
+      report.workspaces.push(totals);
+    }
+    return report;
+  }
+
+  /** Watches and polls until `stop()`. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    const pollMs = this.options.pollIntervalMs ?? DEFAULT_POLL_MS;
+    for (const [id, runtime] of this.runtimes) {
+      const target = runtime.sync.target;
+      runtime.watcher = watchTree(target.dir, {
+        ignore: await loadIgnoreMatcher(target.dir),
+        debounceMs: this.options.debounceMs ?? 500,
+        onChanges: (paths) => {
+          if ([...paths].some((p) => p === IGNORE_FILE_NAME)) runtime.sync.reloadIgnore();
+          this.trigger(id);
+        },
+        onError: (error) => this.options.logger.warn({ err: error }, 'watcher error; the periodic rescan covers it'),
+      });
+      this.trigger(id);
+    }
+    this.timers.push(setInterval(() => this.runtimes.forEach((_r, id) => this.trigger(id)), pollMs));
+    this.timers.push(setInterval(() => void this.pollReviews(), pollMs));
+    void this.pollReviews();
+  }
+
+  /** Runs a cycle now (or right after the running one). */
+  trigger(workspaceId: string): void {
+    const runtime = this.runtimes.get(workspaceId);
+    if (!runtime || this.pausedFlag || this.abort.signal.aborted) return;
+    if (runtime.running) {
+      runtime.again = true;
+      return;
+    }
+    void this.runCycle(workspaceId, false).then((outcome) => {
+      // Our own changes come back through the feed: look once more until nothing is left.
+      if ((outcome.work > 0 || outcome.waiting.length > 0 || runtime.again) && !outcome.blocked) {
+        runtime.again = false;
+        const wait = outcome.waiting.length > 0 && outcome.work === 0 ? (this.options.quietMs ?? 2000) : 0;
+        setTimeout(() => this.trigger(workspaceId), wait).unref();
+      }
+    });
+  }
+
+  async pollReviews(): Promise<ReviewNotification[]> {
+    try {
+      const fresh = await pollReviews(this.options.client, this.options.index, this.abort.signal);
+      for (const item of fresh) this.emit('review', item);
+      return fresh;
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'review poll failed; retrying at the next poll');
+      return [];
+    }
+  }
+
+  pause(): void {
+    this.pausedFlag = true;
+    this.queue.pause();
+    this.emitStatus();
+  }
+
+  resume(): void {
+    this.pausedFlag = false;
+    this.queue.resume();
+    for (const id of this.runtimes.keys()) this.trigger(id);
+    this.emitStatus();
+  }
+
+  get paused(): boolean {
+    return this.pausedFlag;
+  }
+
+  status(): EngineStatus {
+    return engineStatus([...this.runtimes.values()].map((r) => this.workspaceStatus(r)), this.queue.active(), this.pausedFlag);
+  }
+
+  /** Stops watching and polling; transfers in flight are aborted and stay journalled for the next start. */
+  async stop(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+    this.abort.abort();
+    await Promise.all([...this.runtimes.values()].map(async (r) => {
+      await r.watcher?.close();
+      await r.running?.catch(() => undefined);
+    }));
+    for (const r of this.runtimes.values()) r.phase = 'stopped';
+    this.emitStatus();
+  }
+
+  private async runCycle(workspaceId: string, allowMassDelete: boolean): Promise<CycleOutcome> {
+    const runtime = this.runtimes.get(workspaceId);
+    if (!runtime) throw new Error(`unknown workspace ${workspaceId}`);
+    while (runtime.running) await runtime.running.catch(() => undefined);
+    const problems: Problem[] = [];
+    runtime.cycleProblems = problems;
+    const run = runtime.sync.cycle({ allowMassDelete, signal: this.abort.signal }).catch(
+      (error: unknown): CycleOutcome => ({
+        blocked: { workspaceId, path: null, kind: 'error', message: `Sync stopped unexpectedly: ${(error as Error).message}` },
+        plan: null,
+        result: null,
+        waiting: [],
+        work: 0,
+      }),
+    );
+    runtime.running = run;
+    const outcome = await run;
+    runtime.running = null;
+    if (outcome.blocked) problems.push(outcome.blocked);
+    runtime.last = outcome;
+    runtime.phase = 'up-to-date';
+    if (!outcome.blocked) runtime.lastSyncAt = new Date().toISOString();
+    this.emitStatus();
+    return outcome;
+  }
+
+  private workspaceStatus(runtime: WorkspaceRuntime): WorkspaceStatus {
+    const target = runtime.sync.target;
+    const problems = problemsFrom(this.options.index.errors.list(target.id), runtime.cycleProblems);
+    const last = runtime.last;
+    // Pending: the last cycle did work (its effects are unconfirmed), files wait, or one runs now.
+    const pending = runtime.running !== null || !last || last.work > 0 || last.waiting.length > 0 || runtime.again;
+    const phase = this.pausedFlag ? 'paused' : runtime.running ? runtime.phase : last ? 'up-to-date' : runtime.phase;
+    return {
+      workspaceId: target.id,
+      name: target.name,
+      folder: target.dir,
+      state: workspaceState(phase, pending, problems),
+      pending: pendingFrom(last?.plan ?? null),
+      files: this.options.index.base.load(target.id).files.size,
+      lastSyncAt: runtime.lastSyncAt,
+      problems,
+    };
+  }
+
+  private setPhase(workspaceId: string, phase: SyncState): void {
+    const runtime = this.runtimes.get(workspaceId);
+    if (runtime && runtime.phase !== phase) {
+      runtime.phase = phase;
+      this.emitStatus();
+    }
+  }
+
+  private addProblem(workspaceId: string, problem: Problem): void {
+    this.runtimes.get(workspaceId)?.cycleProblems.push(problem);
+    this.emit('problem', problem);
+  }
+
+  private activity(item: ActivityItem): void {
+    this.options.index.activity.add({ workspaceId: item.workspaceId, kind: item.kind, path: item.path, message: item.message });
+    this.emit('activity', item);
+  }
+
+  private emitStatus(): void {
+    this.emit('status', this.status());
+  }
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

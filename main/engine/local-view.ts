@@ -1,0 +1,78 @@
+/**
+ * What the planner may believe about the disk this cycle. The scan is the truth, with three
+ * corrections that keep unfinished or unreadable things from looking like deletions or edits:
+ * a file still being written waits (see `holdBack`), a skipped entry stands as it was synced,
+ * and paths excluded by selective sync are not ours to look at.
+ */
+import type { BaseFile, BaseFolder, LocalFile, LocalFolder, RemoteFile, RemoteFolder } from '../sync/model.js';
+import { ancestorKeys } from '../sync/rel-path.js';
+import { pathKey } from '../local/paths.js';
+import { filterUnstable } from '../local/stability.js';
+import type { ScanResult } from '../local/scanner.js';
+
+export interface LocalView {
+  files: Map<string, LocalFile>;
+  folders: Map<string, LocalFolder>;
+  /** Paths held back this cycle because they changed within the quiet period. */
+  waiting: string[];
+}
+
+export function isUnder(key: string, folderKeys: ReadonlySet<string>): boolean {
+  if (folderKeys.size === 0) return false;
+  for (let i = key.indexOf('/'); i >= 0; i = key.indexOf('/', i + 1)) {
+    if (folderKeys.has(key.slice(0, i))) return true;
+  }
+  return folderKeys.has(key);
+}
+
+export function localView(
+  scan: ScanResult,
+  base: ReadonlyMap<string, BaseFile>,
+  options: { nowMs: number; quietMs: number; excludedKeys: ReadonlySet<string> },
+): LocalView {
+  const files = new Map<string, LocalFile>();
+  const folders = new Map<string, LocalFolder>();
+  const { stable, unstable } = filterUnstable(scan.files, options.nowMs, options.quietMs);
+  for (const [key, f] of stable) {
+    if (!isUnder(key, options.excludedKeys)) files.set(key, f);
+  }
+  const waiting: string[] = [];
+  for (const [key, f] of unstable) if (!isUnder(key, options.excludedKeys)) waiting.push(f.path);
+  for (const [key, folder] of scan.folders) if (!isUnder(key, options.excludedKeys)) folders.set(key, folder);
+
+  const skippedKeys = new Set(scan.skipped.map((s) => pathKey(s.path)));
+  for (const [key, synced] of base) {
+    if (!files.has(key) && isUnder(key, skippedKeys)) {
+      files.set(key, { path: synced.path, size: synced.size, mtimeNs: synced.mtimeNs, inode: synced.inode, checksum: synced.checksum });
+    }
+  }
+  return { files, folders, waiting };
+}
+
+/**
+ * The views the planner gets once the files still being written are held back: with the local
+ * file left out too, nothing at all is planned for them this cycle. Letting their last synced
+ * state stand in would not do: a remote deletion or edit would then be planned over a file with
+ * unsynced bytes (the executor refuses, and the cycle comes back to the same plan). The asset is
+ * held wherever the service now places it, so a remote move does not bring a second copy down.
+ * A folder deleted on the service that holds such a file is kept, as for any file to keep: its
+ * base row is left out, so it reads as a local folder to create again.
+ */
+export function holdBack(
+  waiting: readonly string[],
+  files: { base: ReadonlyMap<string, BaseFile>; remote: ReadonlyMap<string, RemoteFile> },
+  folders: { base: ReadonlyMap<string, BaseFolder>; remote: ReadonlyMap<string, RemoteFolder> },
+): { base: Map<string, BaseFile>; remote: Map<string, RemoteFile>; baseFolders: Map<string, BaseFolder> } {
+  const keys = new Set(waiting.map((p) => pathKey(p)));
+  const assetIds = new Set<string>();
+  for (const key of keys) {
+    const synced = files.base.get(key);
+    if (synced) assetIds.add(synced.assetId);
+  }
+  const holding = new Set(waiting.flatMap((p) => ancestorKeys(p)));
+  return {
+    base: new Map([...files.base].filter(([key, b]) => !keys.has(key) && !assetIds.has(b.assetId))),
+    remote: new Map([...files.remote].filter(([key, r]) => !keys.has(key) && !assetIds.has(r.assetId))),
+    baseFolders: new Map([...folders.base].filter(([key]) => !holding.has(key) || folders.remote.has(key))),
+  };
+}

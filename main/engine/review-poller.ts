@@ -1,0 +1,47 @@
+/**
+ * Review requests and change requests, polled and remembered, so each one becomes exactly one
+ * desktop notification, also across restarts. A request refreshed to a new version is news again.
+ */
+import type { AssetReview, ReviewRequest } from '../../shared/api/index.js';
+import type { ReviewNotification } from '../../shared/engine.js';
+import type { SyncIndex } from '../index/sync-index.js';
+import type { ServiceClient } from '../service-client/index.js';
+
+const fullName = (u: { firstName?: string | undefined; lastName?: string | undefined; email?: string | undefined } | undefined) =>
+  [u?.firstName, u?.lastName].filter(Boolean).join(' ') || u?.email || 'a colleague';
+
+export function fromReviewRequest(r: ReviewRequest): ReviewNotification {
+  return {
+    kind: 'review_request',
+    remoteKey: `${r.id ?? `${r.asset_id}:${r.user_id}`}@${r.asset_version_id}`,
+    workspaceId: r.workspace_id,
+    assetId: r.asset_id,
+    versionId: r.asset_version_id,
+    assetName: r.asset?.file_name ?? r.asset?.name ?? 'an asset',
+    from: fullName(r.requestor),
+    message: r.message ?? 'asks for your review',
+    at: r.created_at ?? null,
+  };
+}
+
+export function fromChangeRequest(r: AssetReview): ReviewNotification {
+  return {
+    kind: 'change_request',
+    remoteKey: `${r.id}:${r.status}`,
+    workspaceId: r.workspace_id,
+    assetId: r.asset_id,
+    versionId: r.asset_version_id,
+    assetName: r.version?.name ?? 'an asset',
+    from: fullName(r.user),
+    message: r.content,
+    at: r.created_at ?? null,
+  };
+}
+
+/** One poll: returns only what was never seen before (and remembers it). */
+export async function pollReviews(client: ServiceClient, index: SyncIndex, signal?: AbortSignal): Promise<ReviewNotification[]> {
+  const opts = signal ? { signal } : {};
+  const [requests, changes] = await Promise.all([client.listReviewRequests(opts), client.listChangeRequests(opts)]);
+  const items = [...requests.map(fromReviewRequest), ...changes.map(fromChangeRequest)];
+  return index.notifications.markSeen(items);
+}

@@ -1,0 +1,209 @@
+/**
+ * One workspace's sync cycle: check the folder is really ours, learn what the service has,
+ * look at the disk, plan, and carry out the plan. Every step that can fail for the whole
+ * workspace (marker, listing, scan) stops the cycle with a problem; a failing path does not.
+ */
+import { mkdir, stat } from 'node:fs/promises';
+import type { Problem, SyncState } from '../../shared/engine.js';
+import type { SyncIndex } from '../index/sync-index.js';
+import { loadIgnoreMatcher, type IgnoreMatcher } from '../local/ignore.js';
+import { checkMarker, newMarker, writeMarker } from '../local/marker.js';
+import { pathKey } from '../local/paths.js';
+import { scanTree } from '../local/scanner.js';
+import type { Logger } from '../logging.js';
+import type { ServiceClient } from '../service-client/index.js';
+import { isServiceError } from '../service-client/errors.js';
+import { executePlan, type ExecutionResult, type ExecutorDeps } from '../sync/executor/execute-plan.js';
+import { plan, type Plan } from '../sync/planner.js';
+import type { TransferQueue } from '../sync/transfer-queue.js';
+import { holdBack, localView } from './local-view.js';
+import { applyChanges, placeRemoteTree, treeFromListing, type PlacedRemoteTree, type RawRemoteTree } from './remote-tree.js';
+
+export interface WorkspaceTarget {
+  id: string;
+  name: string;
+  /** Absolute path of the workspace's folder under the sync root. */
+  dir: string;
+  excluded: readonly string[];
+}
+
+export interface WorkspaceSyncDeps {
+  index: SyncIndex;
+  client: ServiceClient;
+  queue: TransferQueue;
+  logger: Logger;
+  deviceName: string;
+  selfUserId: string;
+  /** How long a file must be left alone before it is uploaded (Nextcloud waits 2 s). */
+  quietMs: number;
+  onPhase: (phase: SyncState) => void;
+  onProblem: (problem: Problem) => void;
+  onActivity: ExecutorDeps['onActivity'];
+  suppress?: (relPath: string) => void;
+}
+
+export interface CycleOutcome {
+  /** The cycle could not run (marker, listing or scan failure): the problem says why. */
+  blocked: Problem | null;
+  plan: Plan | null;
+  result: ExecutionResult | null;
+  /** Files still being written: the next cycle looks at them again. */
+  waiting: string[];
+  /** Actions that move bytes or change either side (not base bookkeeping). */
+  work: number;
+}
+
+const BOOKKEEPING = new Set(['record-base', 'forget-base', 'record-folder-base', 'forget-folder-base', 'locked']);
+
+export class WorkspaceSync {
+  private tree: RawRemoteTree | null = null;
+  private ignore: IgnoreMatcher | null = null;
+
+  constructor(
+    readonly target: WorkspaceTarget,
+    private readonly deps: WorkspaceSyncDeps,
+  ) {}
+
+  /** Forget the cached ignore rules (the watcher saw `.assetsyncignore` change). */
+  reloadIgnore(): void {
+    this.ignore = null;
+  }
+
+  async cycle(options: { allowMassDelete?: boolean; signal?: AbortSignal } = {}): Promise<CycleOutcome> {
+    const { index, logger } = this.deps;
+    const ws = this.target;
+    const idle: CycleOutcome = { blocked: null, plan: null, result: null, waiting: [], work: 0 };
+
+    const markerProblem = await this.ensureMarker();
+    if (markerProblem) return { ...idle, blocked: markerProblem };
+
+    this.deps.onPhase('listing');
+    let remote: PlacedRemoteTree;
+    try {
+      remote = await this.refreshRemote(options.signal);
+    } catch (error) {
+      return { ...idle, blocked: this.problemFrom(error, null, 'The service could not be reached to list the workspace.') };
+    }
+
+    this.deps.onPhase('scanning');
+    this.ignore ??= await loadIgnoreMatcher(ws.dir);
+    const hashCache = index.hashCache(ws.id);
+    let scan;
+    try {
+      scan = await scanTree(ws.dir, { hashCache, ignore: this.ignore, ...(options.signal ? { signal: options.signal } : {}) });
+    } catch (error) {
+      return { ...idle, blocked: { workspaceId: ws.id, path: null, kind: 'error', message: `The folder ${ws.dir} could not be read: ${(error as Error).message}` } };
+    }
+    const base = index.base.load(ws.id);
+    const excludedKeys = new Set(ws.excluded.map((p) => pathKey(p)));
+    const local = localView(scan, base.files, { nowMs: Date.now(), quietMs: this.deps.quietMs, excludedKeys });
+    for (const path of local.waiting) logger.debug({ path }, 'waiting for the file to stop changing');
+    const settled = holdBack(local.waiting, { base: base.files, remote: remote.files }, { base: base.folders, remote: remote.folders });
+
+    const decided = plan({
+      files: { local: local.files, base: settled.base, remote: settled.remote },
+      folders: { local: local.folders, base: settled.baseFolders, remote: remote.folders },
+      selfUserId: this.deps.selfUserId,
+      deviceName: this.deps.deviceName,
+      now: new Date(),
+      ...(options.allowMassDelete ? { allowMassDelete: true } : {}),
+    });
+    let actions = decided.actions;
+    if (decided.brake) {
+      // Design notes §2/§9: refuse to run any deletion and say so; everything else still syncs.
+      actions = actions.filter((a) => !a.kind.startsWith('delete-'));
+      this.deps.onProblem({
+        workspaceId: ws.id,
+        path: null,
+        kind: 'brake',
+        message: decided.brake.reason,
+        hint: 'If these deletions are intended, run `asset-sync sync --allow-mass-delete` once; otherwise restore the files.',
+      });
+    }
+    const work = actions.filter((a) => !BOOKKEEPING.has(a.kind)).length;
+    if (actions.length === 0) return { ...idle, plan: decided, waiting: local.waiting };
+
+    this.deps.onPhase('syncing');
+    const result = await executePlan(actions, {
+      workspaceId: ws.id,
+      root: ws.dir,
+      index,
+      client: this.deps.client,
+      queue: this.deps.queue,
+      folderIds: new Map(remote.folderIds),
+      logger,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(this.deps.suppress ? { suppress: this.deps.suppress } : {}),
+      ...(this.deps.onActivity ? { onActivity: this.deps.onActivity } : {}),
+      onProblem: this.deps.onProblem,
+    });
+    return { blocked: null, plan: decided, result, waiting: local.waiting, work };
+  }
+
+  /** Changes since the cursor when the service offers them, a full listing otherwise. */
+  private async refreshRemote(signal?: AbortSignal): Promise<PlacedRemoteTree> {
+    const { client, index } = this.deps;
+    const ws = this.target;
+    const opts = signal ? { signal } : {};
+    if (this.tree) {
+      let since = this.tree.sequence;
+      for (;;) {
+        const answer = await client.getChanges(ws.id, since, 1000, opts);
+        if (!answer.ok) {
+          this.tree = null;
+          break;
+        }
+        applyChanges(this.tree, answer.page.changes, answer.page.sequence);
+        if (!answer.page.has_more) break;
+        since = answer.page.sequence;
+      }
+    }
+    if (!this.tree) this.tree = treeFromListing(await client.getHierarchy(ws.id, opts));
+    const placed = placeRemoteTree(this.tree, ws.excluded);
+    index.remote.replaceAll(ws.id, { folders: placed.folders.values(), files: placed.files.values(), sequence: this.tree.sequence });
+    return placed;
+  }
+
+  /**
+   * The marker file tells our folder from an empty or foreign one (Syncthing's .stfolder): a
+   * missing marker where files were synced before means an unmounted drive or a moved folder,
+   * and syncing then would delete everything remotely.
+   */
+  private async ensureMarker(): Promise<Problem | null> {
+    const { index } = this.deps;
+    const ws = this.target;
+    const settingKey = `marker:${ws.id}`;
+    const expectedFolderId = index.settings.get<string>(settingKey);
+    const hasBase = index.base.load(ws.id).files.size > 0;
+    const exists = await stat(ws.dir).then((s) => s.isDirectory(), () => false);
+    if (expectedFolderId && hasBase) {
+      const status = exists ? await checkMarker(ws.dir, { workspaceId: ws.id, folderId: expectedFolderId }) : 'missing';
+      if (status !== 'ok') {
+        return {
+          workspaceId: ws.id,
+          path: null,
+          kind: 'marker',
+          message: exists
+            ? `The folder ${ws.dir} is not the one this workspace synced to (its .assetsync marker is ${status}). Nothing was changed.`
+            : `The folder ${ws.dir} is missing (unmounted drive or moved folder?). Nothing was changed.`,
+          hint: 'Reconnect the drive or move the folder back. To start over in a new folder, remove the workspace and add it again.',
+        };
+      }
+      return null;
+    }
+    await mkdir(ws.dir, { recursive: true });
+    const marker = newMarker(ws.id);
+    await writeMarker(ws.dir, marker);
+    index.settings.set(settingKey, marker.folderId);
+    return null;
+  }
+
+  private problemFrom(error: unknown, path: string | null, fallback: string): Problem {
+    const ws = this.target;
+    if (isServiceError(error)) {
+      const kind = error.kind === 'auth' ? 'auth' : error.kind === 'network' || error.kind === 'server' ? 'offline' : 'error';
+      return { workspaceId: ws.id, path, kind, message: `${fallback} ${error.message}` };
+    }
+    return { workspaceId: ws.id, path, kind: 'error', message: `${fallback} ${(error as Error).message}` };
+  }
+}
