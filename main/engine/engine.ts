@@ -282,7 +282,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     const last = runtime.last;
     // Pending: the last cycle did work (its effects are unconfirmed), files wait, or one runs now.
     const pending = runtime.running !== null || !last || last.work > 0 || last.waiting.length > 0 || runtime.again;
-    const phase = this.pausedFlag ? 'paused' : runtime.running ? runtime.phase : last ? 'up-to-date' : runtime.phase;
+    const phase = this.abort.signal.aborted ? 'stopped' : this.pausedFlag ? 'paused' : runtime.running ? runtime.phase : last ? 'up-to-date' : runtime.phase;
     return {
       workspaceId: target.id,
       name: target.name,

@@ -17,6 +17,7 @@ import { executePlan, type ExecutionResult, type ExecutorDeps } from '../sync/ex
 import { plan, type Plan } from '../sync/planner.js';
 import type { TransferQueue } from '../sync/transfer-queue.js';
 import { holdBack, localView } from './local-view.js';
+import { skippedProblems } from './skipped.js';
 import { applyChanges, placeRemoteTree, treeFromListing, type PlacedRemoteTree, type RawRemoteTree } from './remote-tree.js';
 
 export interface WorkspaceTarget {
@@ -98,6 +99,7 @@ export class WorkspaceSync {
     const excludedKeys = new Set(ws.excluded.map((p) => pathKey(p)));
     const local = localView(scan, base.files, { nowMs: Date.now(), quietMs: this.deps.quietMs, excludedKeys });
     for (const path of local.waiting) logger.debug({ path }, 'waiting for the file to stop changing');
+    for (const problem of skippedProblems(ws.id, scan.skipped, excludedKeys)) this.deps.onProblem(problem);
     const settled = holdBack(local.waiting, { base: base.files, remote: remote.files }, { base: base.folders, remote: remote.folders });
 
     const decided = plan({
@@ -131,6 +133,7 @@ export class WorkspaceSync {
       client: this.deps.client,
       queue: this.deps.queue,
       folderIds: new Map(remote.folderIds),
+      deviceName: this.deps.deviceName,
       logger,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(this.deps.suppress ? { suppress: this.deps.suppress } : {}),

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { IGNORE_FILE_NAME, MARKER_FILE_NAME, TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX } from './own-files.js';
+import { IGNORE_FILE_NAME, MARKER_FILE_NAME, TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX, WORKSPACE_TRASH_DIR } from './own-files.js';
 
 /** Files the user can unignore with a "!" rule if they really want them synced. */
 export const DEFAULT_IGNORE_RULES: readonly string[] = [
@@ -30,7 +30,7 @@ export const DEFAULT_IGNORE_RULES: readonly string[] = [
 ];
 
 /** Our own files: always ignored, a user rule cannot bring them back. */
-const OWN_FILE_RULES: readonly string[] = [MARKER_FILE_NAME, IGNORE_FILE_NAME, `${TEMP_FILE_PREFIX}*${TEMP_FILE_SUFFIX}`];
+const OWN_FILE_RULES: readonly string[] = [MARKER_FILE_NAME, IGNORE_FILE_NAME, `${TEMP_FILE_PREFIX}*${TEMP_FILE_SUFFIX}`, `/${WORKSPACE_TRASH_DIR}/`];
 
 export interface IgnoreMatcher {
   /** `relPath`: relative to the workspace folder, POSIX separators. */

@@ -9,6 +9,8 @@ export const MARKER_FILE_NAME = '.assetsync';
 /** The user's gitignore-style rules for this workspace folder (ignore.ts). */
 export const IGNORE_FILE_NAME = '.assetsyncignore';
 export const TEMP_FILE_PREFIX = '.assetsync-';
+/** Where deleted files go when the system trash cannot take them (never unlinked). */
+export const WORKSPACE_TRASH_DIR = '.assetsync-trash';
 export const TEMP_FILE_SUFFIX = '.part';
 
 /** A hidden temp file name for a download or an atomic write, made next to its target. */

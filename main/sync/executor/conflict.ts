@@ -1,0 +1,44 @@
+/**
+ * Both sides changed a file: the local edit steps aside as a conflicted copy (and is uploaded
+ * as a new asset), the service's version takes the name. The steps run in order; the first that
+ * does not complete stops the rest, and its failure is reported at its own path.
+ */
+import type { Action, Conflict } from '../actions.js';
+import { DONE, reportProblem, type ExecutorDeps, type Outcome } from './context.js';
+
+/** A step that failed, with the path its error belongs to. */
+export class StepFailedError extends Error {
+  constructor(
+    readonly path: string,
+    override readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'StepFailedError';
+  }
+}
+
+export async function resolveConflict(
+  action: Conflict,
+  deps: ExecutorDeps,
+  runStep: (step: Action) => Promise<Outcome>,
+  stepPath: (step: Action) => string,
+): Promise<Outcome> {
+  for (const step of action.steps) {
+    let outcome: Outcome;
+    try {
+      outcome = await runStep(step);
+    } catch (err) {
+      throw new StepFailedError(stepPath(step), err);
+    }
+    if (outcome !== DONE) return outcome;
+    if (step.kind === 'move-local') {
+      reportProblem(deps, {
+        path: action.path,
+        kind: 'conflict',
+        message: `"${action.path}" changed on both sides: the service's version keeps the name, yours is kept as "${action.copyPath}"`,
+        hint: 'Compare the two files and keep the one you want.',
+      });
+    }
+  }
+  return DONE;
+}

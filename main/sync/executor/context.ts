@@ -1,0 +1,98 @@
+/**
+ * What every part of the executor works with, and the small outcome vocabulary they answer in:
+ * an action either did its job, or was deferred on purpose (the world changed since planning:
+ * the next cycle plans again from fresh views), or threw (a failure, retried with backoff).
+ */
+import { hostname } from 'node:os';
+import type { ActivityItem, ActivityKind, Problem, ProblemKind } from '../../../shared/engine.js';
+import type { SyncIndex } from '../../index/sync-index.js';
+import type { Logger } from '../../logging.js';
+import { pathKey } from '../../local/paths.js';
+import type { ServiceClient } from '../../service-client/index.js';
+import type { TransferQueue } from '../transfer-queue.js';
+
+export interface ExecutorDeps {
+  workspaceId: string;
+  /** Absolute path of the workspace folder. */
+  root: string;
+  index: SyncIndex;
+  client: ServiceClient;
+  queue: TransferQueue;
+  /** Remote folder ids by pathKey of the folder path ('' = top level, null id); updated as create-remote-folder succeeds. */
+  folderIds: Map<string, string | null>;
+  logger: Logger;
+  signal?: AbortSignal;
+  /** Tells the watcher to ignore the events of our own write at this relative path. */
+  suppress?: (relPath: string) => void;
+  /** Activity as it happens; the host stores it (`index.activity`) and shows it. */
+  onActivity?: (item: ActivityItem) => void;
+  onProblem?: (p: Problem) => void;
+  /** Named in conflicted copies; the host name by default. */
+  deviceName?: string;
+  /** Clock for conflicted copy names and the fallback trash's dated folder. */
+  now?: () => Date;
+  /**
+   * Moves a file to the OS trash; default: the `trash` package. When it fails (no trash on a
+   * headless Linux), the file goes to `<root>/.assetsync-trash/<date>/<path>` instead.
+   */
+  trash?: (absPath: string) => Promise<void>;
+}
+
+/** Left for the next cycle on purpose; `problem` is what the user is told, if anything. */
+export interface Deferred {
+  deferred: true;
+  reason: string;
+  problem?: { kind: ProblemKind; message: string; hint?: string };
+  /** A conflict was set aside (a conflicted copy made): counted as a conflict. */
+  conflict?: boolean;
+  /** Held up by someone else's lock: counted as locked. */
+  locked?: boolean;
+}
+
+export type Outcome = 'done' | Deferred;
+
+export const DONE = 'done' as const;
+
+export function deferred(reason: string, extra: Omit<Deferred, 'deferred' | 'reason'> = {}): Deferred {
+  return { deferred: true, reason, ...extra };
+}
+
+/** `{ signal }` for calls that take one, when the run has one. */
+export const signalOpt = (deps: ExecutorDeps): { signal?: AbortSignal } => (deps.signal ? { signal: deps.signal } : {});
+
+export const deviceNameOf = (deps: ExecutorDeps): string => deps.deviceName ?? hostname();
+export const nowOf = (deps: ExecutorDeps): Date => deps.now?.() ?? new Date();
+
+/** The watcher must not report our own write as a user's change. */
+export function suppress(deps: ExecutorDeps, ...relPaths: string[]): void {
+  for (const rel of relPaths) if (rel !== '') deps.suppress?.(rel);
+}
+
+/** One line of the activity log, to the host (which stores and shows it). */
+export function recordActivity(deps: ExecutorDeps, kind: ActivityKind, path: string | null, message: string): void {
+  deps.onActivity?.({ at: nowOf(deps).toISOString(), workspaceId: deps.workspaceId, kind, path, message });
+}
+
+export function reportProblem(deps: ExecutorDeps, problem: Omit<Problem, 'workspaceId'>): void {
+  deps.onProblem?.({ workspaceId: deps.workspaceId, ...problem });
+}
+
+/** Thrown when a file's parent folder has no remote id yet (its creation failed or is pending). */
+export class ParentFolderMissingError extends Error {
+  readonly code = 'parent_missing';
+  constructor(readonly folderPath: string) {
+    super(`the folder "${folderPath}" does not exist on the service yet`);
+    this.name = 'ParentFolderMissingError';
+  }
+}
+
+/** The remote id of the folder at `folderPath` ('' = the top level: null). */
+export function remoteFolderId(deps: ExecutorDeps, folderPath: string): string | null {
+  if (folderPath === '') return null;
+  const key = pathKey(folderPath);
+  const known = deps.folderIds.get(key);
+  if (known !== undefined) return known;
+  const base = deps.index.base.getFolder(deps.workspaceId, folderPath);
+  if (base !== undefined) return base.folderId;
+  throw new ParentFolderMissingError(folderPath);
+}

@@ -1,0 +1,221 @@
+/**
+ * Downloads (design notes §7): into a hidden temp file beside the target, hashed while written,
+ * fsynced, then renamed over the target only if the target is still what the plan saw. The
+ * journal names the temp file, so an interrupted download resumes with `Range` from what is on
+ * disk; bytes that do not hash to the announced checksum are thrown away.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { lstat, open, rename, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { JournalEntry } from '../../index/journal.js';
+import { HASH_CHUNK_BYTES } from '../../local/hash.js';
+import { tempFileName } from '../../local/own-files.js';
+import { assertNoSymlinkEscape, pathKey } from '../../local/paths.js';
+import { readStamp } from '../../local/stamp.js';
+import type { Download } from '../actions.js';
+import type { RemoteFile } from '../model.js';
+import { joinPath, parentOf } from '../rel-path.js';
+import type { TransferHandle } from '../transfer-queue.js';
+import { DONE, deferred, recordActivity, signalOpt, suppress, type ExecutorDeps, type Outcome } from './context.js';
+import { NO_FOLLOW, currentChecksum, ensureParent, fsyncDir, writablePath } from './disk.js';
+import { ChecksumMismatchError, IncompleteDownloadError, NotAFileError, isMissing, isTransient } from './errors.js';
+import { discardDownload, openEntriesAt, tempPathOf } from './journal-entries.js';
+
+export async function download(action: Download, deps: ExecutorDeps): Promise<Outcome> {
+  const { remote } = action;
+  const target = await writablePath(deps.root, action.path);
+  await ensureParent(deps, action.path);
+  const entry = await journalEntryFor(action, deps);
+  const tempRel = tempPathOf(entry);
+  if (tempRel === undefined) throw new Error(`journal entry ${entry.id} names no temp file`);
+  const temp = await writablePath(deps.root, tempRel);
+
+  try {
+    await deps.queue.run(
+      { workspaceId: deps.workspaceId, path: action.path, direction: 'download', bytesTotal: remote.size, ...signalOpt(deps) },
+      (t) => fetchInto(deps, remote, temp, t),
+    );
+  } catch (err) {
+    // Bytes received are kept for a resume, unless they are wrong or nothing can complete them.
+    const bytesDone = await sizeOf(temp);
+    const resumable = (err instanceof IncompleteDownloadError || isTransient(err) || deps.signal?.aborted === true) && bytesDone > 0;
+    if (resumable) deps.index.journal.update(entry.id, { state: { bytesDone } });
+    else await discardDownload(deps, entry);
+    throw err;
+  }
+
+  // The user may have written the target since the plan was made (Syncthing's
+  // scanIfItemChanged): their bytes win, the next cycle sees both sides changed.
+  const now = await currentChecksum(deps, action.path, target).catch((err: unknown) => {
+    if (err instanceof NotAFileError) return 'not-a-file';
+    throw err;
+  });
+  if (now !== action.replaces) {
+    await discardDownload(deps, entry);
+    return deferred('the local file changed after the plan was made', {
+      problem: {
+        kind: 'unstable',
+        message: `"${action.path}" changed on disk while its new version was downloading: it was not overwritten`,
+        hint: 'Nothing to do: the next sync compares both versions again.',
+      },
+    });
+  }
+
+  // The download may have taken long: check again that no symlink was swapped in meanwhile.
+  await assertNoSymlinkEscape(deps.root, target);
+  suppress(deps, action.path);
+  await rename(temp, target);
+  await fsyncDir(path.dirname(target));
+  const stamp = await readStamp(target);
+  deps.index.transaction(() => {
+    deps.index.base.putFile(deps.workspaceId, {
+      path: action.path,
+      assetId: remote.assetId,
+      versionId: remote.versionId,
+      checksum: remote.checksum,
+      size: remote.size,
+      mtimeNs: stamp.mtimeNs,
+      inode: stamp.inode,
+    });
+    deps.index.hashCache(deps.workspaceId).put(pathKey(action.path), { ...stamp, checksum: remote.checksum });
+    deps.index.journal.finish(entry.id);
+  });
+  recordActivity(deps, 'downloaded', action.path, `Downloaded ${action.path} (version ${remote.versionNumber})`);
+  return DONE;
+}
+
+/**
+ * The journal entry of this download: the one an earlier attempt left for the same bytes (its
+ * temp file is resumed), or a new one. Entries of the path for other bytes are obsolete.
+ */
+async function journalEntryFor(action: Download, deps: ExecutorDeps): Promise<JournalEntry> {
+  let resumable: JournalEntry | undefined;
+  for (const entry of openEntriesAt(deps, 'download', action.path)) {
+    if (resumable === undefined && entry.state.checksum === action.remote.checksum && tempPathOf(entry) !== undefined) {
+      resumable = entry;
+    } else {
+      await discardDownload(deps, entry);
+    }
+  }
+  if (resumable) return resumable;
+  return deps.index.journal.begin({
+    workspaceId: deps.workspaceId,
+    kind: 'download',
+    path: action.path,
+    assetId: action.remote.assetId,
+    state: {
+      tempPath: joinPath(parentOf(action.path), tempFileName()),
+      versionId: action.remote.versionId,
+      checksum: action.remote.checksum,
+      size: action.remote.size,
+      bytesDone: 0,
+    },
+  });
+}
+
+async function sizeOf(abs: string): Promise<number> {
+  return lstat(abs).then(
+    (s) => s.size,
+    () => 0,
+  );
+}
+
+/** Brings the temp file to the remote's full bytes, verified; resumes from what it holds. */
+async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, t: TransferHandle): Promise<void> {
+  const existing = await lstat(temp).catch((err: unknown) => {
+    if (isMissing(err)) return undefined;
+    throw err;
+  });
+  if (existing !== undefined && !existing.isFile()) throw new NotAFileError(temp);
+  const flags = existing ? constants.O_RDWR : constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
+  const file = await open(temp, flags | NO_FOLLOW, 0o644);
+  try {
+    let hash = createHash('sha256');
+    let offset = 0;
+    if (existing !== undefined) {
+      if (existing.size > remote.size) await file.truncate(0);
+      else offset = await hashPrefix(file, existing.size, hash);
+    }
+    t.progress(offset);
+    if (offset < remote.size) {
+      const signed = await deps.client.getDownloadUrl(deps.workspaceId, remote.assetId, remote.versionId, { signal: t.signal });
+      const res = await deps.client.downloadRange(signed.url, { ...(offset > 0 ? { start: offset } : {}), signal: t.signal });
+      // The ETag is the blob's checksum: other bytes than planned must not complete our prefix
+      // (what `If-Range` would guard against).
+      if (res.etag !== undefined && res.etag !== remote.checksum) {
+        discard(res.body);
+        throw new ChecksumMismatchError(`the service serves ${res.etag} for ${remote.path}, not the expected ${remote.checksum}`);
+      }
+      if (offset > 0 && res.status === 200) {
+        // The range was ignored: the body is the whole file.
+        await file.truncate(0);
+        hash = createHash('sha256');
+        offset = 0;
+      }
+      offset = await writeBody(res.body, file, offset, hash, remote, t);
+    }
+    if (offset < remote.size) throw new IncompleteDownloadError(`${remote.path}: the body ended at byte ${offset} of ${remote.size}`);
+    const checksum = hash.digest('hex');
+    if (checksum !== remote.checksum) {
+      throw new ChecksumMismatchError(`${remote.path}: the bytes received hash to ${checksum}, not ${remote.checksum}`);
+    }
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+}
+
+/** Feeds the first `length` bytes of `file` to `hash` (a resumed download's prefix); returns `length`. */
+async function hashPrefix(file: FileHandle, length: number, hash: Hash): Promise<number> {
+  const buffer = Buffer.allocUnsafe(Math.min(HASH_CHUNK_BYTES, Math.max(length, 1)));
+  let position = 0;
+  while (position < length) {
+    const { bytesRead } = await file.read(buffer, 0, Math.min(buffer.length, length - position), position);
+    if (bytesRead === 0) break;
+    hash.update(buffer.subarray(0, bytesRead));
+    position += bytesRead;
+  }
+  return position;
+}
+
+/** Stops a body we no longer want; undici reports that as an error nobody needs to hear. */
+function discard(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+/** Writes the body from `offset` on, hashing each chunk as it goes; returns the end offset. */
+async function writeBody(
+  body: Readable,
+  file: FileHandle,
+  offset: number,
+  hash: Hash,
+  remote: RemoteFile,
+  t: TransferHandle,
+): Promise<number> {
+  let position = offset;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      await t.throttle(chunk.length);
+      if (position + chunk.length > remote.size) {
+        throw new ChecksumMismatchError(`${remote.path}: the service sent more than the ${remote.size} bytes announced`);
+      }
+      hash.update(chunk);
+      let written = 0;
+      while (written < chunk.length) {
+        const { bytesWritten } = await file.write(chunk, written, chunk.length - written, position + written);
+        written += bytesWritten;
+      }
+      position += chunk.length;
+      t.progress(position);
+    }
+  } catch (err) {
+    discard(body);
+    if (err instanceof ChecksumMismatchError || t.signal.aborted) throw err;
+    // What arrived is on disk: the next attempt asks for the rest.
+    throw new IncompleteDownloadError(`${remote.path}: the connection broke at byte ${position} of ${remote.size}`, { cause: err });
+  }
+  return position;
+}

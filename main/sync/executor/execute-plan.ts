@@ -1,0 +1,187 @@
+/**
+ * Runs a plan (design notes §2): in the planner's order, with barriers between its batches.
+ * Folder creations, moves, deletions and bookkeeping run one at a time in order (shallow to
+ * deep, deep to shallow, as planned); a run of transfers runs concurrently through the
+ * transfer queue, which holds each direction to its limit. One failing path never stalls the
+ * others: its error is recorded (with retry backoff) and reported, and the plan goes on.
+ */
+import { runPool } from '../../local/pool.js';
+import { actionPath, assertNever, type Action } from '../actions.js';
+import { createLocalFolder, createRemoteFolder } from './folders.js';
+import { forgetBase, forgetFolderBase, locked, recordBase, recordFolderBase } from './bookkeeping.js';
+import { StepFailedError, resolveConflict } from './conflict.js';
+import { DONE, recordActivity, reportProblem, type ExecutorDeps, type Outcome } from './context.js';
+import { deleteLocal, deleteLocalFolder, deleteRemote, deleteRemoteFolder } from './deletes.js';
+import { download } from './download.js';
+import { errorCode, errorMessage, problemKindOf } from './errors.js';
+import { moveLocal, moveRemote } from './moves.js';
+import { upload } from './upload.js';
+
+export type { ExecutorDeps } from './context.js';
+export { recoverJournal } from './recovery.js';
+
+export interface ExecutionResult {
+  /** Actions that completed. */
+  done: number;
+  failed: Array<{ path: string; error: Error }>;
+  downloaded: number;
+  uploaded: number;
+  deleted: number;
+  moved: number;
+  conflicts: number;
+  locked: number;
+  /** Left for the next cycle on purpose (a file still changing, a remote change meanwhile, a lock). */
+  deferred: number;
+}
+
+const TRANSFERS: ReadonlySet<Action['kind']> = new Set(['download', 'upload-new', 'upload-version', 'conflict']);
+const isTransfer = (action: Action): boolean => TRANSFERS.has(action.kind);
+
+export async function executePlan(actions: readonly Action[], deps: ExecutorDeps): Promise<ExecutionResult> {
+  const result: ExecutionResult = { done: 0, failed: [], downloaded: 0, uploaded: 0, deleted: 0, moved: 0, conflicts: 0, locked: 0, deferred: 0 };
+  let at = 0;
+  while (at < actions.length && !deps.signal?.aborted) {
+    const action = actions[at] as Action;
+    if (!isTransfer(action)) {
+      await runOne(action, deps, result);
+      at++;
+      continue;
+    }
+    let end = at;
+    while (end < actions.length && isTransfer(actions[end] as Action)) end++;
+    await runTransfers(actions.slice(at, end), deps, result);
+    at = end;
+  }
+  return result;
+}
+
+/**
+ * Transfers run concurrently; the queue decides how many move bytes at once. Only a few more
+ * than its slots are started, so a plan of 100,000 downloads does not open 100,000 journal
+ * entries up front.
+ */
+async function runTransfers(batch: readonly Action[], deps: ExecutorDeps, result: ExecutionResult): Promise<void> {
+  const concurrency = Math.max(8, deps.queue.capacity * 2);
+  // runPool takes jobs from the end: reversed, they start in plan order.
+  await runPool([...batch].reverse(), concurrency, (action) => runOne(action, deps, result), deps.signal).catch((err: unknown) => {
+    if (!deps.signal?.aborted) throw err;
+  });
+}
+
+async function runOne(action: Action, deps: ExecutorDeps, result: ExecutionResult): Promise<void> {
+  let outcome: Outcome;
+  try {
+    outcome = await runAction(action, deps);
+  } catch (err) {
+    // A shutdown is not the file's fault: nothing to record, the next start picks it up.
+    if (deps.signal?.aborted) return;
+    const failure = err instanceof StepFailedError ? err : new StepFailedError(actionPath(action), err);
+    recordFailure(deps, result, failure.path, failure.cause);
+    return;
+  }
+  if (outcome === DONE) for (const path of pathsOf(action)) deps.index.errors.clear(deps.workspaceId, path);
+  tally(result, action, outcome, deps);
+}
+
+/** Every path an action settles: their failures are forgotten once it succeeds. */
+function pathsOf(action: Action): string[] {
+  if (action.kind === 'move-local' || action.kind === 'move-remote') return [action.from, action.to];
+  if (action.kind === 'conflict') return [action.path, ...action.steps.flatMap(pathsOf)];
+  return [actionPath(action)];
+}
+
+function runAction(action: Action, deps: ExecutorDeps): Promise<Outcome> {
+  deps.logger.debug({ action: action.kind, path: actionPath(action), reason: action.reason }, 'running action');
+  switch (action.kind) {
+    case 'create-local-folder':
+      return createLocalFolder(action, deps);
+    case 'create-remote-folder':
+      return createRemoteFolder(action, deps);
+    case 'move-local':
+      return moveLocal(action, deps);
+    case 'move-remote':
+      return moveRemote(action, deps);
+    case 'delete-local':
+      return deleteLocal(action, deps);
+    case 'delete-remote':
+      return deleteRemote(action, deps);
+    case 'delete-local-folder':
+      return deleteLocalFolder(action, deps);
+    case 'delete-remote-folder':
+      return deleteRemoteFolder(action, deps);
+    case 'download':
+      return download(action, deps);
+    case 'upload-new':
+    case 'upload-version':
+      return upload(action, deps);
+    case 'conflict':
+      return resolveConflict(action, deps, (step) => runAction(step, deps), actionPath);
+    case 'record-base':
+      return Promise.resolve(recordBase(action, deps));
+    case 'forget-base':
+      return Promise.resolve(forgetBase(action, deps));
+    case 'record-folder-base':
+      return Promise.resolve(recordFolderBase(action, deps));
+    case 'forget-folder-base':
+      return Promise.resolve(forgetFolderBase(action, deps));
+    case 'locked':
+      return Promise.resolve(locked(action, deps));
+    default:
+      return assertNever(action);
+  }
+}
+
+function tally(result: ExecutionResult, action: Action, outcome: Outcome, deps: ExecutorDeps): void {
+  if (outcome !== DONE) {
+    result.deferred++;
+    if (outcome.conflict) result.conflicts++;
+    if (outcome.locked) result.locked++;
+    deps.logger.info({ action: action.kind, path: actionPath(action), why: outcome.reason }, 'action left for the next cycle');
+    if (outcome.problem) reportProblem(deps, { path: actionPath(action), ...outcome.problem });
+    return;
+  }
+  result.done++;
+  switch (action.kind) {
+    case 'download':
+      result.downloaded++;
+      return;
+    case 'upload-new':
+    case 'upload-version':
+      result.uploaded++;
+      return;
+    case 'conflict':
+      result.conflicts++;
+      result.uploaded++;
+      result.downloaded++;
+      return;
+    case 'delete-local':
+    case 'delete-remote':
+    case 'delete-local-folder':
+    case 'delete-remote-folder':
+      result.deleted++;
+      return;
+    case 'move-local':
+    case 'move-remote':
+      result.moved++;
+      return;
+    default:
+      return;
+  }
+}
+
+function recordFailure(deps: ExecutorDeps, result: ExecutionResult, path: string, cause: unknown): void {
+  const error = cause instanceof Error ? cause : new Error(String(cause));
+  const message = errorMessage(cause);
+  const recorded = deps.index.errors.record(deps.workspaceId, path, { code: errorCode(cause), message });
+  deps.logger.warn({ path, code: recorded.code, attempts: recorded.attempts, err: message }, 'action failed; retried later');
+  result.failed.push({ path, error });
+  recordActivity(deps, 'error', path, `${path}: ${message}`);
+  reportProblem(deps, {
+    path,
+    kind: problemKindOf(cause),
+    message,
+    hint: 'Retried automatically.',
+    attempts: recorded.attempts,
+    nextRetryAt: new Date(recorded.nextRetryAt).toISOString(),
+  });
+}

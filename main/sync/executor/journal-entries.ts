@@ -1,0 +1,34 @@
+/**
+ * The executor's use of the journal: finding the entry an earlier attempt left open for a path
+ * (to resume a download or re-commit an upload key), and dropping a download's temp file.
+ */
+import { rm } from 'node:fs/promises';
+import type { JournalEntry, JournalKind } from '../../index/journal.js';
+import { TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX } from '../../local/own-files.js';
+import { pathKey, resolveInsideRoot } from '../../local/paths.js';
+import { nameOf } from '../rel-path.js';
+import type { ExecutorDeps } from './context.js';
+
+/** Open entries of `kind` for `relPath` (compared by key), oldest first. */
+export function openEntriesAt(deps: ExecutorDeps, kind: JournalKind, relPath: string): JournalEntry[] {
+  const key = pathKey(relPath);
+  return deps.index.journal.open(deps.workspaceId).filter((e) => e.kind === kind && pathKey(e.path) === key);
+}
+
+/** Whether a name is one of our hidden temp files (nothing else is ever deleted as one). */
+export function isTempName(name: string): boolean {
+  return name.startsWith(TEMP_FILE_PREFIX) && name.endsWith(TEMP_FILE_SUFFIX) && name.length > TEMP_FILE_PREFIX.length + TEMP_FILE_SUFFIX.length;
+}
+
+/** The temp file a download entry names, relative to the root; undefined if it names none or something else. */
+export function tempPathOf(entry: JournalEntry): string | undefined {
+  const temp = entry.state.tempPath;
+  return typeof temp === 'string' && isTempName(nameOf(temp)) ? temp : undefined;
+}
+
+/** Removes the entry's temp file, if any, and closes the entry. */
+export async function discardDownload(deps: ExecutorDeps, entry: JournalEntry): Promise<void> {
+  const temp = tempPathOf(entry);
+  if (temp !== undefined) await rm(resolveInsideRoot(deps.root, temp), { force: true });
+  deps.index.journal.finish(entry.id);
+}

@@ -1,0 +1,62 @@
+/**
+ * Local deletions never unlink (design notes §9): the file goes to the OS trash, or where there
+ * is none (a headless Linux without a home trash), to a dated folder inside the workspace.
+ */
+import { lstat, mkdir, rename } from 'node:fs/promises';
+import path from 'node:path';
+import trash from 'trash';
+import { WORKSPACE_TRASH_DIR } from '../../local/own-files.js';
+import { numberedName } from '../../local/paths.js';
+import { joinPath, nameOf, parentOf } from '../rel-path.js';
+import { nowOf, suppress, type ExecutorDeps } from './context.js';
+import { writablePath } from './disk.js';
+import { errorMessage, isMissing } from './errors.js';
+
+/** The fallback trash inside the workspace folder. */
+export { WORKSPACE_TRASH_DIR };
+
+/** The OS trash, through the `trash` package; globbing off, so a name like "a[1].psd" is only itself. */
+export async function systemTrash(absPath: string): Promise<void> {
+  await trash(absPath, { glob: false });
+}
+
+export interface Trashed {
+  where: 'system' | 'workspace';
+  /** Relative to the root, for the workspace trash. */
+  path?: string;
+}
+
+/** Moves the file at `relPath` (already checked: `abs`) to a trash; throws if it cannot. */
+export async function moveToTrash(deps: ExecutorDeps, relPath: string, abs: string): Promise<Trashed> {
+  suppress(deps, relPath);
+  try {
+    await (deps.trash ?? systemTrash)(abs);
+    // The package returns quietly for a path it did not find: check the file is really gone.
+    if (!(await exists(abs))) return { where: 'system' };
+  } catch (err) {
+    deps.logger.warn({ path: relPath, err: errorMessage(err) }, 'the system trash failed; using the workspace trash');
+  }
+  const folder = joinPath(WORKSPACE_TRASH_DIR, joinPath(dateStamp(nowOf(deps)), parentOf(relPath)));
+  let name = nameOf(relPath);
+  for (let n = 2; await exists(await writablePath(deps.root, joinPath(folder, name))); n++) name = numberedName(nameOf(relPath), n);
+  const destRel = joinPath(folder, name);
+  const dest = await writablePath(deps.root, destRel);
+  await mkdir(path.dirname(dest), { recursive: true });
+  await rename(abs, dest);
+  deps.logger.info({ path: relPath, trashedTo: destRel }, 'moved to the workspace trash');
+  return { where: 'workspace', path: destRel };
+}
+
+function dateStamp(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+async function exists(abs: string): Promise<boolean> {
+  return lstat(abs).then(
+    () => true,
+    (err: unknown) => {
+      if (isMissing(err)) return false;
+      throw err;
+    },
+  );
+}

@@ -1,0 +1,299 @@
+/**
+ * Uploads (design notes §5, §8): the bytes go to a signed URL, hashed while read; the commit
+ * that makes them an asset or a version is conditional and idempotent. The journal keeps the
+ * upload key, so an attempt after a crash commits the same key (the service never makes a
+ * second version of one key), and the file is re-stated before committing: a file still being
+ * written is left for the next cycle.
+ */
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { open, readdir } from 'node:fs/promises';
+import type { JournalEntry } from '../../index/journal.js';
+import { HASH_CHUNK_BYTES, type FileHash } from '../../local/hash.js';
+import { pathKey } from '../../local/paths.js';
+import { readStamp, sameStamp } from '../../local/stamp.js';
+import { conflictDetails, isServiceError } from '../../service-client/index.js';
+import type { UploadNew, UploadVersion } from '../actions.js';
+import { conflictCopyPath } from '../conflict-name.js';
+import type { LocalFile } from '../model.js';
+import { joinPath, nameOf, parentOf } from '../rel-path.js';
+import type { TransferHandle } from '../transfer-queue.js';
+import {
+  DONE,
+  deferred,
+  deviceNameOf,
+  nowOf,
+  recordActivity,
+  remoteFolderId,
+  signalOpt,
+  type Deferred,
+  type ExecutorDeps,
+  type Outcome,
+} from './context.js';
+import { NO_FOLLOW, writablePath } from './disk.js';
+import { isMissing, isTransient } from './errors.js';
+import { openEntriesAt } from './journal-entries.js';
+import { renameLocalFile } from './moves.js';
+
+type UploadAction = UploadNew | UploadVersion;
+
+const CONTENT_TYPE = 'application/octet-stream';
+
+/** What the journal keeps about an upload (beside the path and the asset id). */
+interface UploadState {
+  target: 'new' | 'version';
+  checksum: string;
+  size: number;
+  /** The stamp of the bytes uploaded: the base row's, once committed. */
+  mtimeNs: string;
+  inode: number;
+  parentVersionId?: string;
+  uploadKey?: string;
+  /** The bytes are stored under `uploadKey`: a later attempt commits without sending them again. */
+  uploaded?: boolean;
+}
+
+export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<Outcome> {
+  const abs = await writablePath(deps.root, action.path);
+  const { local } = action;
+  // A new asset needs its folder on the service: known before any byte is sent.
+  const folderId = action.kind === 'upload-new' ? remoteFolderId(deps, parentOf(action.path)) : null;
+  if (!(await unchangedSince(abs, local))) return stillChanging(action.path);
+
+  const entry = journalEntryFor(action, deps);
+  const state = entry.state as unknown as UploadState;
+  let key = state.uploaded === true ? state.uploadKey : undefined;
+  if (key === undefined) {
+    const ticket = await deps.client.requestUpload(
+      deps.workspaceId,
+      { fileName: nameOf(action.path), contentType: CONTENT_TYPE, checksum: local.checksum, size: local.size },
+      signalOpt(deps),
+    );
+    deps.index.journal.update(entry.id, { state: { uploadKey: ticket.key, uploaded: false } });
+    let sent: FileHash | undefined;
+    try {
+      sent = await deps.queue.run(
+        { workspaceId: deps.workspaceId, path: action.path, direction: 'upload', bytesTotal: local.size, ...signalOpt(deps) },
+        (t) => sendFile(deps, abs, ticket.signed_url, local, t),
+      );
+    } catch (err) {
+      // The service hashes what it receives: other bytes than scanned means the file changed.
+      if (isServiceError(err) && err.code === 'checksum_mismatch') {
+        deps.index.journal.finish(entry.id);
+        return stillChanging(action.path);
+      }
+      throw err;
+    }
+    if (sent === undefined || sent.checksum !== local.checksum || sent.size !== local.size) {
+      deps.index.journal.finish(entry.id);
+      return stillChanging(action.path);
+    }
+    deps.index.journal.update(entry.id, { state: { uploaded: true } });
+    key = ticket.key;
+  }
+
+  // Maestral's DataChangedError: a file written during the upload is not committed.
+  if (!(await unchangedSince(abs, local))) {
+    deps.index.journal.finish(entry.id);
+    return stillChanging(action.path);
+  }
+
+  const committed =
+    action.kind === 'upload-new' ? await commitNew(action, deps, entry, key, folderId) : await commitVersion(action, deps, entry, key);
+  if ('deferred' in committed) return committed;
+
+  deps.index.transaction(() => {
+    deps.index.base.putFile(deps.workspaceId, {
+      path: action.path,
+      assetId: committed.assetId,
+      versionId: committed.versionId,
+      checksum: local.checksum,
+      size: local.size,
+      mtimeNs: local.mtimeNs,
+      inode: local.inode,
+    });
+    deps.index.hashCache(deps.workspaceId).put(pathKey(action.path), {
+      size: local.size,
+      mtimeNs: local.mtimeNs,
+      inode: local.inode,
+      checksum: local.checksum,
+    });
+    deps.index.journal.finish(entry.id);
+  });
+  recordActivity(deps, 'uploaded', action.path, committed.adopted ? `Uploaded ${action.path} (found on the service)` : `Uploaded ${action.path}`);
+  return DONE;
+}
+
+interface Committed {
+  assetId: string;
+  versionId: string;
+  /** An earlier attempt had landed: its asset was adopted. */
+  adopted: boolean;
+}
+
+async function commitNew(
+  action: UploadNew,
+  deps: ExecutorDeps,
+  entry: JournalEntry,
+  key: string,
+  folderId: string | null,
+): Promise<Committed | Deferred> {
+  const { local } = action;
+  try {
+    const asset = await deps.client.createAsset(
+      deps.workspaceId,
+      { key, file_name: nameOf(action.path), folder_id: folderId, checksum: local.checksum, size: local.size },
+      signalOpt(deps),
+    );
+    return { assetId: asset.id, versionId: asset.current_version_id, adopted: false };
+  } catch (err) {
+    const details = conflictDetails(err);
+    if (isServiceError(err) && err.code === 'name_conflict' && details?.id !== undefined && details.current_version_id !== undefined) {
+      // Our earlier create landed but its answer was lost: the same bytes are already there.
+      if (details.checksum === local.checksum) return { assetId: details.id, versionId: details.current_version_id, adopted: true };
+      deps.index.journal.finish(entry.id);
+      return setAsideAsConflict(action, deps);
+    }
+    if (!isTransient(err)) deps.index.journal.finish(entry.id);
+    throw err;
+  }
+}
+
+async function commitVersion(action: UploadVersion, deps: ExecutorDeps, entry: JournalEntry, key: string): Promise<Committed | Deferred> {
+  const { local } = action;
+  try {
+    const version = await deps.client.createVersion(
+      deps.workspaceId,
+      action.assetId,
+      { key, checksum: local.checksum, size: local.size, commit_parent_id: action.parentVersionId },
+      signalOpt(deps),
+    );
+    return { assetId: action.assetId, versionId: version.id, adopted: false };
+  } catch (err) {
+    if (!isTransient(err)) deps.index.journal.finish(entry.id);
+    if (isServiceError(err) && err.code === 'version_conflict') {
+      return deferred('someone committed a newer version first', {
+        problem: {
+          kind: 'conflict',
+          message: `"${action.path}" changed on the service while your edit was uploading: nothing was overwritten`,
+          hint: 'The next sync keeps both versions (yours as a conflicted copy).',
+        },
+      });
+    }
+    if (isServiceError(err) && err.kind === 'locked') {
+      return deferred('the asset is locked by someone else', {
+        locked: true,
+        problem: { kind: 'locked', message: `"${action.path}" is locked by another user: your edit waits for the lock`, hint: 'Ask them to unlock it.' },
+      });
+    }
+    throw err;
+  }
+}
+
+/**
+ * Another asset with different bytes has the name: the local file steps aside as a conflicted
+ * copy (uploaded by the next cycle), and the service's file will be downloaded in its place.
+ */
+async function setAsideAsConflict(action: UploadNew, deps: ExecutorDeps): Promise<Deferred> {
+  const taken = await takenKeys(deps, parentOf(action.path));
+  const copy = conflictCopyPath(action.path, deviceNameOf(deps), nowOf(deps), (key) => taken.has(key));
+  await renameLocalFile(deps, action.path, copy);
+  recordActivity(deps, 'conflict', copy, `Kept ${action.path} as ${copy}: the service has another file with that name`);
+  return deferred('another asset with different content has this name', {
+    conflict: true,
+    problem: {
+      kind: 'conflict',
+      message: `"${action.path}" was also created on the service with different content: yours is kept as "${copy}"`,
+      hint: 'Compare the two files and keep the one you want.',
+    },
+  });
+}
+
+/** Keys of the names in the folder now, on disk and in the base. */
+async function takenKeys(deps: ExecutorDeps, folder: string): Promise<Set<string>> {
+  const dir = await writablePath(deps.root, folder);
+  const names = await readdir(dir).catch((err: unknown) => {
+    if (isMissing(err)) return [];
+    throw err;
+  });
+  const taken = new Set(names.map((name) => pathKey(joinPath(folder, name.normalize('NFC')))));
+  const base = deps.index.base.load(deps.workspaceId);
+  for (const key of [...base.files.keys(), ...base.folders.keys()]) taken.add(key);
+  return taken;
+}
+
+/**
+ * The entry of this upload: an earlier attempt's for the same bytes and target (its stored key
+ * is committed, not sent again), or a new one. Entries for other bytes are obsolete.
+ */
+function journalEntryFor(action: UploadAction, deps: ExecutorDeps): JournalEntry {
+  const target = action.kind === 'upload-new' ? 'new' : 'version';
+  const assetId = action.kind === 'upload-version' ? action.assetId : null;
+  let reusable: JournalEntry | undefined;
+  for (const entry of openEntriesAt(deps, 'upload', action.path)) {
+    const state = entry.state as Partial<UploadState>;
+    const same = state.target === target && state.checksum === action.local.checksum && (assetId === null || entry.assetId === assetId);
+    if (reusable === undefined && same) reusable = entry;
+    else deps.index.journal.finish(entry.id);
+  }
+  if (reusable) return reusable;
+  const state: UploadState = {
+    target,
+    checksum: action.local.checksum,
+    size: action.local.size,
+    mtimeNs: action.local.mtimeNs,
+    inode: action.local.inode,
+    ...(action.kind === 'upload-version' ? { parentVersionId: action.parentVersionId } : {}),
+  };
+  return deps.index.journal.begin({ workspaceId: deps.workspaceId, kind: 'upload', path: action.path, assetId, state: { ...state } });
+}
+
+async function unchangedSince(abs: string, local: LocalFile): Promise<boolean> {
+  const stamp = await readStamp(abs).catch((err: unknown) => {
+    if (isMissing(err)) return undefined;
+    throw err;
+  });
+  return stamp !== undefined && sameStamp(stamp, local);
+}
+
+function stillChanging(relPath: string): Deferred {
+  return deferred('the file changed since it was scanned', {
+    problem: {
+      kind: 'unstable',
+      message: `"${relPath}" changed while it was being uploaded: nothing was committed`,
+      hint: 'It is uploaded once it stops changing.',
+    },
+  });
+}
+
+/** Streams the file to the signed URL; returns the checksum and size of what was sent. */
+async function sendFile(deps: ExecutorDeps, abs: string, url: string, local: LocalFile, t: TransferHandle): Promise<FileHash> {
+  let sent: FileHash | undefined;
+  // A function, not a stream: each retry of the PUT reads the file afresh.
+  const body = (): AsyncIterable<Uint8Array> =>
+    readHashed(abs, t, (result) => {
+      sent = result;
+    });
+  await deps.client.putSignedUpload(url, body, { size: local.size, contentType: CONTENT_TYPE, signal: t.signal, onProgress: (bytes) => t.progress(bytes) });
+  if (sent === undefined) throw new Error(`the upload of ${local.path} ended before the file was read`);
+  return sent;
+}
+
+/** The file's bytes in 1 MiB chunks, throttled and hashed on the way (no second read). */
+async function* readHashed(abs: string, t: TransferHandle, done: (result: FileHash) => void): AsyncGenerator<Uint8Array> {
+  const handle = await open(abs, constants.O_RDONLY | NO_FOLLOW);
+  const hash = createHash('sha256');
+  let size = 0;
+  try {
+    for await (const chunk of handle.createReadStream({ highWaterMark: HASH_CHUNK_BYTES, autoClose: false })) {
+      const bytes = chunk as Buffer;
+      await t.throttle(bytes.length);
+      hash.update(bytes);
+      size += bytes.length;
+      yield bytes;
+    }
+  } finally {
+    await handle.close();
+  }
+  done({ checksum: hash.digest('hex'), size });
+}

@@ -1,0 +1,294 @@
+/**
+ * Where transfers wait their turn: a slot limit per direction (e.g. 4 downloads, 2 uploads),
+ * pause and resume, a bandwidth limit shared by every transfer, and the progress the status
+ * shows (bytes, speed over the last few seconds, ETA).
+ */
+import { EventEmitter } from 'node:events';
+import type { TransferDirection, TransferProgress } from '../../shared/engine.js';
+
+export interface TransferQueueOptions {
+  maxDownloads: number;
+  maxUploads: number;
+  /** Bytes per second for all transfers together; undefined: no limit. */
+  bandwidthLimit?: number;
+  /** Clock in ms (tests of speed and ETA); Date.now by default. */
+  now?: () => number;
+}
+
+export interface TransferJob {
+  workspaceId: string;
+  path: string;
+  direction: TransferDirection;
+  bytesTotal: number;
+  /** Aborts the job, queued or running (its handle's signal follows it). */
+  signal?: AbortSignal;
+}
+
+export interface TransferHandle {
+  readonly signal: AbortSignal;
+  /** Bytes done so far (absolute, not a delta): a resumed download starts at its offset. */
+  progress(bytesDone: number): void;
+  /** Call before moving each chunk: waits while paused, then for the bandwidth limit. */
+  throttle(bytes: number): Promise<void>;
+}
+
+/** Progress events per transfer at most this often (state changes are always sent). */
+const PROGRESS_INTERVAL_MS = 100;
+/** Speed is averaged over this window. */
+const SPEED_WINDOW_MS = 3000;
+/** Longest single sleep of a throttled transfer, so a raised limit or an abort is seen soon. */
+const MAX_THROTTLE_SLEEP_MS = 250;
+
+interface Sample {
+  at: number;
+  bytes: number;
+}
+
+interface Entry {
+  progress: TransferProgress;
+  samples: Sample[];
+  lastEmit: number;
+}
+
+/** A token bucket refilled at `rate` bytes/s, holding at most one second's worth. */
+class TokenBucket {
+  private tokens: number;
+  private last: number;
+
+  constructor(
+    private rate: number,
+    private readonly now: () => number,
+  ) {
+    this.tokens = rate;
+    this.last = now();
+  }
+
+  setRate(rate: number): void {
+    this.refill();
+    this.rate = rate;
+    this.tokens = Math.min(this.tokens, rate);
+  }
+
+  /** Takes `bytes` (going into debt if needed); returns the ms until the debt is repaid. */
+  take(bytes: number): number {
+    this.refill();
+    this.tokens -= bytes;
+    return this.debtMs();
+  }
+
+  debtMs(): number {
+    this.refill();
+    return this.tokens >= 0 ? 0 : (-this.tokens / this.rate) * 1000;
+  }
+
+  private refill(): void {
+    const at = this.now();
+    this.tokens = Math.min(this.rate, this.tokens + ((at - this.last) / 1000) * this.rate);
+    this.last = at;
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export class TransferQueue extends EventEmitter<{ progress: [TransferProgress] }> {
+  private readonly limits: Record<TransferDirection, number>;
+  private readonly running: Record<TransferDirection, number> = { download: 0, upload: 0 };
+  private readonly waiting: Record<TransferDirection, Array<() => void>> = { download: [], upload: [] };
+  private readonly entries = new Map<string, Entry>();
+  /** Woken by `resume`: throttled transfers waiting out a pause. */
+  private pauseWaiters: Array<() => void> = [];
+  private bucket: TokenBucket | undefined;
+  private isPaused = false;
+  private nextId = 1;
+  private readonly now: () => number;
+  /** Times a transfer had to wait for the bandwidth limit (what tests and benchmarks count). */
+  throttleWaits = 0;
+
+  constructor(opts: TransferQueueOptions) {
+    super();
+    if (!(opts.maxDownloads >= 1) || !(opts.maxUploads >= 1)) throw new RangeError('transfer limits must be at least 1');
+    this.limits = { download: opts.maxDownloads, upload: opts.maxUploads };
+    this.now = opts.now ?? Date.now;
+    this.setBandwidthLimit(opts.bandwidthLimit);
+  }
+
+  /** Transfers that may run at once, both directions together. */
+  get capacity(): number {
+    return this.limits.download + this.limits.upload;
+  }
+
+  get paused(): boolean {
+    return this.isPaused;
+  }
+
+  pause(): void {
+    this.isPaused = true;
+  }
+
+  resume(): void {
+    if (!this.isPaused) return;
+    this.isPaused = false;
+    const waiters = this.pauseWaiters;
+    this.pauseWaiters = [];
+    for (const wake of waiters) wake();
+    for (const direction of ['download', 'upload'] as const) this.startWaiting(direction);
+  }
+
+  setBandwidthLimit(bytesPerSecond: number | undefined): void {
+    if (bytesPerSecond === undefined || bytesPerSecond <= 0 || !Number.isFinite(bytesPerSecond)) {
+      this.bucket = undefined;
+    } else if (this.bucket) {
+      this.bucket.setRate(bytesPerSecond);
+    } else {
+      this.bucket = new TokenBucket(bytesPerSecond, this.now);
+    }
+  }
+
+  /** Every queued and running transfer, for the status. */
+  active(): TransferProgress[] {
+    return [...this.entries.values()].map((e) => ({ ...e.progress }));
+  }
+
+  async run<T>(job: TransferJob, work: (t: TransferHandle) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    const forward = (): void => controller.abort(job.signal?.reason);
+    if (job.signal?.aborted) throw job.signal.reason;
+    job.signal?.addEventListener('abort', forward, { once: true });
+    const id = `${job.direction}-${this.nextId++}`;
+    const entry: Entry = {
+      progress: {
+        id,
+        workspaceId: job.workspaceId,
+        path: job.path,
+        direction: job.direction,
+        bytesDone: 0,
+        bytesTotal: job.bytesTotal,
+        speed: 0,
+        etaSeconds: null,
+        state: 'queued',
+      },
+      samples: [],
+      lastEmit: 0,
+    };
+    this.entries.set(id, entry);
+    this.emitNow(entry);
+    let started = false;
+    try {
+      await this.acquire(job.direction, controller.signal);
+      started = true;
+      entry.progress.state = 'active';
+      entry.samples = [{ at: this.now(), bytes: 0 }];
+      this.emitNow(entry);
+      const handle: TransferHandle = {
+        signal: controller.signal,
+        progress: (bytesDone) => this.onProgress(entry, bytesDone),
+        throttle: (bytes) => this.throttle(bytes, controller.signal),
+      };
+      const result = await work(handle);
+      entry.progress.state = 'done';
+      entry.progress.etaSeconds = 0;
+      return result;
+    } catch (err) {
+      entry.progress.state = 'failed';
+      throw err;
+    } finally {
+      job.signal?.removeEventListener('abort', forward);
+      this.entries.delete(id);
+      this.emitNow(entry);
+      if (started) this.release(job.direction);
+    }
+  }
+
+  private acquire(direction: TransferDirection, signal: AbortSignal): Promise<void> {
+    if (!this.isPaused && this.running[direction] < this.limits[direction]) {
+      this.running[direction]++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const start = (): void => {
+        signal.removeEventListener('abort', onAbort);
+        this.running[direction]++;
+        resolve();
+      };
+      const onAbort = (): void => {
+        const list = this.waiting[direction];
+        const at = list.indexOf(start);
+        if (at !== -1) list.splice(at, 1);
+        reject(signal.reason as Error);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiting[direction].push(start);
+    });
+  }
+
+  private release(direction: TransferDirection): void {
+    this.running[direction]--;
+    this.startWaiting(direction);
+  }
+
+  /** Starts queued jobs, oldest first, while slots are free and the queue is not paused. */
+  private startWaiting(direction: TransferDirection): void {
+    const list = this.waiting[direction];
+    while (!this.isPaused && this.running[direction] < this.limits[direction] && list.length > 0) list.shift()?.();
+  }
+
+  private async throttle(bytes: number, signal: AbortSignal): Promise<void> {
+    await this.whilePaused(signal);
+    if (!this.bucket || bytes <= 0) return;
+    let wait = this.bucket.take(bytes);
+    if (wait <= 0) return;
+    this.throttleWaits++;
+    // Every waiter sleeps until the shared debt is repaid, so together they never exceed the rate.
+    while (wait > 0) {
+      await sleep(Math.min(wait, MAX_THROTTLE_SLEEP_MS), signal);
+      await this.whilePaused(signal);
+      wait = this.bucket?.debtMs() ?? 0;
+    }
+  }
+
+  private async whilePaused(signal: AbortSignal): Promise<void> {
+    while (this.isPaused) {
+      signal.throwIfAborted();
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = (): void => reject(signal.reason as Error);
+        signal.addEventListener('abort', onAbort, { once: true });
+        this.pauseWaiters.push(() => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        });
+      });
+    }
+  }
+
+  private onProgress(entry: Entry, bytesDone: number): void {
+    const at = this.now();
+    entry.progress.bytesDone = bytesDone;
+    entry.samples.push({ at, bytes: bytesDone });
+    // Keep one sample older than the window, so the average spans the whole window.
+    while (entry.samples.length > 2 && (entry.samples[1]?.at ?? at) <= at - SPEED_WINDOW_MS) entry.samples.shift();
+    const first = entry.samples[0] ?? { at, bytes: bytesDone };
+    const elapsed = (at - first.at) / 1000;
+    entry.progress.speed = elapsed > 0 ? Math.max(0, (bytesDone - first.bytes) / elapsed) : entry.progress.speed;
+    const left = Math.max(0, entry.progress.bytesTotal - bytesDone);
+    entry.progress.etaSeconds = left === 0 ? 0 : entry.progress.speed > 0 ? Math.ceil(left / entry.progress.speed) : null;
+    if (at - entry.lastEmit >= PROGRESS_INTERVAL_MS) this.emitNow(entry);
+  }
+
+  private emitNow(entry: Entry): void {
+    entry.lastEmit = this.now();
+    this.emit('progress', { ...entry.progress });
+  }
+}

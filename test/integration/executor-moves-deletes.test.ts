@@ -1,0 +1,159 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { pathKey } from '../../main/local/paths.js';
+import type { Action } from '../../main/sync/actions.js';
+import { executePlan } from '../../main/sync/executor/execute-plan.js';
+import type { BaseFile, LocalFile } from '../../main/sync/model.js';
+import { startService, type RunningService } from '../../service/index.js';
+import { putAsset, putVersion, setUp, writeLocal, type Harness } from './executor-fixture.js';
+
+let service: RunningService;
+let h: Harness;
+
+beforeAll(async () => {
+  service = await startService();
+});
+afterAll(async () => {
+  await service?.stop();
+});
+afterEach(async () => {
+  await h?.close();
+});
+
+/** A base row for a file synced as `local` (what the index holds after a sync). */
+function synced(h: Harness, local: LocalFile, assetId = 'asset-1', versionId = 'version-1'): BaseFile {
+  const row: BaseFile = { path: local.path, assetId, versionId, checksum: local.checksum, size: local.size, mtimeNs: local.mtimeNs, inode: local.inode };
+  h.index.base.putFile(h.ws, row);
+  h.index.hashCache(h.ws).put(pathKey(local.path), { size: local.size, mtimeNs: local.mtimeNs, inode: local.inode, checksum: local.checksum });
+  return row;
+}
+
+describe('moves', () => {
+  it('moves a local file, its base row and its hash cache entry, into a new folder', async () => {
+    h = await setUp(service);
+    const local = await writeLocal(h.root, 'Docs/naming.md', 'rules');
+    const row = synced(h, local);
+
+    const result = await executePlan([{ kind: 'move-local', from: 'Docs/naming.md', to: 'Guides/asset-naming.md', basePath: 'Docs/naming.md', reason: 'test' }], h.deps);
+
+    expect(result).toMatchObject({ moved: 1, failed: [] });
+    expect(existsSync(path.join(h.root, 'Docs/naming.md'))).toBe(false);
+    expect(await readFile(path.join(h.root, 'Guides/asset-naming.md'), 'utf8')).toBe('rules');
+    expect(h.index.base.getFile(h.ws, 'Docs/naming.md')).toBeUndefined();
+    expect(h.index.base.getFile(h.ws, 'Guides/asset-naming.md')).toEqual({ ...row, path: 'Guides/asset-naming.md' });
+    expect(h.index.hashCache(h.ws).get(pathKey('Guides/asset-naming.md'))?.checksum).toBe(local.checksum);
+    expect(h.suppressed).toEqual(expect.arrayContaining(['Docs/naming.md', 'Guides/asset-naming.md']));
+  });
+
+  it('never moves a file over another one', async () => {
+    h = await setUp(service);
+    await writeLocal(h.root, 'a.txt', 'A');
+    await writeLocal(h.root, 'b.txt', 'B');
+
+    const result = await executePlan([{ kind: 'move-local', from: 'a.txt', to: 'b.txt', basePath: null, reason: 'test' }], h.deps);
+
+    expect(result.failed.map((f) => [f.path, (f.error as { code?: string }).code])).toEqual([['b.txt', 'target_exists']]);
+    expect(await readFile(path.join(h.root, 'a.txt'), 'utf8')).toBe('A');
+    expect(await readFile(path.join(h.root, 'b.txt'), 'utf8')).toBe('B');
+  });
+
+  it('renames and moves an asset on the service, and its base row', async () => {
+    h = await setUp(service);
+    const asset = await putAsset(h.client, h.ws, { name: 'studio-001.jpg', bytes: Buffer.from('jpeg') });
+    const folder = await h.client.createFolder(h.ws, { name: 'Shoots', parent_id: null });
+    h.deps.folderIds.set('shoots', folder.id);
+    const local = await writeLocal(h.root, 'Shoots/cover.jpg', 'jpeg');
+    synced(h, { ...local, path: 'studio-001.jpg' }, asset.id, asset.current_version_id);
+
+    const result = await executePlan(
+      [{ kind: 'move-remote', from: 'studio-001.jpg', to: 'Shoots/cover.jpg', assetId: asset.id, basePath: 'studio-001.jpg', reason: 'test' }],
+      h.deps,
+    );
+
+    expect(result).toMatchObject({ moved: 1, failed: [] });
+    expect(await h.client.getAsset(h.ws, asset.id)).toMatchObject({ file_name: 'cover.jpg', folder_id: folder.id });
+    expect(h.index.base.getFile(h.ws, 'studio-001.jpg')).toBeUndefined();
+    expect(h.index.base.getFile(h.ws, 'Shoots/cover.jpg')).toMatchObject({ assetId: asset.id, path: 'Shoots/cover.jpg' });
+  });
+});
+
+describe('deletions', () => {
+  it('moves a deleted file to the trash (never unlinks) and forgets its base row', async () => {
+    h = await setUp(service);
+    const local = await writeLocal(h.root, 'Brand/old-logo.svg', '<svg/>');
+    synced(h, local);
+
+    const result = await executePlan([{ kind: 'delete-local', path: 'Brand/old-logo.svg', expectedChecksum: local.checksum, reason: 'test' }], h.deps);
+
+    expect(result).toMatchObject({ deleted: 1, failed: [] });
+    expect(existsSync(path.join(h.root, 'Brand/old-logo.svg'))).toBe(false);
+    // The test's "OS" has no trash: the workspace trash keeps it.
+    expect(await readFile(path.join(h.root, '.assetsync-trash/2024-03-05/Brand/old-logo.svg'), 'utf8')).toBe('<svg/>');
+    expect(h.index.base.getFile(h.ws, 'Brand/old-logo.svg')).toBeUndefined();
+    expect(h.activity.map((a) => a.kind)).toEqual(['trashed']);
+  });
+
+  it('keeps a file whose content changed since the plan, whatever the plan says', async () => {
+    h = await setUp(service);
+    const planned = await writeLocal(h.root, 'notes.md', 'as planned');
+    const row = synced(h, planned);
+    await writeFile(path.join(h.root, 'notes.md'), 'edited after the plan');
+
+    const result = await executePlan([{ kind: 'delete-local', path: 'notes.md', expectedChecksum: planned.checksum, reason: 'test' }], h.deps);
+
+    expect(result).toMatchObject({ deleted: 0, deferred: 1, failed: [] });
+    expect(await readFile(path.join(h.root, 'notes.md'), 'utf8')).toBe('edited after the plan');
+    expect(existsSync(path.join(h.root, '.assetsync-trash'))).toBe(false);
+    expect(h.index.base.getFile(h.ws, 'notes.md')).toEqual(row);
+  });
+
+  it('soft-deletes an asset on the service (restorable), only while it is still the version planned', async () => {
+    h = await setUp(service);
+    const gone = await putAsset(h.client, h.ws, { name: 'brief.md', bytes: Buffer.from('brief') });
+    const kept = await putAsset(h.client, h.ws, { name: 'flyer.ai', bytes: Buffer.from('flyer v1') });
+    await putVersion(h.colleague, h.ws, kept.id, Buffer.from('flyer v2'), kept.current_version_id);
+    const plan: Action[] = [
+      { kind: 'delete-remote', path: 'brief.md', assetId: gone.id, parentVersionId: gone.current_version_id, reason: 'test' },
+      { kind: 'delete-remote', path: 'flyer.ai', assetId: kept.id, parentVersionId: kept.current_version_id, reason: 'test' },
+    ];
+
+    const result = await executePlan(plan, h.deps);
+
+    expect(result).toMatchObject({ deleted: 1, deferred: 1, failed: [] });
+    expect((await h.client.getAsset(h.ws, gone.id)).isActive).toBe(false);
+    expect((await h.client.getAsset(h.ws, kept.id)).isActive).toBe(true);
+    await expect(h.client.restoreAsset(h.ws, gone.id)).resolves.toMatchObject({ isActive: true });
+  });
+
+  it('removes folders only when empty, on both sides', async () => {
+    h = await setUp(service);
+    await mkdir(path.join(h.root, 'Empty'));
+    await writeLocal(h.root, 'Full/keep.txt', 'keep');
+    const empty = await h.client.createFolder(h.ws, { name: 'Gone', parent_id: null });
+    const full = await h.client.createFolder(h.ws, { name: 'Busy', parent_id: null });
+    await putAsset(h.colleague, h.ws, { name: 'inside.txt', bytes: Buffer.from('x'), folderId: full.id });
+    for (const [p, id] of [['Empty', 'f-empty'], ['Full', 'f-full'], ['Gone', empty.id], ['Busy', full.id]] as const) {
+      h.index.base.putFolder(h.ws, { path: p, folderId: id });
+    }
+
+    const result = await executePlan(
+      [
+        { kind: 'delete-local-folder', path: 'Empty', reason: 'test' },
+        { kind: 'delete-local-folder', path: 'Full', reason: 'test' },
+        { kind: 'delete-remote-folder', path: 'Gone', folderId: empty.id, reason: 'test' },
+        { kind: 'delete-remote-folder', path: 'Busy', folderId: full.id, reason: 'test' },
+      ],
+      h.deps,
+    );
+
+    expect(result).toMatchObject({ deleted: 2, deferred: 2, failed: [] });
+    expect(await readdir(h.root)).toEqual(['Full']);
+    expect(await readFile(path.join(h.root, 'Full/keep.txt'), 'utf8')).toBe('keep');
+    const names = (await h.client.getHierarchy(h.ws)).folders.map((f) => f.name);
+    expect(names).toContain('Busy');
+    expect(names).not.toContain('Gone');
+    expect([...h.index.base.load(h.ws).folders.values()].map((f) => f.path).sort()).toEqual(['Busy', 'Full']);
+  });
+});

@@ -1,0 +1,147 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceClient, type UploadRequest, type CallOptions } from '../../main/service-client/index.js';
+import type { UploadTicket } from '../../shared/api/index.js';
+import { executePlan, recoverJournal } from '../../main/sync/executor/execute-plan.js';
+import type { LocalFile } from '../../main/sync/model.js';
+import { startService, type RunningService } from '../../service/index.js';
+import { clientOptions, putAsset, remoteFileOf, setUp, writeLocal, type Harness } from './executor-fixture.js';
+
+/** The real client, counting upload tickets (a re-commit must not ask for a new one). */
+class TicketCountingClient extends ServiceClient {
+  tickets = 0;
+  override requestUpload(workspaceId: string, input: UploadRequest, options?: CallOptions): Promise<UploadTicket> {
+    this.tickets++;
+    return super.requestUpload(workspaceId, input, options);
+  }
+}
+
+let service: RunningService;
+let h: Harness;
+
+beforeAll(async () => {
+  service = await startService();
+});
+afterAll(async () => {
+  await service?.stop();
+});
+afterEach(async () => {
+  await h?.close();
+});
+
+/**
+ * What a run killed mid-upload leaves: the journal entry with the key, the bytes on the service
+ * under that key, and (if `commit`) the version committed, but no base row.
+ */
+async function crashedUpload(h: Harness, assetId: string, parentVersionId: string, local: LocalFile, commit: boolean): Promise<string> {
+  const ticket = await h.client.requestUpload(h.ws, { fileName: 'x', contentType: 'application/octet-stream', checksum: local.checksum, size: local.size });
+  await h.client.putSignedUpload(ticket.signed_url, await readFile(path.join(h.root, local.path)));
+  h.index.journal.begin({
+    workspaceId: h.ws,
+    kind: 'upload',
+    path: local.path,
+    assetId,
+    state: {
+      target: 'version',
+      checksum: local.checksum,
+      size: local.size,
+      mtimeNs: local.mtimeNs,
+      inode: local.inode,
+      parentVersionId,
+      uploadKey: ticket.key,
+      uploaded: true,
+    },
+  });
+  if (commit) {
+    await h.client.createVersion(h.ws, assetId, { key: ticket.key, checksum: local.checksum, size: local.size, commit_parent_id: parentVersionId });
+  }
+  return ticket.key;
+}
+
+describe('recoverJournal', () => {
+  it('records the base of an upload committed just before a crash, without a second version', async () => {
+    h = await setUp(service);
+    const asset = await putAsset(h.client, h.ws, { name: 'deck.key', bytes: Buffer.from('v1') });
+    const local = await writeLocal(h.root, 'deck.key', 'v2, edited');
+    await crashedUpload(h, asset.id, asset.current_version_id, local, true);
+
+    await recoverJournal(h.deps);
+
+    const versions = await h.client.listVersions(h.ws, asset.id);
+    expect(versions).toHaveLength(2);
+    expect(h.index.base.getFile(h.ws, 'deck.key')).toEqual({
+      path: 'deck.key',
+      assetId: asset.id,
+      versionId: versions[0]?.id,
+      checksum: local.checksum,
+      size: local.size,
+      mtimeNs: local.mtimeNs,
+      inode: local.inode,
+    });
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+  });
+
+  it('leaves an uncommitted upload to the planner, whose upload commits the same key once', async () => {
+    h = await setUp(service);
+    const asset = await putAsset(h.client, h.ws, { name: 'deck.key', bytes: Buffer.from('v1') });
+    const local = await writeLocal(h.root, 'deck.key', 'v2, edited');
+    const key = await crashedUpload(h, asset.id, asset.current_version_id, local, false);
+    const client = new TicketCountingClient(clientOptions(service, h.demo.accountId, h.demo.user));
+    const deps = h.depsWith({ client });
+
+    await recoverJournal(deps);
+    expect(h.index.journal.open(h.ws)).toHaveLength(1);
+
+    const upload = { kind: 'upload-version', path: 'deck.key', assetId: asset.id, parentVersionId: asset.current_version_id, local, reason: 'test' } as const;
+    const result = await executePlan([upload], deps);
+
+    expect(result).toMatchObject({ uploaded: 1, failed: [] });
+    expect(client.tickets).toBe(0);
+    const versions = await h.client.listVersions(h.ws, asset.id);
+    expect(versions.map((v) => v.key)).toEqual([key, expect.any(String)]);
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+    await client.close();
+  });
+
+  it('re-commits the same key when the commit landed but its answer was lost: no duplicate version', async () => {
+    h = await setUp(service);
+    const asset = await putAsset(h.client, h.ws, { name: 'deck.key', bytes: Buffer.from('v1') });
+    const local = await writeLocal(h.root, 'deck.key', 'v2, edited');
+    await crashedUpload(h, asset.id, asset.current_version_id, local, true);
+
+    const upload = { kind: 'upload-version', path: 'deck.key', assetId: asset.id, parentVersionId: asset.current_version_id, local, reason: 'test' } as const;
+    const result = await executePlan([upload], h.deps);
+
+    expect(result).toMatchObject({ uploaded: 1, failed: [] });
+    const versions = await h.client.listVersions(h.ws, asset.id);
+    expect(versions).toHaveLength(2);
+    expect(h.index.base.getFile(h.ws, 'deck.key')?.versionId).toBe(versions[0]?.id);
+  });
+
+  it('keeps the temp file of a download still wanted, drops the others and stray temp files', async () => {
+    h = await setUp(service);
+    const wanted = await putAsset(h.colleague, h.ws, { name: 'wanted.bin', bytes: Buffer.from('wanted bytes') });
+    const stale = await putAsset(h.colleague, h.ws, { name: 'stale.bin', bytes: Buffer.from('stale bytes') });
+    const wantedRemote = await remoteFileOf(h.client, h.ws, wanted.id, 'wanted.bin');
+    const staleRemote = await remoteFileOf(h.client, h.ws, stale.id, 'stale.bin');
+    h.index.remote.replaceAll(h.ws, { folders: [], files: [wantedRemote, { ...staleRemote, checksum: 'f'.repeat(64) }], sequence: 1 });
+    const keep = '.assetsync-00000000000000a1.part';
+    const drop = '.assetsync-00000000000000a2.part';
+    const stray = 'Deep/.assetsync-00000000000000a3.part';
+    await mkdir(path.join(h.root, 'Deep'));
+    for (const temp of [keep, drop, stray]) await writeFile(path.join(h.root, temp), 'partial');
+    await writeFile(path.join(h.root, 'Deep/user-file.part'), 'not ours');
+    h.index.journal.begin({ workspaceId: h.ws, kind: 'download', path: 'wanted.bin', assetId: wanted.id, state: { tempPath: keep, checksum: wantedRemote.checksum } });
+    h.index.journal.begin({ workspaceId: h.ws, kind: 'download', path: 'stale.bin', assetId: stale.id, state: { tempPath: drop, checksum: staleRemote.checksum } });
+
+    await recoverJournal(h.deps);
+
+    expect(existsSync(path.join(h.root, keep))).toBe(true);
+    expect(existsSync(path.join(h.root, drop))).toBe(false);
+    expect(existsSync(path.join(h.root, stray))).toBe(false);
+    expect(existsSync(path.join(h.root, 'Deep/user-file.part'))).toBe(true);
+    expect(h.index.journal.open(h.ws).map((e) => e.path)).toEqual(['wanted.bin']);
+  });
+});

@@ -1,0 +1,179 @@
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceClient, type UploadBody, type UploadOptions, type UploadResult } from '../../main/service-client/index.js';
+import type { UploadNew, UploadVersion } from '../../main/sync/actions.js';
+import { executePlan } from '../../main/sync/executor/execute-plan.js';
+import type { LocalFile } from '../../main/sync/model.js';
+import { startService, type RunningService } from '../../service/index.js';
+import { bytesOf, clientOptions, putAsset, putVersion, setUp, sha256, writeLocal, type Harness } from './executor-fixture.js';
+
+/** The real client; `afterPut` runs once the bytes are on the service, before the commit. */
+class HookedClient extends ServiceClient {
+  afterPut: (() => Promise<void>) | undefined;
+  override async putSignedUpload(url: string, body: UploadBody, options?: UploadOptions): Promise<UploadResult> {
+    const result = await super.putSignedUpload(url, body, options);
+    await this.afterPut?.();
+    return result;
+  }
+}
+
+let service: RunningService;
+let h: Harness;
+
+beforeAll(async () => {
+  service = await startService();
+});
+afterAll(async () => {
+  await service?.stop();
+});
+afterEach(async () => {
+  await h?.close();
+});
+
+const uploadNew = (local: LocalFile): UploadNew => ({ kind: 'upload-new', path: local.path, local, reason: 'test' });
+const uploadVersion = (local: LocalFile, assetId: string, parentVersionId: string): UploadVersion => ({
+  kind: 'upload-version',
+  path: local.path,
+  assetId,
+  parentVersionId,
+  local,
+  reason: 'test',
+});
+
+/** Active assets of the workspace named `fileName`. */
+async function assetsNamed(h: Harness, fileName: string): Promise<Array<{ id: string; checksum: string }>> {
+  const listing = await h.client.getHierarchy(h.ws);
+  return listing.assets.filter((a) => a.file_name === fileName).map((a) => ({ id: a.id, checksum: a.checksum }));
+}
+
+describe('upload', () => {
+  it('creates an asset in the folder created earlier in the same plan, with the right checksum', async () => {
+    h = await setUp(service);
+    const bytes = bytesOf(40_000, 'render');
+    const local = await writeLocal(h.root, 'Renders/product.glb', bytes);
+
+    const result = await executePlan([{ kind: 'create-remote-folder', path: 'Renders', reason: 'test' }, uploadNew(local)], h.deps);
+
+    expect(result).toMatchObject({ done: 2, uploaded: 1, failed: [] });
+    const folderId = h.deps.folderIds.get('renders');
+    expect(folderId).toEqual(expect.any(String));
+    const row = h.index.base.getFile(h.ws, 'Renders/product.glb');
+    expect(row).toMatchObject({ checksum: sha256(bytes), size: bytes.length, mtimeNs: local.mtimeNs, inode: local.inode });
+    const asset = await h.client.getAsset(h.ws, row?.assetId ?? '');
+    expect(asset).toMatchObject({ file_name: 'product.glb', folder_id: folderId, current_version_id: row?.versionId });
+    expect(asset.currentVersion?.checksum).toBe(sha256(bytes));
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+    expect(h.activity.map((a) => a.kind)).toEqual(['created', 'uploaded']);
+  });
+
+  it('commits a new version on top of the version the edit started from', async () => {
+    h = await setUp(service);
+    const asset = await putAsset(h.client, h.ws, { name: 'logo.svg', bytes: Buffer.from('<svg>v1</svg>') });
+    const local = await writeLocal(h.root, 'logo.svg', '<svg>v2, edited here</svg>');
+
+    const result = await executePlan([uploadVersion(local, asset.id, asset.current_version_id)], h.deps);
+
+    expect(result).toMatchObject({ uploaded: 1, failed: [] });
+    const [newest, first] = await h.client.listVersions(h.ws, asset.id);
+    expect(first?.id).toBe(asset.current_version_id);
+    expect(newest).toMatchObject({ commit_parent_id: asset.current_version_id, checksum: local.checksum });
+    expect(h.index.base.getFile(h.ws, 'logo.svg')).toMatchObject({ assetId: asset.id, versionId: newest?.id, checksum: local.checksum });
+  });
+
+  it('never overwrites a newer version: a stale parent is left as a conflict for the next cycle', async () => {
+    h = await setUp(service);
+    const asset = await putAsset(h.client, h.ws, { name: 'swatches.pdf', bytes: Buffer.from('v1') });
+    const theirs = await putVersion(h.colleague, h.ws, asset.id, Buffer.from('v2 by the colleague'), asset.current_version_id);
+    const local = await writeLocal(h.root, 'swatches.pdf', 'v2 by me');
+
+    const result = await executePlan([uploadVersion(local, asset.id, asset.current_version_id)], h.deps);
+
+    expect(result).toMatchObject({ uploaded: 0, deferred: 1, failed: [] });
+    const versions = await h.client.listVersions(h.ws, asset.id);
+    expect(versions.map((v) => v.id)).toEqual([theirs, asset.current_version_id]);
+    expect(h.problems).toEqual([expect.objectContaining({ kind: 'conflict', path: 'swatches.pdf' })]);
+    expect(h.index.base.getFile(h.ws, 'swatches.pdf')).toBeUndefined();
+    expect(await readFile(path.join(h.root, 'swatches.pdf'), 'utf8')).toBe('v2 by me');
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+  });
+
+  it('adopts the asset its own earlier attempt created (lost answer) instead of creating it twice', async () => {
+    h = await setUp(service);
+    const bytes = Buffer.from('copy deck, final');
+    // The first attempt: its create landed, but the answer never came back.
+    const landed = await putAsset(h.client, h.ws, { name: 'copy-deck.docx', bytes });
+    const local = await writeLocal(h.root, 'copy-deck.docx', bytes);
+
+    const result = await executePlan([uploadNew(local)], h.deps);
+
+    expect(result).toMatchObject({ uploaded: 1, failed: [] });
+    expect(await assetsNamed(h, 'copy-deck.docx')).toEqual([{ id: landed.id, checksum: sha256(bytes) }]);
+    expect(h.index.base.getFile(h.ws, 'copy-deck.docx')).toMatchObject({ assetId: landed.id, versionId: landed.current_version_id });
+  });
+
+  it('keeps the local file as a conflicted copy when another asset with other bytes took the name', async () => {
+    h = await setUp(service);
+    const theirs = await putAsset(h.colleague, h.ws, { name: 'budget.xlsx', bytes: Buffer.from('their budget') });
+    const local = await writeLocal(h.root, 'budget.xlsx', 'my budget');
+
+    const result = await executePlan([uploadNew(local)], h.deps);
+
+    const copy = 'budget (conflicted copy Test-Box 2024-03-05 140709).xlsx';
+    expect(result).toMatchObject({ uploaded: 0, conflicts: 1, deferred: 1, failed: [] });
+    expect(existsSync(path.join(h.root, 'budget.xlsx'))).toBe(false);
+    expect(await readFile(path.join(h.root, copy), 'utf8')).toBe('my budget');
+    expect(await assetsNamed(h, 'budget.xlsx')).toEqual([{ id: theirs.id, checksum: sha256('their budget') }]);
+    expect(h.problems).toEqual([expect.objectContaining({ kind: 'conflict', path: 'budget.xlsx' })]);
+    expect(h.problems[0]?.message).toContain(copy);
+  });
+
+  it('does not commit a file that changed after its bytes were sent', async () => {
+    h = await setUp(service);
+    const client = new HookedClient(clientOptions(service, h.demo.accountId, h.demo.user));
+    const local = await writeLocal(h.root, 'voiceover.wav', bytesOf(20_000, 'take 1'));
+    client.afterPut = () => writeFile(path.join(h.root, 'voiceover.wav'), bytesOf(20_001, 'take 2'));
+
+    const result = await executePlan([uploadNew(local)], h.depsWith({ client }));
+
+    expect(result).toMatchObject({ uploaded: 0, deferred: 1, failed: [] });
+    expect(await assetsNamed(h, 'voiceover.wav')).toEqual([]);
+    expect(h.problems).toEqual([expect.objectContaining({ kind: 'unstable', path: 'voiceover.wav' })]);
+    expect(h.index.base.getFile(h.ws, 'voiceover.wav')).toBeUndefined();
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+    await client.close();
+  });
+
+  it('does not commit a file rewritten while its upload waited in the queue (the service refuses the other bytes)', async () => {
+    h = await setUp(service);
+    const local = await writeLocal(h.root, 'story-01.png', bytesOf(30_000, 'first'));
+    h.queue.pause();
+    const queued = once(h.queue, 'progress');
+    const running = executePlan([uploadNew(local)], h.deps);
+    expect((await queued)[0]).toMatchObject({ state: 'queued', path: 'story-01.png' });
+    await writeFile(path.join(h.root, 'story-01.png'), bytesOf(30_000, 'second'));
+    h.queue.resume();
+
+    const result = await running;
+
+    expect(result).toMatchObject({ uploaded: 0, deferred: 1, failed: [] });
+    expect(h.problems).toEqual([expect.objectContaining({ kind: 'unstable', path: 'story-01.png' })]);
+    expect(await assetsNamed(h, 'story-01.png')).toEqual([]);
+    expect(h.index.base.getFile(h.ws, 'story-01.png')).toBeUndefined();
+  });
+
+  it('reports a lock held by someone else and creates no version', async () => {
+    h = await setUp(service);
+    const asset = await putAsset(h.client, h.ws, { name: 'typography.sketch', bytes: Buffer.from('v1') });
+    await h.colleague.updateAsset(h.ws, asset.id, { locked: true });
+    const local = await writeLocal(h.root, 'typography.sketch', 'v2 by me');
+
+    const result = await executePlan([uploadVersion(local, asset.id, asset.current_version_id)], h.deps);
+
+    expect(result).toMatchObject({ uploaded: 0, locked: 1, failed: [] });
+    expect(h.problems).toEqual([expect.objectContaining({ kind: 'locked', path: 'typography.sketch' })]);
+    expect(await h.client.listVersions(h.ws, asset.id)).toHaveLength(1);
+  });
+});
