@@ -1,0 +1,97 @@
+import { useEffect } from 'react';
+import { StateIcon } from './components/StateIcon.js';
+import { overallText, stateTone } from './format.js';
+import { FilesScreen } from './screens/FilesScreen.js';
+import { ReviewsScreen } from './screens/ReviewsScreen.js';
+import { SettingsScreen } from './screens/SettingsScreen.js';
+import { StatusScreen } from './screens/StatusScreen.js';
+import { VersionsScreen } from './screens/VersionsScreen.js';
+import { useServices, useUiState } from './store/context.js';
+import type { Route, View } from './store/route.js';
+import { useTheme } from './theme.js';
+
+const NAV: Array<{ view: View; label: string; to: Route }> = [
+  { view: 'status', label: 'Status', to: { view: 'status' } },
+  { view: 'files', label: 'Files', to: { view: 'files', workspaceId: null, folder: '' } },
+  { view: 'reviews', label: 'Reviews', to: { view: 'reviews' } },
+  { view: 'settings', label: 'Settings', to: { view: 'settings' } },
+];
+
+export function App() {
+  const { store } = useServices();
+  useEffect(() => store.start(), [store]);
+  const { route } = useUiState();
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <Header />
+      <nav aria-label="Main" className="main-nav">
+        <ul>
+          {NAV.map((item) => (
+            <li key={item.view}>
+              <NavButton item={item} current={route.view === item.view || (item.view === 'files' && route.view === 'versions')} />
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1}>
+        <Screen route={route} />
+      </main>
+    </div>
+  );
+}
+
+function NavButton({ item, current }: { item: (typeof NAV)[number]; current: boolean }) {
+  const { store } = useServices();
+  const { reviews } = useUiState();
+  const unread = item.view === 'reviews' && reviews.kind === 'ready' ? [...reviews.value.reviewRequests, ...reviews.value.changeRequests].filter((r) => !r.read).length : 0;
+  return (
+    <button type="button" className="nav-button" aria-current={current ? 'page' : undefined} onClick={() => store.navigate(item.to)}>
+      {item.label}
+      {unread > 0 && (
+        <>
+          <span className="visually-hidden">, {unread} new</span>
+          <span className="badge" aria-hidden="true">
+            {unread}
+          </span>
+        </>
+      )}
+    </button>
+  );
+}
+
+function Header() {
+  const { status } = useUiState();
+  const { theme, toggle } = useTheme();
+  const tone = status.kind === 'ready' ? stateTone(status.value.state) : 'busy';
+  const words = status.kind === 'ready' ? overallText(status.value) : status.kind === 'loading' ? 'Connecting…' : 'Not connected';
+  return (
+    <header className="app-header">
+      <h1>Asset Sync</h1>
+      <p className={`header-state tone-${tone}`} role="status" aria-live="polite">
+        <StateIcon tone={status.kind === 'error' ? 'offline' : tone} />
+        <span>{words}</span>
+      </p>
+      <button type="button" className="theme-toggle" aria-pressed={theme === 'dark'} onClick={toggle}>
+        Dark theme
+      </button>
+    </header>
+  );
+}
+
+function Screen({ route }: { route: Route }) {
+  switch (route.view) {
+    case 'status':
+      return <StatusScreen />;
+    case 'files':
+      return <FilesScreen workspaceId={route.workspaceId} folder={route.folder} />;
+    case 'versions':
+      return <VersionsScreen key={`${route.workspaceId}:${route.path ?? route.assetId}`} workspaceId={route.workspaceId} path={route.path} assetId={route.assetId} versionId={route.versionId ?? null} />;
+    case 'reviews':
+      return <ReviewsScreen />;
+    case 'settings':
+      return <SettingsScreen />;
+  }
+}

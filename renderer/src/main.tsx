@@ -1,0 +1,19 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.js';
+import { connectBridge } from './bridge/index.js';
+import { ServicesProvider } from './store/context.js';
+import { createStore } from './store/store.js';
+import './styles.css';
+
+const bridge = connectBridge();
+const store = createStore(bridge);
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root');
+createRoot(root).render(
+  <StrictMode>
+    <ServicesProvider bridge={bridge} store={store}>
+      <App />
+    </ServicesProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,209 @@
+import { useState } from 'react';
+import type { ActivityItem, EngineStatus, Problem, TransferProgress, WorkspaceStatus } from '../../../shared/engine.js';
+import { ActionStatus, useAction } from '../components/ActionStatus.js';
+import { LoadableView } from '../components/Loadable.js';
+import { ScreenHeading } from '../components/ScreenHeading.js';
+import { StateIcon } from '../components/StateIcon.js';
+import { formatDate, overallText, pendingText, plural, problemTitle, stateText, stateTone, transferText } from '../format.js';
+import { useServices, useUiState } from '../store/context.js';
+import { baseName, parentFolder } from '../store/route.js';
+
+export function StatusScreen() {
+  const { status, activity } = useUiState();
+  const { store } = useServices();
+  return (
+    <section aria-labelledby="status-heading">
+      <ScreenHeading id="status-heading">Status</ScreenHeading>
+      <LoadableView value={status} what="the sync status" onRetry={() => void store.reloadStatus()}>
+        {(value) => <StatusBody status={value} />}
+      </LoadableView>
+      <section aria-labelledby="activity-heading" className="panel">
+        <h3 id="activity-heading">Recent activity</h3>
+        <LoadableView value={activity} what="recent activity" onRetry={() => void store.reloadActivity()}>
+          {(items) => <ActivityList items={items} />}
+        </LoadableView>
+      </section>
+    </section>
+  );
+}
+
+function StatusBody({ status }: { status: EngineStatus }) {
+  const { bridge, store } = useServices();
+  const { outcome, run } = useAction();
+  const problems = status.workspaces.flatMap((w) => w.problems);
+  const togglePause = () =>
+    run(async () => {
+      const next = await bridge.invoke(status.paused ? 'resume' : 'pause', {});
+      store.applyStatus(next);
+      return next.paused ? 'Sync paused.' : 'Sync resumed.';
+    });
+  return (
+    <>
+      <div className="overall panel">
+        <p className={`overall-state tone-${stateTone(status.state)}`} data-testid="overall-state">
+          <StateIcon tone={stateTone(status.state)} size={32} />
+          <span>{overallText(status)}</span>
+        </p>
+        <button type="button" onClick={() => void togglePause()} disabled={outcome.kind === 'busy'}>
+          {status.paused ? 'Resume sync' : 'Pause sync'}
+        </button>
+      </div>
+      <ActionStatus outcome={outcome} />
+
+      <section aria-labelledby="workspaces-heading" className="panel">
+        <h3 id="workspaces-heading">Workspaces</h3>
+        {status.workspaces.length === 0 ? (
+          <p className="muted">No workspace is synced yet. Choose one in Settings.</p>
+        ) : (
+          <ul className="workspace-list">
+            {status.workspaces.map((w) => (
+              <WorkspaceRow key={w.workspaceId} workspace={w} transfers={status.transfers.filter((t) => t.workspaceId === w.workspaceId)} />
+            ))}
+          </ul>
+        )}
+      </section>
+
+      {problems.length > 0 && (
+        <section aria-labelledby="problems-heading" className="panel">
+          <h3 id="problems-heading">Needs attention ({problems.length})</h3>
+          <ul className="problem-list">
+            {problems.map((p) => (
+              <ProblemRow key={`${p.workspaceId}:${p.kind}:${p.path ?? ''}`} problem={p} />
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <section aria-labelledby="transfers-heading" className="panel">
+        <h3 id="transfers-heading">Transfers</h3>
+        {status.transfers.length === 0 ? (
+          <p className="muted">No file is being transferred.</p>
+        ) : (
+          <ul className="transfer-list">
+            {status.transfers.map((t) => (
+              <TransferRow key={t.id} transfer={t} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}
+
+function WorkspaceRow({ workspace: w, transfers }: { workspace: WorkspaceStatus; transfers: TransferProgress[] }) {
+  const total = transfers.reduce((sum, t) => sum + t.bytesTotal, 0);
+  const done = transfers.reduce((sum, t) => sum + t.bytesDone, 0);
+  const tone = stateTone(w.state);
+  return (
+    <li className="workspace-row">
+      <div className="row-main">
+        <strong>{w.name}</strong>
+        <span className={`state tone-${tone}`}>
+          <StateIcon tone={tone} />
+          {stateText(w.state, w.pending.downloads + w.pending.uploads + w.pending.deletes + w.pending.moves + w.pending.conflicts)}
+        </span>
+      </div>
+      <p className="muted small">
+        {plural(w.files, 'file')} in {w.folder} · {pendingText(w.pending)} · last synced {formatDate(w.lastSyncAt)}
+      </p>
+      {total > 0 && <progress max={total} value={done} aria-label={`${w.name}: transfer progress`} />}
+    </li>
+  );
+}
+
+function TransferRow({ transfer: t }: { transfer: TransferProgress }) {
+  const name = baseName(t.path);
+  return (
+    <li className="transfer-row">
+      <div className="row-main">
+        <span className="file-name">{name}</span>
+        <span className="muted small">{transferText(t)}</span>
+      </div>
+      {t.state === 'queued' ? (
+        <progress aria-label={`${name}: waiting`} />
+      ) : (
+        <progress max={Math.max(t.bytesTotal, 1)} value={t.bytesDone} aria-label={`${name}: ${t.direction}`} aria-valuetext={transferText(t)} />
+      )}
+    </li>
+  );
+}
+
+function ProblemRow({ problem: p }: { problem: Problem }) {
+  const { bridge, store } = useServices();
+  const { outcome, run } = useAction();
+  const path = p.path;
+  return (
+    <li className="problem-row">
+      <div className="row-main">
+        <span className="state tone-warn">
+          <StateIcon tone="warn" />
+          <strong>{problemTitle(p.kind)}</strong>
+        </span>
+        {path && <span className="file-name">{path}</span>}
+      </div>
+      <p>{p.message}</p>
+      {p.hint && <p className="muted small">{p.hint}</p>}
+      <div className="actions">
+        <button
+          type="button"
+          onClick={() =>
+            void run(async () => {
+              store.applyStatus(await bridge.invoke('retry', { workspaceId: p.workspaceId }));
+              return 'Retrying now.';
+            })
+          }
+        >
+          Retry
+        </button>
+        {path && (
+          <>
+            <button type="button" onClick={() => void run(async () => (await bridge.invoke('openFile', { workspaceId: p.workspaceId, path }), null))}>
+              Open
+            </button>
+            <button type="button" onClick={() => void run(async () => (await bridge.invoke('showInFolder', { workspaceId: p.workspaceId, path }), null))}>
+              Show in folder
+            </button>
+            {p.kind === 'conflict' && (
+              <button type="button" onClick={() => store.navigate({ view: 'versions', workspaceId: p.workspaceId, path, assetId: null })}>
+                Resolve
+              </button>
+            )}
+            {p.kind !== 'conflict' && (
+              <button type="button" className="link" onClick={() => store.navigate({ view: 'files', workspaceId: p.workspaceId, folder: parentFolder(path) })}>
+                Show in Files
+              </button>
+            )}
+          </>
+        )}
+      </div>
+      <ActionStatus outcome={outcome} />
+    </li>
+  );
+}
+
+const ACTIVITY_SHOWN = 12;
+
+function ActivityList({ items }: { items: ActivityItem[] }) {
+  const [all, setAll] = useState(false);
+  if (items.length === 0) return <p className="muted">Nothing has happened yet.</p>;
+  const shown = all ? items : items.slice(0, ACTIVITY_SHOWN);
+  return (
+    <>
+      <ol className="activity-list">
+        {shown.map((item, i) => (
+          <li key={`${item.at}:${i}`}>
+            <time dateTime={item.at} className="muted small">
+              {formatDate(item.at)}
+            </time>{' '}
+            <span>{item.message}</span>
+          </li>
+        ))}
+      </ol>
+      {items.length > shown.length && (
+        <button type="button" className="link" onClick={() => setAll(true)}>
+          Show all {items.length}
+        </button>
+      )}
+    </>
+  );
+}

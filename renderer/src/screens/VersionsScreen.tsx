@@ -1,0 +1,161 @@
+import { useEffect, useRef, useState } from 'react';
+import type { VersionInfo } from '../../../shared/ipc.js';
+import { ActionStatus, useAction } from '../components/ActionStatus.js';
+import { LoadableView } from '../components/Loadable.js';
+import { ScreenHeading } from '../components/ScreenHeading.js';
+import { checksumPrefix, formatBytes, formatDate } from '../format.js';
+import { useServices } from '../store/context.js';
+import { openAssetAndShowVersions } from '../store/open-asset.js';
+import { baseName, parentFolder } from '../store/route.js';
+import { useQuery } from '../store/use-query.js';
+
+export function VersionsScreen({ workspaceId, path, assetId, versionId }: { workspaceId: string; path: string | null; assetId: string | null; versionId: string | null }) {
+  if (path === null) return <UnplacedAsset workspaceId={workspaceId} assetId={assetId} versionId={versionId} />;
+  return <VersionsOfFile workspaceId={workspaceId} path={path} highlight={versionId} />;
+}
+
+function VersionsOfFile({ workspaceId, path, highlight }: { workspaceId: string; path: string; highlight: string | null }) {
+  const { store } = useServices();
+  const { result, reload } = useQuery('listVersions', { workspaceId, path });
+  const name = baseName(path);
+  return (
+    <section aria-labelledby="versions-heading">
+      <ScreenHeading id="versions-heading">Versions of {name}</ScreenHeading>
+      <p className="muted">
+        <button type="button" className="link" onClick={() => store.navigate({ view: 'files', workspaceId, folder: parentFolder(path) })}>
+          Back to {parentFolder(path) || 'the workspace'}
+        </button>{' '}
+        · <span className="file-name">{path}</span>
+      </p>
+      <LoadableView value={result} what="the versions" onRetry={reload}>
+        {(versions) => <VersionTable workspaceId={workspaceId} path={path} versions={versions} highlight={highlight} onChanged={reload} />}
+      </LoadableView>
+    </section>
+  );
+}
+
+function VersionTable({ workspaceId, path, versions, highlight, onChanged }: { workspaceId: string; path: string; versions: VersionInfo[]; highlight: string | null; onChanged: () => void }) {
+  const { bridge } = useServices();
+  const { outcome, run } = useAction();
+  const [confirming, setConfirming] = useState<string | null>(null);
+  if (versions.length === 0) return <p className="muted">This file has no versions on the service yet.</p>;
+  const numberOf = new Map(versions.map((v) => [v.id, v.number]));
+  const sorted = [...versions].sort((a, b) => b.number - a.number);
+
+  const restore = (version: VersionInfo) =>
+    void run(async () => {
+      setConfirming(null);
+      await bridge.invoke('restoreVersion', { workspaceId, path, versionId: version.id });
+      onChanged();
+      return `Version ${version.number} is current again.`;
+    });
+
+  return (
+    <>
+      <table className="data-table">
+        <caption className="visually-hidden">Versions of {path}, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Version</th>
+            <th scope="col">Author</th>
+            <th scope="col">Date</th>
+            <th scope="col">Size</th>
+            <th scope="col">Checksum</th>
+            <th scope="col">Based on</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {sorted.map((v) => {
+            const parent = v.parentId ? numberOf.get(v.parentId) : undefined;
+            return (
+              <tr key={v.id} className={v.current ? 'current-row' : undefined}>
+                <th scope="row">
+                  Version {v.number}
+                  {v.current && <span className="badge">current</span>}
+                  {v.deleted && <span className="badge badge-muted">deleted</span>}
+                  {v.id === highlight && <span className="badge badge-review">in review</span>}
+                  {v.description && <div className="muted small">{v.description}</div>}
+                </th>
+                <td>{v.author}</td>
+                <td>{formatDate(v.createdAt)}</td>
+                <td>{formatBytes(v.size)}</td>
+                <td>
+                  <code title={`SHA-256 ${v.checksum}`}>{checksumPrefix(v.checksum)}</code>
+                </td>
+                <td>{parent === undefined ? '—' : `Version ${parent}`}</td>
+                <td className="actions">
+                  {confirming === v.id ? (
+                    <RestoreConfirm number={v.number} onConfirm={() => restore(v)} onCancel={() => setConfirming(null)} />
+                  ) : (
+                    <>
+                      <button type="button" aria-label={`Open version ${v.number}`} onClick={() => void run(async () => (await bridge.invoke('openVersion', { workspaceId, path, versionId: v.id }), null))}>
+                        Open
+                      </button>
+                      <button
+                        type="button"
+                        aria-label={`Save a copy of version ${v.number}`}
+                        onClick={() =>
+                          void run(async () => {
+                            const { savedTo } = await bridge.invoke('saveVersionCopy', { workspaceId, path, versionId: v.id });
+                            return savedTo === null ? null : `Saved version ${v.number} to ${savedTo}.`;
+                          })
+                        }
+                      >
+                        Save a copy
+                      </button>
+                      {!v.current && !v.deleted && (
+                        <button type="button" aria-label={`Make version ${v.number} current`} onClick={() => setConfirming(v.id)} disabled={outcome.kind === 'busy'}>
+                          Make current
+                        </button>
+                      )}
+                    </>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <ActionStatus outcome={outcome} />
+    </>
+  );
+}
+
+/** Restoring adds a new version everyone gets: ask once, with focus on the choice. */
+function RestoreConfirm({ number, onConfirm, onCancel }: { number: number; onConfirm: () => void; onCancel: () => void }) {
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => confirmRef.current?.focus(), []);
+  return (
+    <div role="group" aria-label={`Make version ${number} current?`} className="confirm" onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
+      <span className="small">Make version {number} current for everyone?</span>
+      <button type="button" ref={confirmRef} className="primary" onClick={onConfirm}>
+        Yes, make current
+      </button>
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+/** An asset known only by its id (a notification): opening it finds its file. */
+function UnplacedAsset({ workspaceId, assetId, versionId }: { workspaceId: string; assetId: string | null; versionId: string | null }) {
+  const { bridge, store } = useServices();
+  const { outcome, run } = useAction();
+  return (
+    <section aria-labelledby="versions-heading">
+      <ScreenHeading id="versions-heading">Versions</ScreenHeading>
+      {assetId ? (
+        <button type="button" className="primary" onClick={() => void run(() => openAssetAndShowVersions(bridge, store, { workspaceId, assetId, versionId, name: 'This asset' }))}>
+          Open the asset
+        </button>
+      ) : (
+        <p className="muted">Asset Sync did not say which file to show.</p>
+      )}
+      <ActionStatus outcome={outcome} />
+    </section>
+  );
+}

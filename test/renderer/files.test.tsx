@@ -1,0 +1,101 @@
+// @vitest-environment jsdom
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { FileEntry } from '../../shared/ipc.js';
+import { never } from './memory-bridge.js';
+import { renderApp } from './render-app.js';
+import { file, folder, status, workspace, WS } from './fixtures.js';
+
+const FILES = { view: 'files', workspaceId: null, folder: '' } as const;
+
+const TREE: Record<string, FileEntry[]> = {
+  '': [folder('Campaigns'), file({ name: 'README.txt', path: 'README.txt', size: 900, assetId: 'asset-readme' })],
+  Campaigns: [
+    file({ name: 'brief.md', path: 'Campaigns/brief.md', state: 'pending-upload', assetId: 'asset-brief' }),
+    file({ name: 'teaser.mp4', path: 'Campaigns/teaser.mp4', state: 'conflict' }),
+    file({ name: 'new.psd', path: 'Campaigns/new.psd', state: 'remote-only', assetId: 'asset-new' }),
+  ],
+};
+
+const row = (name: RegExp | string) => screen.getByRole('rowheader', { name }).closest('tr') as HTMLElement;
+
+describe('Files screen', () => {
+  it('says it is loading the folder until main answers', async () => {
+    renderApp({ listFiles: () => never() }, FILES);
+    expect(await screen.findByText('Loading this folder…')).toBeTruthy();
+  });
+
+  it('shows why a folder could not be listed, and lists it on a second try', async () => {
+    let fail = true;
+    const { bridge } = renderApp(
+      {
+        listFiles: ({ folder: f }) => {
+          if (fail) throw new Error('The index is busy.');
+          return TREE[f ?? ''] ?? [];
+        },
+      },
+      FILES,
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Could not load this folder: The index is busy.');
+    fail = false;
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('rowheader', { name: /README\.txt/ })).toBeTruthy();
+    expect(bridge.requestsTo('listFiles')).toEqual([
+      { workspaceId: WS, folder: '' },
+      { workspaceId: WS, folder: '' },
+    ]);
+  });
+
+  it('says when a folder is empty', async () => {
+    renderApp({ listFiles: () => [] }, FILES);
+    expect(await screen.findByText('This folder is empty.')).toBeTruthy();
+  });
+
+  it('tells a user without workspaces where to choose one', async () => {
+    renderApp({ getStatus: () => status({ workspaces: [] }) }, FILES);
+    expect(await screen.findByText('No workspace is synced yet. Choose one in Settings.')).toBeTruthy();
+  });
+
+  it('browses folders and shows each entry’s sync state in words', async () => {
+    const { bridge } = renderApp({ listFiles: ({ folder: f }) => TREE[f ?? ''] ?? [] }, FILES);
+    fireEvent.click(await screen.findByRole('button', { name: 'Folder Campaigns' }));
+    await screen.findByRole('rowheader', { name: /brief\.md/ });
+    expect(within(row(/brief\.md/)).getByText('Waiting to upload')).toBeTruthy();
+    expect(within(row(/teaser\.mp4/)).getByText('Conflict')).toBeTruthy();
+    expect(within(row(/new\.psd/)).getByText('Only on the service')).toBeTruthy();
+    // A file only on the service has nothing local to open.
+    expect(within(row(/new\.psd/)).queryByRole('button', { name: 'Open new.psd' })).toBeNull();
+
+    const crumbs = screen.getByRole('navigation', { name: 'Folder path' });
+    expect(within(crumbs).getByRole('button', { name: 'Campaigns' }).getAttribute('aria-current')).toBe('location');
+    fireEvent.click(within(crumbs).getByRole('button', { name: 'Spring Campaign' }));
+    expect(await screen.findByRole('rowheader', { name: /README\.txt/ })).toBeTruthy();
+    expect(bridge.requestsTo('listFiles').map((r) => r.folder)).toEqual(['', 'Campaigns', '']);
+  });
+
+  it('opens a file, shows it in its folder, and goes to its versions', async () => {
+    const { bridge } = renderApp({ listFiles: ({ folder: f }) => TREE[f ?? ''] ?? [], openFile: () => ({ ok: true }), showInFolder: () => ({ ok: true }), listVersions: () => never() }, FILES);
+    await screen.findByRole('rowheader', { name: /README\.txt/ });
+    fireEvent.click(screen.getByRole('button', { name: 'Open README.txt' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Show README.txt in folder' }));
+    fireEvent.click(screen.getByRole('button', { name: 'README.txt: versions' }));
+    expect(await screen.findByRole('heading', { name: 'Versions of README.txt' })).toBeTruthy();
+    expect(bridge.requestsTo('openFile')).toEqual([{ workspaceId: WS, path: 'README.txt' }]);
+    expect(bridge.requestsTo('showInFolder')).toEqual([{ workspaceId: WS, path: 'README.txt' }]);
+    expect(bridge.requestsTo('listVersions')).toEqual([{ workspaceId: WS, path: 'README.txt' }]);
+  });
+
+  it('lists the folder again when its workspace finishes syncing, keeping the old listing meanwhile', async () => {
+    let listing = [file({ name: 'README.txt', path: 'README.txt', state: 'pending-download' })];
+    const { bridge } = renderApp(
+      { getStatus: () => status({ state: 'syncing', workspaces: [workspace({ state: 'syncing' })] }), listFiles: () => listing },
+      FILES,
+    );
+    await screen.findByText('Waiting to download');
+    listing = [file({ name: 'README.txt', path: 'README.txt', state: 'synced' })];
+    bridge.emit('status', status({ workspaces: [workspace({ lastSyncAt: '2025-03-14T10:05:00.000Z' })] }));
+    expect(screen.getByRole('rowheader', { name: /README\.txt/ })).toBeTruthy();
+    expect(await screen.findByText('Synced')).toBeTruthy();
+  });
+});

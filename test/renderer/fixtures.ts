@@ -1,0 +1,102 @@
+import type { FileEntry, ReviewItem, SettingsView, VersionInfo } from '../../shared/ipc.js';
+import type { EngineStatus, TransferProgress, WorkspaceStatus } from '../../shared/engine.js';
+
+export const WS = 'ws-spring';
+
+export function workspace(overrides: Partial<WorkspaceStatus> = {}): WorkspaceStatus {
+  return {
+    workspaceId: WS,
+    name: 'Spring Campaign',
+    folder: '/home/dana/Assets/Spring Campaign',
+    state: 'up-to-date',
+    pending: { downloads: 0, uploads: 0, deletes: 0, moves: 0, conflicts: 0 },
+    files: 24,
+    lastSyncAt: '2025-03-14T10:00:00.000Z',
+    problems: [],
+    ...overrides,
+  };
+}
+
+export function status(overrides: Partial<EngineStatus> = {}): EngineStatus {
+  return { state: 'up-to-date', workspaces: [workspace()], transfers: [], paused: false, ...overrides };
+}
+
+export function transfer(overrides: Partial<TransferProgress> = {}): TransferProgress {
+  return {
+    id: 't1',
+    workspaceId: WS,
+    path: 'Campaigns/Spring/Social/hero.psd',
+    direction: 'download',
+    bytesDone: 512 * 1024,
+    bytesTotal: 2 * 1024 * 1024,
+    speed: 256 * 1024,
+    etaSeconds: 6,
+    state: 'active',
+    ...overrides,
+  };
+}
+
+export function file(overrides: Partial<FileEntry> = {}): FileEntry {
+  return {
+    name: 'hero.psd',
+    path: 'Campaigns/Spring/Social/hero.psd',
+    isFolder: false,
+    size: 48_000,
+    state: 'synced',
+    assetId: 'asset-hero',
+    versionNumber: 3,
+    modifiedAt: '2025-03-14T09:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function folder(name: string, path = name): FileEntry {
+  return { name, path, isFolder: true, size: null, state: 'synced', assetId: null, versionNumber: null, modifiedAt: null };
+}
+
+export function version(number: number, overrides: Partial<VersionInfo> = {}): VersionInfo {
+  return {
+    id: `v${number}`,
+    number,
+    author: number % 2 === 1 ? 'Dana Designer' : 'Rafael Reviewer',
+    createdAt: `2025-03-1${number}T12:00:00.000Z`,
+    size: 40_000 + number * 512,
+    checksum: `${String(number).repeat(12)}abcdef${'0'.repeat(46)}`,
+    parentId: number > 1 ? `v${number - 1}` : null,
+    current: false,
+    deleted: false,
+    description: number > 1 ? `Revision ${number}` : null,
+    ...overrides,
+  };
+}
+
+export function review(overrides: Partial<ReviewItem> = {}): ReviewItem {
+  return {
+    kind: 'review_request',
+    remoteKey: 'rr-1',
+    workspaceId: WS,
+    assetId: 'asset-hero',
+    versionId: 'v3',
+    assetName: 'hero.psd',
+    from: 'Rafael Reviewer',
+    message: 'Could you review this before Friday?',
+    at: '2025-03-14T08:00:00.000Z',
+    read: true,
+    ...overrides,
+  };
+}
+
+export function settings(overrides: Partial<SettingsView> = {}): SettingsView {
+  return {
+    signedIn: true,
+    baseUrl: 'http://127.0.0.1:4010',
+    accountId: 'acct-1',
+    root: '/home/dana/Assets',
+    deviceName: 'dana-laptop',
+    pollIntervalSeconds: 30,
+    bandwidthLimit: null,
+    launchAtLogin: false,
+    workspaces: [{ id: WS, name: 'Spring Campaign', excluded: [] }],
+    ...overrides,
+  };
+}

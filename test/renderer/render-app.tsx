@@ -1,0 +1,34 @@
+import { cleanup, render } from '@testing-library/react';
+import { afterEach } from 'vitest';
+import { App } from '../../renderer/src/App.js';
+import { ServicesProvider } from '../../renderer/src/store/context.js';
+import type { Route } from '../../renderer/src/store/route.js';
+import { createStore } from '../../renderer/src/store/store.js';
+import { MemoryBridge, type Handlers } from './memory-bridge.js';
+import { status } from './fixtures.js';
+
+// Vitest runs without globals, so Testing Library cannot register its own cleanup.
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  delete document.documentElement.dataset.theme;
+});
+
+/** What every screen can lean on unless a test says otherwise: a quiet, up-to-date engine. */
+const BASE: Handlers = {
+  getStatus: () => status(),
+  getActivity: () => [],
+  listReviews: () => ({ reviewRequests: [], changeRequests: [] }),
+};
+
+/** The whole app over an in-memory bridge, opened at `route`. */
+export function renderApp(handlers: Handlers = {}, route: Route = { view: 'status' }) {
+  const bridge = new MemoryBridge({ ...BASE, ...handlers });
+  const store = createStore(bridge, route);
+  const view = render(
+    <ServicesProvider bridge={bridge} store={store}>
+      <App />
+    </ServicesProvider>,
+  );
+  return { bridge, store, ...view };
+}
