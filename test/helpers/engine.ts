@@ -5,7 +5,6 @@
  * against the service's listing, leftover temp files, anything written outside a root.
  */
 import { createCipheriv, createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile, lstat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
@@ -24,7 +23,7 @@ import { startService, type DemoInfo, type DemoOptions, type FaultOptions, type 
  * The OS trash (freedesktop layout, which the `trash` package follows) of this test process:
  * remote deletions land here instead of the real user's trash.
  */
-export const TRASH_HOME = mkdtempSync(join(tmpdir(), 'asset-sync-it-trash-'));
+export const TRASH_HOME = join(tmpdir(), `asset-sync-it-trash-${process.pid}`);
 process.env.XDG_DATA_HOME = TRASH_HOME;
 
 /** SHA-256 of every file in the sandboxed trash. */

@@ -1,0 +1,140 @@
+/**
+ * Both sides changing one file, and someone else's lock: the remote version keeps the path, the
+ * local edit survives as a conflicted copy, equal edits are no conflict, a locked asset waits.
+ */
+import { describe, expect, it } from 'vitest';
+import { idle, localChecksums, remoteChecksums, sha256, worlds } from '../helpers/engine.js';
+
+const world = worlds();
+
+describe('conflict', () => {
+  it('keeps the remote version at the path and uploads the local edit as a conflicted copy', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    const path = 'Campaigns/Spring/brief.md';
+    const entry = await w.user.assetAt(path);
+    const versionsBefore = await w.user.versions(entry.assetId);
+
+    await w.colleague.newVersion(entry.assetId, 'brief, the colleague\'s edit\n');
+    await laptop.write(path, 'brief, the laptop\'s edit\n');
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(true);
+    expect(report.workspaces[0]?.conflicts).toBe(1);
+    // The service's version stays at the path, on disk and on the service.
+    expect((await laptop.read(path)).toString()).toBe('brief, the colleague\'s edit\n');
+    expect(await w.user.versions(entry.assetId)).toHaveLength(versionsBefore.length + 1);
+    expect((await w.user.assetAt(path)).checksum).toBe(sha256('brief, the colleague\'s edit\n'));
+
+    // The local edit is beside it, named after the device and the time, and uploaded as a new asset.
+    const local = await localChecksums(laptop.dir);
+    const copies = local.filter(([p]) => /^Campaigns\/Spring\/brief \(conflicted copy laptop \d{4}-\d{2}-\d{2} \d{6}\)\.md$/.test(p));
+    expect(copies).toHaveLength(1);
+    const [copyPath, copySum] = copies[0] as [string, string];
+    expect(copySum).toBe(sha256('brief, the laptop\'s edit\n'));
+    const copy = await w.user.assetAt(copyPath);
+    expect(copy.checksum).toBe(copySum);
+    expect(await w.user.versions(copy.assetId)).toHaveLength(1);
+
+    expect(await remoteChecksums(w.user.client, w.workspaceId)).toEqual(local);
+    expect(idle(await laptop.sync())).toBe(true);
+  });
+
+  it('sees no conflict when both sides made the same edit, and makes no version', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    const path = 'Campaigns/Spring/brief.md';
+    const entry = await w.user.assetAt(path);
+    const versionsBefore = await w.user.versions(entry.assetId);
+
+    await w.colleague.newVersion(entry.assetId, 'the same fix on both sides\n');
+    await laptop.write(path, 'the same fix on both sides\n');
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(true);
+    expect(report.workspaces[0]?.conflicts).toBe(0);
+    expect(report.workspaces[0]?.uploaded).toBe(0);
+    expect(await w.user.versions(entry.assetId)).toHaveLength(versionsBefore.length + 1);
+    expect((await localChecksums(laptop.dir)).some(([p]) => p.includes('conflicted copy'))).toBe(false);
+    expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+    expect(idle(await laptop.sync())).toBe(true);
+  });
+
+  it('between two devices editing the same file: the first one up wins the path, the other keeps a copy', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    const desktop = await w.device('desktop');
+    await laptop.sync();
+    await desktop.sync();
+    const path = 'Docs/asset-naming.md';
+    const entry = await w.user.assetAt(path);
+    const versionsBefore = await w.user.versions(entry.assetId);
+
+    await laptop.write(path, 'laptop wording\n');
+    await desktop.write(path, 'desktop wording\n');
+    await laptop.sync();
+    await desktop.sync();
+    await laptop.sync();
+
+    const versions = await w.user.versions(entry.assetId);
+    expect(versions).toHaveLength(versionsBefore.length + 1);
+    expect(versions[0]?.commit_parent_id).toBe(entry.versionId);
+    expect((await desktop.read(path)).toString()).toBe('laptop wording\n');
+    const laptopFiles = await localChecksums(laptop.dir);
+    expect(laptopFiles).toEqual(await localChecksums(desktop.dir));
+    expect(laptopFiles).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+    expect(laptopFiles.filter(([p]) => p.startsWith('Docs/asset-naming (conflicted copy desktop ')).map(([, sum]) => sum)).toEqual([sha256('desktop wording\n')]);
+  });
+});
+
+describe('lock held by someone else', () => {
+  it('holds a local edit back with a "locked" problem, and uploads it once the lock is released', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    const path = 'Brand/brand-guidelines.pdf';
+    const entry = await w.user.assetAt(path);
+    const versionsBefore = await w.user.versions(entry.assetId);
+
+    await w.colleague.client.updateAsset(w.workspaceId, entry.assetId, { locked: true });
+    await laptop.write(path, 'guidelines v-next');
+    const blocked = await laptop.sync();
+
+    expect(blocked.ok).toBe(false);
+    expect(blocked.workspaces[0]?.problems).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'locked', path })]));
+    expect(await w.user.versions(entry.assetId)).toEqual(versionsBefore);
+    const status = laptop.engine.status();
+    expect(status.state).toBe('attention');
+    expect(status.workspaces[0]?.problems.map((p) => p.kind)).toContain('locked');
+    // The edit is kept as it is.
+    expect((await laptop.read(path)).toString()).toBe('guidelines v-next');
+
+    await w.colleague.client.updateAsset(w.workspaceId, entry.assetId, { locked: false });
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(true);
+    const versions = await w.user.versions(entry.assetId);
+    expect(versions).toHaveLength(versionsBefore.length + 1);
+    expect(versions[0]?.commit_parent_id).toBe(entry.versionId);
+    expect(versions[0]?.checksum).toBe(sha256('guidelines v-next'));
+    expect(laptop.engine.status().workspaces[0]?.problems).toEqual([]);
+    expect(laptop.engine.status().state).toBe('up-to-date');
+  });
+
+  it('still downloads what the lock holder commits', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    const path = 'Brand/brand-guidelines.pdf';
+    const entry = await w.user.assetAt(path);
+
+    await w.colleague.client.updateAsset(w.workspaceId, entry.assetId, { locked: true });
+    await w.colleague.newVersion(entry.assetId, 'guidelines by the lock holder');
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(true);
+    expect((await laptop.read(path)).toString()).toBe('guidelines by the lock holder');
+  });
+});

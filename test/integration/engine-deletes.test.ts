@@ -1,0 +1,209 @@
+/**
+ * Deletions both ways and their guards: local deletes are soft on the service (and restorable),
+ * remote deletes go to the trash and never take unsynced work with them, a mass deletion and a
+ * missing root marker delete nothing remotely.
+ */
+import { rename, rm, unlink } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { idle, localChecksums, remoteChecksums, sha256, trashedChecksums, worlds } from '../helpers/engine.js';
+
+const world = worlds();
+
+describe('local delete', () => {
+  it('soft-deletes the asset; restored on the service, the file comes back on the next sync', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    const desktop = await w.device('desktop');
+    await laptop.sync();
+    await desktop.sync();
+    const path = 'Docs/budget.xlsx';
+    const entry = await w.user.assetAt(path);
+    const bytes = await laptop.read(path);
+
+    await unlink(laptop.path(path));
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(true);
+    const deleted = await w.user.client.getAsset(w.workspaceId, entry.assetId);
+    expect(deleted.isActive).toBe(false);
+    await desktop.sync();
+    expect(await desktop.exists(path)).toBe(false);
+    expect(await trashedChecksums()).toContain(sha256(bytes));
+
+    await w.colleague.client.restoreAsset(w.workspaceId, entry.assetId);
+    await laptop.sync();
+    await desktop.sync();
+
+    expect(await laptop.read(path)).toEqual(bytes);
+    expect(await desktop.read(path)).toEqual(bytes);
+    expect((await w.user.assetAt(path)).assetId).toBe(entry.assetId);
+    expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+  });
+
+  it('loses to a remote edit made meanwhile: the new version comes back, nothing is deleted', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    const path = 'Campaigns/Spring/copy-deck.docx';
+    const entry = await w.user.assetAt(path);
+
+    await unlink(laptop.path(path));
+    await w.colleague.newVersion(entry.assetId, 'copy deck, rewritten');
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(true);
+    expect((await laptop.read(path)).toString()).toBe('copy deck, rewritten');
+    expect((await w.user.client.getAsset(w.workspaceId, entry.assetId)).isActive).toBe(true);
+    expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+  });
+
+  it('of a whole folder soft-deletes every asset in it and the folder', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    const photos = [...(await w.user.client.getHierarchy(w.workspaceId)).assets].filter((a) => a.folder_id === w.demo.folderIds.Photography);
+
+    await rm(laptop.path('Photography'), { recursive: true });
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(true);
+    const listing = await w.user.client.getHierarchy(w.workspaceId);
+    expect(listing.assets.filter((a) => photos.some((p) => p.id === a.id))).toEqual([]);
+    expect(listing.folders.some((f) => f.id === w.demo.folderIds.Photography)).toBe(false);
+    expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+    expect(idle(await laptop.sync())).toBe(true);
+  });
+});
+
+describe('remote delete', () => {
+  it('moves the local file to the trash', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    const path = 'Photography/studio-002.jpg';
+    const entry = await w.user.assetAt(path);
+    const bytes = await laptop.read(path);
+
+    await w.colleague.client.deleteAssets(w.workspaceId, [entry.assetId]);
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(true);
+    expect(await laptop.exists(path)).toBe(false);
+    expect(await trashedChecksums()).toContain(sha256(bytes));
+    expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+  });
+
+  it('never takes an unsynced local edit with it: the edit is uploaded again as a new asset', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    const path = 'Docs/asset-naming.md';
+    const entry = await w.user.assetAt(path);
+
+    await laptop.write(path, 'an edit the service never saw\n');
+    await w.colleague.client.deleteAssets(w.workspaceId, [entry.assetId]);
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(true);
+    expect((await laptop.read(path)).toString()).toBe('an edit the service never saw\n');
+    const now = await w.user.assetAt(path);
+    expect(now.checksum).toBe(sha256('an edit the service never saw\n'));
+    expect(now.assetId).not.toBe(entry.assetId);
+    expect(await w.user.versions(now.assetId)).toHaveLength(1);
+    expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+  });
+
+  it('of a folder with a new local file in it keeps the file and uploads it', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+
+    await laptop.write('Docs/notes-from-the-train.txt', 'written offline');
+    const docs = w.demo.folderIds.Docs as string;
+    await w.colleague.client.deleteFolder(w.workspaceId, docs, { recursive: true });
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(true);
+    expect((await laptop.read('Docs/notes-from-the-train.txt')).toString()).toBe('written offline');
+    expect((await w.user.assetAt('Docs/notes-from-the-train.txt')).checksum).toBe(sha256('written offline'));
+    expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+  });
+});
+
+describe('mass-delete brake', () => {
+  it('deletes nothing remotely when most local files disappear, and says why', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    const before = await remoteChecksums(w.user.client, w.workspaceId);
+    const files = (await localChecksums(laptop.dir)).map(([p]) => p);
+
+    for (const path of files.slice(0, 20)) await unlink(laptop.path(path));
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(false);
+    expect(report.workspaces[0]?.problems.map((p) => p.kind)).toContain('brake');
+    expect(await remoteChecksums(w.user.client, w.workspaceId)).toEqual(before);
+    expect(laptop.engine.status().state).toBe('attention');
+
+    // Confirmed by the user: the deletions go through, softly.
+    const confirmed = await laptop.sync({ allowMassDelete: true });
+    expect(confirmed.ok).toBe(true);
+    expect(await remoteChecksums(w.user.client, w.workspaceId)).toEqual(await localChecksums(laptop.dir));
+    expect((await remoteChecksums(w.user.client, w.workspaceId)).length).toBe(before.length - 20);
+  });
+});
+
+describe('mass-delete brake, the other way', () => {
+  it('deletes nothing locally when most assets disappear from the service at once', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    const before = await localChecksums(laptop.dir);
+
+    await w.colleague.client.deleteAssets(w.workspaceId, w.demo.assetIds.slice(0, 20));
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(false);
+    expect(report.workspaces[0]?.problems.map((p) => p.kind)).toContain('brake');
+    expect(await localChecksums(laptop.dir)).toEqual(before);
+  });
+});
+
+describe('root marker', () => {
+  it('missing from the workspace folder: nothing is deleted remotely, a "marker" problem is reported', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    const before = await remoteChecksums(w.user.client, w.workspaceId);
+
+    await unlink(laptop.path('.assetsync'));
+    await unlink(laptop.path('README.txt'));
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(false);
+    expect(report.workspaces[0]?.problems.map((p) => p.kind)).toContain('marker');
+    expect(await remoteChecksums(w.user.client, w.workspaceId)).toEqual(before);
+  });
+
+  it('gone with the whole folder (an unmounted drive): nothing is deleted and nothing recreated', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    const before = await remoteChecksums(w.user.client, w.workspaceId);
+
+    await rename(laptop.dir, `${laptop.dir}-unmounted`);
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(false);
+    expect(report.workspaces[0]?.problems.map((p) => p.kind)).toContain('marker');
+    expect(await remoteChecksums(w.user.client, w.workspaceId)).toEqual(before);
+    expect(await laptop.exists('')).toBe(false);
+
+    // The drive is back: syncing goes on as before.
+    await rename(`${laptop.dir}-unmounted`, laptop.dir);
+    const back = await laptop.sync();
+    expect(back.ok).toBe(true);
+    expect(idle(back)).toBe(true);
+  });
+});

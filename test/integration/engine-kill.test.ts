@@ -1,0 +1,146 @@
+/**
+ * Kill -9 in the middle of a sync: the engine runs in a child process that is SIGKILLed during
+ * downloads and during uploads, then restarted until it converges. Nothing may be lost, torn or
+ * made twice: every file equals the service's current version byte for byte, each edit is one
+ * version, no temp file is left and nothing is written outside the root.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { SyncReport } from '../../shared/engine.js';
+import { TEST_BACKOFF, bytesFor, faults, idle, localChecksums, remoteChecksums, tempFiles, walkFiles, worlds, type World } from '../helpers/engine.js';
+import type { SyncChildConfig } from '../helpers/sync-child.js';
+
+const world = worlds();
+const CHILD = fileURLToPath(new URL('../helpers/sync-child.ts', import.meta.url));
+const MiB = 1024 * 1024;
+
+interface Run {
+  outcome: 'killed' | 'exited';
+  code: number | null;
+  report: SyncReport | null;
+  stderr: string;
+}
+
+/** Runs one sync in a child process; SIGKILLs it as soon as `killWhen` says so (if it is still running). */
+async function runChild(config: SyncChildConfig, killWhen: () => Promise<boolean>): Promise<Run> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+    env: { ...process.env, SYNC_CHILD: JSON.stringify(config) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let running = true;
+  void exited.then(() => (running = false));
+  let killed = false;
+  while (running) {
+    if (await killWhen()) {
+      killed = child.kill('SIGKILL');
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  const code = await exited;
+  const line = stdout.trim().split('\n').pop() ?? '';
+  return { outcome: killed ? 'killed' : 'exited', code, report: line.startsWith('{') ? (JSON.parse(line) as SyncReport) : null, stderr };
+}
+
+/** True from `ms` after its first call, i.e. after the child started. */
+const after = (ms: number): (() => Promise<boolean>) => {
+  let at: number | undefined;
+  return () => {
+    at ??= Date.now() + ms;
+    return Promise.resolve(Date.now() >= at);
+  };
+};
+const never = (): Promise<boolean> => Promise.resolve(false);
+
+/** Restarts the child until a run ends by itself with everything synced. */
+async function runToConvergence(config: SyncChildConfig): Promise<void> {
+  for (let attempt = 0; attempt < 6; attempt += 1) {
+    const run = await runChild(config, never);
+    if (run.code === 0) return;
+    if (run.code !== 2) throw new Error(`the sync process failed (exit ${run.code}): ${run.stderr}`);
+  }
+  throw new Error('the sync did not converge after the kills');
+}
+
+async function childConfig(w: World): Promise<SyncChildConfig> {
+  const root = join(w.home, 'child', 'root');
+  await mkdir(root, { recursive: true });
+  return {
+    baseUrl: w.service.url,
+    accountId: w.demo.accountId,
+    key: w.demo.user.apiKey,
+    secret: w.demo.user.apiSecret,
+    workspaceId: w.workspaceId,
+    root,
+    indexFile: join(w.home, 'child', 'index.db'),
+    deviceName: 'killed-laptop',
+    bandwidthLimit: 16 * MiB,
+    backoff: TEST_BACKOFF,
+  };
+}
+
+const sizeOf = (i: number): number => MiB + ((i * 1_048_573) % (3 * MiB));
+
+describe('kill -9 during a sync', () => {
+  it('converges after kills during downloads and uploads, with nothing lost, torn or made twice', async () => {
+    const w = await world({ service: { faults: faults({ latencyMs: 30 }) }, demo: { assets: 0 } });
+    const footage = Array.from({ length: 30 }, (_, i) => ({ path: `Footage/Day ${i % 3}/clip-${i}.mov`, bytes: bytesFor(`clip ${i}`, sizeOf(i)) }));
+    for (const f of footage) await w.colleague.createFile(f.path, f.bytes);
+    const config = await childConfig(w);
+    const dir = join(config.root, w.folderName);
+    const partFileExists = async () => (await tempFiles(config.root)).length > 0;
+    const filesDone = (n: number) => async () => (await walkFiles(dir)).filter((p) => p.endsWith('.mov')).length >= n;
+
+    // Downloads: killed while a temp file is being written, after some files, and at a random moment.
+    const downloadKills = [partFileExists, filesDone(8), after(300 + Math.random() * 1200), filesDone(20)];
+    const downloadRuns = [];
+    for (const killWhen of downloadKills) downloadRuns.push(await runChild(config, killWhen));
+    expect(downloadRuns.some((r) => r.outcome === 'killed')).toBe(true);
+    await runToConvergence(config);
+    expect(await localChecksums(dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+
+    // Uploads: new renders and edits of downloaded clips, killed at random moments.
+    const renders = Array.from({ length: 30 }, (_, i) => ({ path: `Renders/render-${i}.exr`, bytes: bytesFor(`render ${i}`, sizeOf(i + 7)) }));
+    await mkdir(join(dir, 'Renders'));
+    const edits = footage.slice(0, 5).map((f, i) => ({ path: f.path, bytes: bytesFor(`edit ${i}`, sizeOf(i + 13)) }));
+    for (const f of [...renders, ...edits]) await writeFile(join(dir, ...f.path.split('/')), f.bytes);
+    const parents = new Map<string, string>();
+    for (const e of edits) {
+      const entry = await w.user.assetAt(e.path);
+      parents.set(entry.assetId, entry.versionId);
+    }
+
+    // Killed once some uploads were committed, and at random moments (mostly mid-PUT).
+    const committed = (n: number) => async () => (await w.user.hierarchy()).assets.length >= footage.length + n;
+    const uploadKills = [committed(3), after(1500 + Math.random() * 2000), committed(15), after(1500 + Math.random() * 3000)];
+    const uploadRuns = [];
+    for (const killWhen of uploadKills) uploadRuns.push(await runChild(config, killWhen));
+    expect(uploadRuns.some((r) => r.outcome === 'killed')).toBe(true);
+    await runToConvergence(config);
+
+    const remote = await remoteChecksums(w.user.client, w.workspaceId);
+    expect(await localChecksums(dir)).toEqual(remote);
+    expect(remote).toHaveLength(footage.length + renders.length);
+    for (const r of renders) expect(await w.user.versions((await w.user.assetAt(r.path)).assetId)).toHaveLength(1);
+    for (const [assetId, parent] of parents) {
+      const versions = await w.user.versions(assetId);
+      expect(versions).toHaveLength(2);
+      expect(versions[0]?.commit_parent_id).toBe(parent);
+    }
+    for (const f of footage.slice(5)) expect(await w.user.versions((await w.user.assetAt(f.path)).assetId)).toHaveLength(1);
+    expect(await tempFiles(config.root)).toEqual([]);
+    expect(await w.strayFiles()).toEqual([]);
+
+    const last = await runChild(config, never);
+    expect(last.code).toBe(0);
+    expect(last.report && idle(last.report)).toBe(true);
+  }, 300_000);
+});

@@ -1,0 +1,46 @@
+/**
+ * The engine left running (`start()`): the watcher sends local changes up, the poll brings
+ * remote ones down, and the events a host shows (status, activity) tell what happened.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import type { ActivityItem, EngineStatus } from '../../shared/engine.js';
+import { localChecksums, remoteChecksums, sha256, worlds } from '../helpers/engine.js';
+
+const world = worlds();
+const WAIT = { timeout: 20_000, interval: 100 };
+
+describe('running engine', () => {
+  it('uploads what the watcher sees, downloads what the poll finds, and reports it', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop', { engine: { pollIntervalMs: 300, debounceMs: 50 } });
+    const statuses: EngineStatus[] = [];
+    const activity: ActivityItem[] = [];
+    laptop.engine.on('status', (s) => statuses.push(s));
+    laptop.engine.on('activity', (a) => activity.push(a));
+
+    await laptop.engine.start();
+    await vi.waitFor(async () => {
+      expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+    }, WAIT);
+
+    await laptop.write('Docs/meeting-notes.md', 'notes taken while running\n');
+    await vi.waitFor(async () => {
+      expect((await w.user.assetAt('Docs/meeting-notes.md')).checksum).toBe(sha256('notes taken while running\n'));
+    }, WAIT);
+
+    const hero = await w.user.assetAt('Campaigns/Spring/Social/hero.psd');
+    await w.colleague.newVersion(hero.assetId, 'hero, retouched');
+    await vi.waitFor(async () => {
+      expect((await laptop.read('Campaigns/Spring/Social/hero.psd')).toString()).toBe('hero, retouched');
+    }, WAIT);
+    await vi.waitFor(() => expect(laptop.engine.status().state).toBe('up-to-date'), WAIT);
+
+    expect(activity.some((a) => a.kind === 'uploaded' && a.path === 'Docs/meeting-notes.md')).toBe(true);
+    expect(activity.some((a) => a.kind === 'downloaded' && a.path === 'Campaigns/Spring/Social/hero.psd')).toBe(true);
+    expect(statuses.some((s) => s.state === 'syncing')).toBe(true);
+    expect(await w.user.versions((await w.user.assetAt('Docs/meeting-notes.md')).assetId)).toHaveLength(1);
+
+    await laptop.engine.stop();
+    expect(laptop.engine.status().state).toBe('stopped');
+  });
+});
