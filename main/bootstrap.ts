@@ -1,0 +1,148 @@
+/**
+ * Wiring shared by the command line and the Electron main process: credentials, logger, service
+ * client, index and engine, built the same way for every host and closed in the right order.
+ */
+import type { EngineStatus } from '../shared/engine.js';
+import { defaultDeviceName, indexPathFor, logPath } from './config.js';
+import { SyncEngine, type EngineWorkspace } from './engine/engine.js';
+import { openIndex, type SyncIndex } from './index/sync-index.js';
+import { createLogger, type Logger } from './logging.js';
+import { accountRef, resolveCredentials, type ApiCredentials, type SecretStore } from './secrets/secret-store.js';
+import { ServiceClient } from './service-client/index.js';
+
+/** No usable API key: nothing was given, stored or set in the environment (or the keychain failed). */
+export class CredentialsError extends Error {
+  override readonly name = 'CredentialsError';
+}
+
+export interface ConnectOptions {
+  baseUrl: string;
+  accountId: string;
+  /** Given directly (the demo, tests); otherwise the environment, then the keychain. */
+  credentials?: ApiCredentials | undefined;
+  /** Where to look when `credentials` is absent; default: environment, then OS keychain. */
+  secretStores?: SecretStore[] | undefined;
+  logLevel?: string | undefined;
+  /** Also log to stderr (`--verbose`). */
+  logToStderr?: boolean | undefined;
+}
+
+export interface Connection {
+  client: ServiceClient;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+export interface SessionOptions extends ConnectOptions {
+  root: string;
+  workspaces: readonly EngineWorkspace[];
+  deviceName?: string | undefined;
+  pollIntervalSeconds?: number | undefined;
+  maxDownloads?: number | undefined;
+  maxUploads?: number | undefined;
+  /** Bytes per second for all transfers together; absent: unlimited. */
+  bandwidthLimit?: number | undefined;
+  quietMs?: number | undefined;
+}
+
+export interface Session extends Connection {
+  engine: SyncEngine;
+  index: SyncIndex;
+}
+
+/** Index settings that let later commands (status, versions) find the service without options. */
+export const SERVICE_SETTING = 'service';
+export interface ServiceSetting {
+  baseUrl: string;
+  accountId: string;
+}
+
+/** Index setting: per workspace, when the engine last finished a cycle (ISO time). */
+export const LAST_SYNC_SETTING = 'lastSyncAt';
+
+export async function credentialsFor(options: Pick<ConnectOptions, 'baseUrl' | 'accountId' | 'credentials' | 'secretStores'>): Promise<ApiCredentials> {
+  if (options.credentials) return options.credentials;
+  try {
+    return await resolveCredentials(accountRef(options.baseUrl, options.accountId), options.secretStores);
+  } catch (error) {
+    throw new CredentialsError((error as Error).message, { cause: error });
+  }
+}
+
+export function createFileLogger(options: Pick<ConnectOptions, 'logLevel' | 'logToStderr'>): Logger {
+  return createLogger({ file: logPath(), level: options.logLevel, stderr: options.logToStderr });
+}
+
+/** A service client with resolved credentials and a logger, for commands that need no engine. */
+export async function connect(options: ConnectOptions): Promise<Connection> {
+  const credentials = await credentialsFor(options);
+  const logger = createFileLogger(options);
+  const client = new ServiceClient({ baseUrl: options.baseUrl, accountId: options.accountId, credentials, logger, userAgent: 'asset-sync' });
+  return {
+    client,
+    logger,
+    async close() {
+      await client.close();
+      logger.flush();
+    },
+  };
+}
+
+export async function openSession(options: SessionOptions): Promise<Session> {
+  const connection = await connect(options);
+  let index: SyncIndex;
+  try {
+    index = openIndex(indexPathFor(options.root));
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+  index.settings.set(SERVICE_SETTING, { baseUrl: options.baseUrl, accountId: options.accountId } satisfies ServiceSetting);
+  const engine = new SyncEngine({
+    root: options.root,
+    workspaces: options.workspaces,
+    index,
+    client: connection.client,
+    logger: connection.logger,
+    deviceName: options.deviceName ?? defaultDeviceName(),
+    accountId: options.accountId,
+    ...(options.pollIntervalSeconds !== undefined ? { pollIntervalMs: options.pollIntervalSeconds * 1000 } : {}),
+    ...(options.quietMs !== undefined ? { quietMs: options.quietMs } : {}),
+    ...(options.maxDownloads !== undefined ? { maxDownloads: options.maxDownloads } : {}),
+    ...(options.maxUploads !== undefined ? { maxUploads: options.maxUploads } : {}),
+    bandwidthLimit: options.bandwidthLimit,
+  });
+  const rememberLastSync = recordLastSync(index);
+  engine.on('status', rememberLastSync);
+  let closed = false;
+  return {
+    engine,
+    index,
+    client: connection.client,
+    logger: connection.logger,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await engine.stop();
+      engine.off('status', rememberLastSync);
+      await connection.close();
+      index.close();
+    },
+  };
+}
+
+/** Persists each workspace's last finished cycle, so `status` can tell it without running the engine. */
+function recordLastSync(index: SyncIndex): (status: EngineStatus) => void {
+  let known: Record<string, string> = index.settings.get<Record<string, string>>(LAST_SYNC_SETTING) ?? {};
+  return (status) => {
+    if (!index.isOpen) return;
+    let changed = false;
+    for (const ws of status.workspaces) {
+      if (ws.lastSyncAt && ws.lastSyncAt !== known[ws.workspaceId]) {
+        known = { ...known, [ws.workspaceId]: ws.lastSyncAt };
+        changed = true;
+      }
+    }
+    if (changed) index.settings.set(LAST_SYNC_SETTING, known);
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * The `asset-sync` command line: one module per command, wired here. Every failure ends as a
+ * message saying what to do and an exit code (0 fine, 1 problems remain, 2 usage or config),
+ * with a stack trace only under --verbose.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { EXIT_USAGE, describeError } from './errors.js';
+import { registerLogin } from './login.js';
+import type { GlobalOptions, Run } from './options.js';
+import { printError } from './output.js';
+import { registerReviews } from './reviews.js';
+import { registerRestore } from './restore.js';
+import { registerSaveVersion } from './save-version.js';
+import { registerStatus } from './status.js';
+import { registerSync } from './sync.js';
+import { registerVersions } from './versions.js';
+import { registerWorkspaces } from './workspaces.js';
+
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+export function buildProgram(run: Run): Command {
+  const program = new Command('asset-sync')
+    .description('Sync folders with the Asset Collaboration Service.')
+    // -V only: `--version <n>` belongs to restore and save-version.
+    .version(packageVersion(), '-V', 'print the version of asset-sync')
+    .option('--verbose', 'log to stderr too, and show stack traces of errors')
+    .exitOverride()
+    .showHelpAfterError('(`asset-sync --help` lists the commands)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Credentials: `asset-sync login` stores an API key in the OS keychain; ASSET_SYNC_API_KEY and',
+        'ASSET_SYNC_API_SECRET in the environment take precedence (bare machines, scripts).',
+        'State: ASSET_SYNC_HOME relocates the config file, index and logs.',
+        '',
+        'Example (no config file, no keychain):',
+        '  ASSET_SYNC_API_KEY=… ASSET_SYNC_API_SECRET=… asset-sync sync --once \\',
+        '    --base-url https://api.example.com --account ACCOUNT --workspace WORKSPACE --root ~/AssetSync',
+      ].join('\n'),
+    );
+  registerLogin(program, run);
+  registerWorkspaces(program, run);
+  registerSync(program, run);
+  registerStatus(program, run);
+  registerVersions(program, run);
+  registerRestore(program, run);
+  registerSaveVersion(program, run);
+  registerReviews(program, run);
+  return program;
+}
+
+/** Runs the command line; resolves to the exit code. */
+export async function main(argv: readonly string[] = process.argv): Promise<number> {
+  // `asset-sync status | head`: a reader that leaves early is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+  let exitCode = 0;
+  let program: Command | null = null;
+  const run: Run = async (task) => {
+    try {
+      exitCode = await task();
+    } catch (error) {
+      const described = describeError(error);
+      printError(`asset-sync: ${described.message}`);
+      if (program?.opts<GlobalOptions>().verbose && error instanceof Error && error.stack) printError(error.stack);
+      exitCode = described.exitCode;
+    }
+  };
+  program = buildProgram(run);
+  try {
+    await program.parseAsync([...argv]);
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    // Commander printed the message already; help and version are not errors.
+    return error.exitCode === 0 ? 0 : EXIT_USAGE;
+  }
+  return exitCode;
+}

@@ -1,0 +1,200 @@
+/**
+ * Printing a running engine: on a terminal, a status line and one progress bar per transfer
+ * (cli-progress), with activity scrolling above them; elsewhere (pipes, logs, CI) plain lines,
+ * one per activity item, problem, review and change of state.
+ */
+import { MultiBar, type SingleBar } from 'cli-progress';
+import type { ActivityItem, EngineStatus, Problem, ReviewNotification, SyncState, TransferProgress } from '../../shared/engine.js';
+import type { SyncEngine } from '../engine/engine.js';
+import { activityLine, formatBytes, formatDuration, formatSpeed, print, problemLines, reviewLine } from './output.js';
+
+export interface Reporter {
+  /** A line of our own (e.g. the summary), printed without breaking the bars. */
+  log(line: string): void;
+  stop(): void;
+}
+
+interface Sink {
+  line(text: string): void;
+  status(status: EngineStatus): void;
+  transfer(transfer: TransferProgress): void;
+  stop(): void;
+}
+
+/** States worth a line of their own in plain output; the busy ones would repeat every cycle. */
+const NOTEWORTHY: ReadonlySet<SyncState> = new Set(['up-to-date', 'attention', 'offline', 'paused', 'stopped']);
+
+const STATE_WORDS: Record<SyncState, string> = {
+  starting: 'starting',
+  scanning: 'looking at local files',
+  listing: 'asking the service for changes',
+  syncing: 'syncing',
+  'up-to-date': 'up to date',
+  paused: 'paused',
+  offline: 'offline, retrying',
+  attention: 'needs attention',
+  stopped: 'stopped',
+};
+
+export function describeState(state: SyncState): string {
+  return STATE_WORDS[state];
+}
+
+export interface ReporterOptions {
+  tty: boolean;
+  /** Start each line with the workspace's name. */
+  multipleWorkspaces: boolean;
+  /** Print problems as they happen (watching); a one-off sync lists them in its summary instead. */
+  liveProblems: boolean;
+}
+
+export function attachReporter(engine: SyncEngine, options: ReporterOptions): Reporter {
+  const sink = options.tty ? new TerminalSink() : new PlainSink();
+  const names = new Map<string, string>();
+  const prefix = (workspaceId: string): string => (options.multipleWorkspaces ? `[${names.get(workspaceId) ?? workspaceId}] ` : '');
+  // A problem comes as an event or only in the status (a blocked cycle): each is printed once,
+  // and again only if it comes back after everything was up to date.
+  const printed = new Set<string>();
+  const showProblem = (problem: Problem): void => {
+    const key = `${problem.workspaceId}|${problem.path ?? problem.kind}`;
+    if (!options.liveProblems || printed.has(key)) return;
+    printed.add(key);
+    problemLines(problem, prefix(problem.workspaceId)).forEach((l) => sink.line(l));
+  };
+  const onStatus = (status: EngineStatus): void => {
+    for (const ws of status.workspaces) names.set(ws.workspaceId, ws.name);
+    if (status.state === 'up-to-date') printed.clear();
+    for (const ws of status.workspaces) ws.problems.forEach(showProblem);
+    sink.status(status);
+  };
+  const onActivity = (item: ActivityItem): void => sink.line(activityLine(item, prefix(item.workspaceId)));
+  const onProblem = showProblem;
+  const onReview = (review: ReviewNotification): void => sink.line(reviewLine(review));
+  const onTransfer = (transfer: TransferProgress): void => sink.transfer(transfer);
+  engine.on('status', onStatus);
+  engine.on('activity', onActivity);
+  engine.on('problem', onProblem);
+  engine.on('review', onReview);
+  engine.on('transfer', onTransfer);
+  return {
+    log: (line) => sink.line(line),
+    stop() {
+      engine.off('status', onStatus);
+      engine.off('activity', onActivity);
+      engine.off('problem', onProblem);
+      engine.off('review', onReview);
+      engine.off('transfer', onTransfer);
+      sink.stop();
+    },
+  };
+}
+
+class PlainSink implements Sink {
+  private lastPrinted: SyncState | null = null;
+  /** Lines since the last state line: after some work, "up to date" is news again. */
+  private dirty = false;
+
+  line(text: string): void {
+    print(text);
+    this.dirty = true;
+  }
+
+  status(status: EngineStatus): void {
+    if (!NOTEWORTHY.has(status.state) || (status.state === this.lastPrinted && !this.dirty)) return;
+    this.lastPrinted = status.state;
+    this.dirty = false;
+    print(`status: ${describeState(status.state)}`);
+  }
+
+  transfer(): void {}
+
+  stop(): void {}
+}
+
+/** The status line; `transfers` counts from the transfer events, fresher than the last status. */
+export function statusText(status: EngineStatus, transfers: { active: number; queued: number }): string {
+  const pending = status.workspaces.reduce((n, w) => n + w.pending.downloads + w.pending.uploads + w.pending.deletes + w.pending.moves, 0);
+  const problems = status.workspaces.reduce((n, w) => n + w.problems.length, 0);
+  const files = status.workspaces.reduce((n, w) => n + w.files, 0);
+  const parts = [`Asset Sync: ${describeState(status.state)}`, `${files} file${files === 1 ? '' : 's'} synced`];
+  if (pending > 0 && status.state !== 'up-to-date') parts.push(`${pending} to do`);
+  if (transfers.active > 0) parts.push(`${transfers.active} transferring`);
+  if (transfers.queued > 0) parts.push(`${transfers.queued} queued`);
+  if (problems > 0) parts.push(`${problems} problem${problems === 1 ? '' : 's'}`);
+  return parts.join(' · ');
+}
+
+function transferPayload(t: TransferProgress): Record<string, string> {
+  const name = t.path.length > 40 ? `…${t.path.slice(-39)}` : t.path;
+  return {
+    arrow: t.direction === 'download' ? '↓' : '↑',
+    name: name.padEnd(40),
+    // Not `eta`/`value`/`total`: cli-progress fills those tokens itself.
+    bytesText: `${formatBytes(t.bytesDone)}/${formatBytes(t.bytesTotal)}`,
+    speedText: formatSpeed(t.speed),
+    etaText: formatDuration(t.etaSeconds),
+  };
+}
+
+class TerminalSink implements Sink {
+  private readonly bars = new MultiBar({
+    format: '{arrow} {name} |{bar}| {bytesText} {speedText} ETA {etaText}',
+    stream: process.stdout,
+    barsize: 24,
+    hideCursor: true,
+    clearOnComplete: true,
+    stopOnComplete: false,
+    autopadding: true,
+    fps: 5,
+    // Bars move when lines are logged above or bars removed: redraw all, not only the changed ones.
+    forceRedraw: true,
+  });
+  private readonly statusBar: SingleBar;
+  private readonly transfers = new Map<string, SingleBar>();
+  private readonly queued = new Set<string>();
+  private lastStatus: EngineStatus | null = null;
+
+  constructor() {
+    // The status line is a bar whose whole format is its text; it keeps the multi-bar drawing.
+    this.statusBar = this.bars.create(1, 0, { text: 'Asset Sync: starting' }, { format: '{text}' });
+  }
+
+  line(text: string): void {
+    // Erase what a bar left on the line the text is written over.
+    this.bars.log(`${text}\x1b[K\n`);
+  }
+
+  status(status: EngineStatus): void {
+    this.lastStatus = status;
+    this.redrawStatus();
+  }
+
+  private redrawStatus(): void {
+    if (this.lastStatus) this.statusBar.update(0, { text: statusText(this.lastStatus, { active: this.transfers.size, queued: this.queued.size }) });
+  }
+
+  transfer(t: TransferProgress): void {
+    const bar = this.transfers.get(t.id);
+    // Queued transfers are only counted in the status line; a bar appears when one starts.
+    if (t.state === 'queued') this.queued.add(t.id);
+    else this.queued.delete(t.id);
+    if (t.state === 'done' || t.state === 'failed') {
+      if (bar) this.bars.remove(bar);
+      this.transfers.delete(t.id);
+    } else if (t.state === 'active') {
+      const total = Math.max(1, t.bytesTotal);
+      if (!bar) this.transfers.set(t.id, this.bars.create(total, t.bytesDone, transferPayload(t)));
+      else {
+        bar.setTotal(total);
+        bar.update(t.bytesDone, transferPayload(t));
+      }
+    }
+    this.redrawStatus();
+  }
+
+  stop(): void {
+    // Lines logged since the last redraw are written by a redraw; stop() alone would drop them.
+    this.bars.update();
+    this.bars.stop();
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * `asset-sync restore <file> --version N`: makes an old version current again by committing its
+ * bytes as a new version on top of the current one. History is never rewritten or deleted; the
+ * local file is then brought up to date by a sync of its workspace.
+ */
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Command } from 'commander';
+import { openSession, type Session } from '../bootstrap.js';
+import { hashFile } from '../local/hash.js';
+import { tempFileName } from '../local/own-files.js';
+import { EXIT_OK, EXIT_PROBLEMS, RefusedError } from './errors.js';
+import { locateSyncedFile, type SyncedFile } from './local-file.js';
+import { addRootOption, addServiceOptions, parsePositiveInt, readConfig, type GlobalOptions, type Run } from './options.js';
+import { print, problemLines } from './output.js';
+import { downloadVersion, pickVersion } from './version-file.js';
+import { serviceFor, type FileOptions } from './versions.js';
+
+interface RestoreOptions extends FileOptions {
+  version: string;
+}
+
+export function registerRestore(program: Command, run: Run): void {
+  addRootOption(addServiceOptions(program.command('restore <file>')))
+    .description('make an earlier version current again (as a new version; history is kept)')
+    .requiredOption('--version <n>', 'the version number to restore (see `asset-sync versions FILE`)')
+    .action((file: string, options: RestoreOptions, command: Command) => run(() => restore(file, options, command.optsWithGlobals<GlobalOptions>())));
+}
+
+async function restore(fileArg: string, options: RestoreOptions, globals: GlobalOptions): Promise<number> {
+  const number = parsePositiveInt('--version', options.version);
+  const file = await locateSyncedFile(fileArg, options.root, readConfig());
+  const session = await openSession({
+    ...serviceFor(file, options),
+    root: file.root,
+    workspaces: [{ id: file.workspace.id, folder: basename(file.workspace.localPath), excluded: file.workspace.excludedPaths }],
+    logToStderr: globals.verbose,
+  });
+  try {
+    const restored = await commitOldVersion(session, file, number);
+    if (!restored) return EXIT_OK;
+    print(`Version ${number} of ${file.relPath} is current again, as version ${restored.number} (sha256 ${restored.checksum.slice(0, 12)}…).`);
+    return await updateLocalFile(session, file, restored.checksum);
+  } finally {
+    await session.close();
+  }
+}
+
+/** Uploads version `number`'s bytes as a new version whose parent is the current one. */
+async function commitOldVersion(session: Session, file: SyncedFile, number: number): Promise<{ number: number; checksum: string } | null> {
+  const { client } = session;
+  const ws = file.workspace.id;
+  const assetId = file.base.assetId;
+  const [asset, versions] = await Promise.all([client.getAsset(ws, assetId), client.listVersions(ws, assetId)]);
+  const target = pickVersion(versions, number);
+  if (target.id === asset.current_version_id) {
+    print(`Version ${number} is already the current version of ${file.relPath}; nothing to do.`);
+    return null;
+  }
+  // A restore on top of unsynced edits would turn them into a conflict copy: let the user choose.
+  const local = await hashFile(file.absPath);
+  if (local.checksum !== file.base.checksum) {
+    throw new RefusedError(`${file.relPath} has changes that are not synced yet. Run \`asset-sync sync --once\` first (they become a version of their own), then restore.`);
+  }
+
+  // The bytes pass through a hidden temp file beside the file, inside the sync folder.
+  const temp = join(dirname(file.absPath), tempFileName());
+  try {
+    await downloadVersion(client, ws, target, temp);
+    const ticket = await client.requestUpload(ws, { fileName: asset.file_name, contentType: target.content_type ?? 'application/octet-stream', checksum: target.checksum, size: target.size });
+    await client.putSignedUpload(ticket.signed_url, () => createReadStream(temp), { size: target.size });
+    const created = await client.createVersion(ws, assetId, {
+      key: ticket.key,
+      checksum: target.checksum,
+      size: target.size,
+      commit_parent_id: asset.current_version_id,
+      description: `Restored from version ${number}`,
+    });
+    return { number: created.version_number, checksum: created.checksum };
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+/** Syncs the workspace so the new version reaches the disk, then checks the file holds it. */
+async function updateLocalFile(session: Session, file: SyncedFile, checksum: string): Promise<number> {
+  await session.engine.init();
+  const report = await session.engine.syncOnce();
+  const now = await hashFile(file.absPath).catch(() => null);
+  if (now?.checksum === checksum) {
+    print(`Updated ${file.absPath}.`);
+    return EXIT_OK;
+  }
+  print(`The local file was not updated yet; \`asset-sync sync --once\` will bring it.`);
+  for (const ws of report.workspaces) for (const problem of ws.problems) problemLines(problem).forEach((line) => print(line));
+  return EXIT_PROBLEMS;
+}

@@ -1,0 +1,165 @@
+/**
+ * `asset-sync status`: what the index knows from the last sync (workspaces, files, failing paths
+ * and their next retry, operations a stop interrupted, recent activity), without syncing.
+ */
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { LAST_SYNC_SETTING, SERVICE_SETTING, type ServiceSetting } from '../bootstrap.js';
+import { indexPathFor } from '../config.js';
+import { openIndex, type SyncIndex } from '../index/sync-index.js';
+import { pathKey } from '../local/paths.js';
+import type { PathError } from '../index/path-errors.js';
+import { EXIT_OK } from './errors.js';
+import { addRootOption, readConfig, resolveRoot, type Run } from './options.js';
+import { activityLine, formatDate, formatTable, print, printJson } from './output.js';
+
+/**
+ * As of the last sync: `incomplete` means operations wait to resume, or changes the service
+ * listed have not reached the disk yet; the next sync finishes them.
+ */
+export type StoredState = 'never-synced' | 'up-to-date' | 'attention' | 'incomplete';
+
+export interface WorkspaceReport {
+  id: string;
+  name: string;
+  folder: string;
+  state: StoredState;
+  files: number;
+  excluded: string[];
+  lastSyncAt: string | null;
+  /** Operations a stop cut short (journalled). */
+  interrupted: number;
+  /** Files the service listed that the disk does not hold in that version yet. */
+  behind: number;
+  problems: Array<{ path: string; code: string; message: string; attempts: number; nextRetryAt: string }>;
+}
+
+export interface StatusReport {
+  root: string;
+  state: StoredState;
+  service: ServiceSetting | null;
+  workspaces: WorkspaceReport[];
+  activity: Array<{ at: string; workspaceId: string | null; kind: string; path: string | null; message: string }>;
+}
+
+const ORDER: StoredState[] = ['attention', 'incomplete', 'never-synced', 'up-to-date'];
+
+export function storedState(input: { listed: boolean; errors: number; interrupted: number; behind: number }): StoredState {
+  if (!input.listed) return 'never-synced';
+  if (input.errors > 0) return 'attention';
+  if (input.interrupted > 0 || input.behind > 0) return 'incomplete';
+  return 'up-to-date';
+}
+
+/** Remote files (outside the excluded folders) whose listed version is not the synced one. */
+export function filesBehind(index: SyncIndex, workspaceId: string, excluded: readonly string[]): number {
+  const synced = new Map([...index.base.load(workspaceId).files.values()].map((f) => [f.assetId, f.versionId]));
+  const skipped = excluded.map((p) => `${pathKey(p)}/`);
+  let behind = 0;
+  for (const file of index.remote.load(workspaceId).files.values()) {
+    if (skipped.some((prefix) => pathKey(file.path).startsWith(prefix))) continue;
+    if (synced.get(file.assetId) !== file.versionId) behind += 1;
+  }
+  return behind;
+}
+
+export function overallStoredState(states: readonly StoredState[]): StoredState {
+  return ORDER.find((s) => states.includes(s)) ?? 'never-synced';
+}
+
+export function statusFromIndex(root: string, index: SyncIndex | null, activityLimit = 10): StatusReport {
+  if (!index) return { root, state: 'never-synced', service: null, workspaces: [], activity: [] };
+  const lastSync = index.settings.get<Record<string, string>>(LAST_SYNC_SETTING) ?? {};
+  const workspaces = index.workspaces.list().map((ws): WorkspaceReport => {
+    const errors = index.errors.list(ws.id);
+    const interrupted = index.journal.open(ws.id).length;
+    const behind = filesBehind(index, ws.id, ws.excludedPaths);
+    return {
+      id: ws.id,
+      name: ws.name,
+      folder: ws.localPath,
+      state: storedState({ listed: ws.sequence !== null || ws.lastFullListingAt !== null, errors: errors.length, interrupted, behind }),
+      files: index.base.load(ws.id).files.size,
+      excluded: ws.excludedPaths,
+      lastSyncAt: lastSync[ws.id] ?? null,
+      interrupted,
+      behind,
+      problems: errors.map(problemOf),
+    };
+  });
+  return {
+    root,
+    state: overallStoredState(workspaces.map((w) => w.state)),
+    service: index.settings.get<ServiceSetting>(SERVICE_SETTING) ?? null,
+    workspaces,
+    activity: index.activity.list({ limit: activityLimit }).map((a) => ({ at: new Date(a.at).toISOString(), workspaceId: a.workspaceId, kind: a.kind, path: a.path, message: a.message })),
+  };
+}
+
+const problemOf = (e: PathError): WorkspaceReport['problems'][number] => ({
+  path: e.path,
+  code: e.code,
+  message: e.message,
+  attempts: e.attempts,
+  nextRetryAt: new Date(e.nextRetryAt).toISOString(),
+});
+
+const STATE_WORDS: Record<StoredState, string> = {
+  'never-synced': 'not synced yet',
+  'up-to-date': 'up to date',
+  attention: 'needs attention',
+  incomplete: 'not finished (the next sync finishes it)',
+};
+
+export function statusLines(report: StatusReport): string[] {
+  const lines = [`Sync folder: ${report.root}`, `State: ${STATE_WORDS[report.state]}`];
+  if (report.workspaces.length === 0) {
+    lines.push('Nothing has been synced here yet: `asset-sync sync --once` starts.');
+    return lines;
+  }
+  for (const ws of report.workspaces) {
+    lines.push('', `${ws.name} (${ws.id})`);
+    lines.push(
+      ...formatTable(
+        [
+          ['folder', ws.folder],
+          ['state', STATE_WORDS[ws.state]],
+          ['files', String(ws.files)],
+          ['last sync', formatDate(ws.lastSyncAt)],
+          ...(ws.excluded.length > 0 ? [['not synced here', ws.excluded.join(', ')]] : []),
+          ...(ws.interrupted > 0 ? [['interrupted', `${ws.interrupted} operation${ws.interrupted === 1 ? '' : 's'}`]] : []),
+          ...(ws.behind > 0 ? [['from the service', `${ws.behind} file${ws.behind === 1 ? '' : 's'} not on disk yet`]] : []),
+        ],
+        '  ',
+      ),
+    );
+    for (const p of ws.problems) lines.push(`  problem ${p.path}: ${p.message} (${p.attempts} attempt${p.attempts === 1 ? '' : 's'}, next retry ${formatDate(p.nextRetryAt)})`);
+  }
+  if (report.activity.length > 0) {
+    lines.push('', 'Recent activity:');
+    for (const a of report.activity) lines.push(`  ${formatDate(a.at)}  ${activityLine(a)}`);
+  }
+  return lines;
+}
+
+export function registerStatus(program: Command, run: Run): void {
+  addRootOption(program.command('status'))
+    .description('show the state of the last sync, without syncing')
+    .option('--json', 'print one JSON object')
+    .action((options: { root?: string; json?: boolean }) => run(() => status(options)));
+}
+
+function status(options: { root?: string; json?: boolean }): number {
+  const root = resolveRoot(options.root, readConfig());
+  const indexPath = indexPathFor(root);
+  const index = existsSync(indexPath) ? openIndex(indexPath) : null;
+  let report: StatusReport;
+  try {
+    report = statusFromIndex(root, index);
+  } finally {
+    index?.close();
+  }
+  if (options.json) printJson(report);
+  else statusLines(report).forEach((line) => print(line));
+  return EXIT_OK;
+}

@@ -1,0 +1,180 @@
+/**
+ * `asset-sync sync`: converge once (`--once`, for scripts: exit 0 when everything is in sync,
+ * 1 when problems remain) or keep watching until SIGINT/SIGTERM, then stop cleanly; transfers
+ * cut short stay journalled and resume at the next start.
+ */
+import type { Command } from 'commander';
+import type { EngineStatus, SyncReport } from '../../shared/engine.js';
+import { openSession, type Session, type SessionOptions } from '../bootstrap.js';
+import { parseUiPort, startSessionUi, type UiServer } from '../ui-server/index.js';
+import { EXIT_OK, EXIT_PROBLEMS } from './errors.js';
+import {
+  addRootOption,
+  addServiceOptions,
+  parsePositiveInt,
+  parseRate,
+  readConfig,
+  repeatable,
+  resolveRoot,
+  resolveService,
+  resolveWorkspaces,
+  type GlobalOptions,
+  type Run,
+  type ServiceOptions,
+} from './options.js';
+import { print, problemLines } from './output.js';
+import { attachReporter } from './progress.js';
+
+interface SyncOptions extends ServiceOptions {
+  once?: boolean;
+  allowMassDelete?: boolean;
+  root?: string;
+  workspace?: string[];
+  exclude?: string[];
+  poll?: string;
+  bandwidthLimit?: string;
+  ui?: string | boolean;
+}
+
+export function registerSync(program: Command, run: Run): void {
+  addRootOption(addServiceOptions(program.command('sync')))
+    .description('sync the workspaces: once (--once) or watching until Ctrl+C')
+    .option('--once', 'sync until nothing is left to do, then exit (0: in sync, 1: problems remain)')
+    .option('--allow-mass-delete', 'carry out deletions even when they look like an accident (many files at once)')
+    .addOption(repeatable('--workspace <id>', 'workspace to sync, instead of those in the config file (repeatable)'))
+    .addOption(repeatable('--exclude <path>', 'a remote folder not to sync on this device (repeatable)'))
+    .option('--poll <seconds>', 'how often to ask the service for changes while watching')
+    .option('--bandwidth-limit <rate>', 'bytes per second for all transfers, e.g. 500K or 10M ("off": unlimited)')
+    .option('--ui [port]', 'also serve the app to a browser on this machine, on 127.0.0.1 (any free port unless given); prints its address')
+    .action((options: SyncOptions, command: Command) => run(() => sync(options, command.optsWithGlobals<GlobalOptions>())));
+}
+
+/** The session `sync` opens: options first, then the config file. */
+export function sessionOptionsFrom(options: SyncOptions, globals: GlobalOptions): SessionOptions {
+  const config = readConfig();
+  return {
+    ...resolveService(options, config),
+    root: resolveRoot(options.root, config),
+    workspaces: resolveWorkspaces(options.workspace, options.exclude, config),
+    deviceName: config.deviceName,
+    pollIntervalSeconds: options.poll !== undefined ? parsePositiveInt('--poll', options.poll, 5, 3600) : config.pollIntervalSeconds,
+    maxDownloads: config.maxDownloads,
+    maxUploads: config.maxUploads,
+    bandwidthLimit: options.bandwidthLimit !== undefined ? parseRate(options.bandwidthLimit) : config.bandwidthLimit,
+    logToStderr: globals.verbose,
+  };
+}
+
+async function sync(options: SyncOptions, globals: GlobalOptions): Promise<number> {
+  const settings = sessionOptionsFrom(options, globals);
+  const session = await openSession(settings);
+  let ui: UiServer | null = null;
+  try {
+    if (options.ui !== undefined && !options.once) {
+      ui = await startSessionUi({ session, settings, port: parseUiPort(options.ui) });
+      print('Open Asset Sync in a browser on this machine (the address holds an access key: keep it private):');
+      print(ui.url);
+    }
+    print(`Syncing ${settings.workspaces.length === 1 ? 'one workspace' : `${settings.workspaces.length} workspaces`} into ${settings.root}`);
+    return options.once
+      ? await syncOnce(session, { allowMassDelete: options.allowMassDelete ?? false, multipleWorkspaces: settings.workspaces.length > 1 })
+      : await watch(session, { multipleWorkspaces: settings.workspaces.length > 1 });
+  } finally {
+    await ui?.close();
+    await session.close();
+  }
+}
+
+/** Converges and prints the outcome; the exit code says whether anything is left to fix. */
+export async function syncOnce(session: Session, options: { allowMassDelete: boolean; multipleWorkspaces: boolean }): Promise<number> {
+  const reporter = attachReporter(session.engine, { tty: Boolean(process.stdout.isTTY), multipleWorkspaces: options.multipleWorkspaces, liveProblems: false });
+  // Ctrl+C stops the engine cleanly: what was in flight stays journalled for the next run.
+  let stopped = false;
+  const dispose = onStopSignal((signal) => {
+    stopped = true;
+    reporter.log(`Stopping (${signal}); transfers in progress resume at the next start…`);
+    void session.engine.stop();
+  });
+  let report: SyncReport;
+  try {
+    await session.engine.init();
+    report = await session.engine.syncOnce({ allowMassDelete: options.allowMassDelete });
+  } finally {
+    dispose();
+    reporter.stop();
+  }
+  for (const line of reportLines(report, session.engine.status(), { stopped })) print(line);
+  return report.ok && !stopped ? EXIT_OK : EXIT_PROBLEMS;
+}
+
+/** The summary of a one-off sync; after a stop, its problems are only the stop's echo and are left out. */
+export function reportLines(report: SyncReport, status: EngineStatus, options: { stopped?: boolean } = {}): string[] {
+  const lines: string[] = [];
+  const many = report.workspaces.length > 1;
+  for (const ws of report.workspaces) {
+    const info = status.workspaces.find((w) => w.workspaceId === ws.workspaceId);
+    const name = info?.name ?? ws.workspaceId;
+    const counts = (
+      [
+        [ws.downloaded, 'downloaded'],
+        [ws.uploaded, 'uploaded'],
+        [ws.deleted, 'deleted'],
+        [ws.moved, 'moved'],
+        [ws.conflicts, 'conflict copies'],
+        [ws.failed, 'failed'],
+      ] as const
+    )
+      .filter(([n]) => n > 0)
+      .map(([n, what]) => `${n} ${what}`);
+    const files = info ? `${info.files} files` : '';
+    lines.push(`${name}: ${[files, ...counts].filter(Boolean).join(', ') || 'nothing to do'}${info ? ` (${info.folder})` : ''}`);
+    if (!options.stopped) for (const problem of ws.problems) lines.push(...problemLines(problem, many ? `[${name}] ` : ''));
+  }
+  if (options.stopped) {
+    lines.push('Stopped before everything was synced; `asset-sync sync --once` again finishes it.');
+    return lines;
+  }
+  const problems = report.workspaces.reduce((n, w) => n + w.problems.length, 0);
+  lines.push(report.ok ? 'Everything is up to date.' : `Not everything could be synced${problems ? ` (${problems} problem${problems === 1 ? '' : 's'} above)` : ''}; run again or fix what is listed.`);
+  return lines;
+}
+
+export async function watch(session: Session, options: { multipleWorkspaces: boolean }): Promise<number> {
+  const reporter = attachReporter(session.engine, { tty: Boolean(process.stdout.isTTY), multipleWorkspaces: options.multipleWorkspaces, liveProblems: true });
+  // Listening from the start: a Ctrl+C during start-up still stops cleanly.
+  const stopRequested = untilSignal();
+  try {
+    await session.engine.init();
+    await session.engine.start();
+    reporter.log('Watching for changes; press Ctrl+C to stop.');
+    const signal = await stopRequested;
+    reporter.log(`Stopping (${signal}); transfers in progress resume at the next start…`);
+    await session.engine.stop();
+    reporter.log('Stopped.');
+    return EXIT_OK;
+  } finally {
+    reporter.stop();
+  }
+}
+
+/** Calls `handler` at the first SIGINT or SIGTERM, and ends the process at a second one. Returns a disposer. */
+export function onStopSignal(handler: (signal: NodeJS.Signals) => void): () => void {
+  const again = (): never => process.exit(130);
+  const first = (signal: NodeJS.Signals): void => {
+    process.off('SIGINT', first);
+    process.off('SIGTERM', first);
+    process.once('SIGINT', again);
+    process.once('SIGTERM', again);
+    handler(signal);
+  };
+  process.on('SIGINT', first);
+  process.on('SIGTERM', first);
+  return () => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.off(signal, first);
+      process.off(signal, again);
+    }
+  };
+}
+
+export const untilSignal = (): Promise<NodeJS.Signals> => new Promise((resolve) => onStopSignal(resolve));

@@ -1,0 +1,86 @@
+/** `asset-sync workspaces`: the account's workspaces, and which of them this device syncs. */
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { connect } from '../bootstrap.js';
+import { saveConfig, type Config } from '../config.js';
+import { EXIT_OK, UsageError } from './errors.js';
+import { addServiceOptions, normalizeExcluded, readConfig, repeatable, resolveService, type GlobalOptions, type Run, type ServiceOptions } from './options.js';
+import { formatTable, print, printJson } from './output.js';
+
+interface ListOptions extends ServiceOptions {
+  json?: boolean;
+}
+
+interface AddOptions {
+  folder?: string;
+  exclude?: string[];
+  root?: string;
+}
+
+export function registerWorkspaces(program: Command, run: Run): void {
+  const workspaces = addServiceOptions(program.command('workspaces'))
+    .description("list the account's workspaces, marking those this device syncs")
+    .option('--json', 'print JSON')
+    .action((options: ListOptions, command: Command) => run(() => listWorkspaces(options, command.optsWithGlobals<GlobalOptions>())));
+  workspaces
+    .command('add <id>')
+    .description('sync this workspace (edits the config file)')
+    .option('--folder <name>', "folder name under the sync folder (default: the workspace's name)")
+    .addOption(repeatable('--exclude <path>', 'a remote folder not to sync here (repeatable)'))
+    .option('--root <dir>', 'also set the sync folder')
+    .action((id: string, options: AddOptions) => run(() => addWorkspace(id, options)));
+  workspaces
+    .command('remove <id>')
+    .description('stop syncing this workspace (its local folder is kept)')
+    .action((id: string) => run(() => removeWorkspace(id)));
+}
+
+async function listWorkspaces(options: ListOptions, globals: GlobalOptions): Promise<number> {
+  const config = readConfig();
+  const service = resolveService(options, config);
+  const connection = await connect({ ...service, logToStderr: globals.verbose });
+  try {
+    const list = await connection.client.listWorkspaces();
+    const synced = new Map(config.workspaces.map((w) => [w.id, w]));
+    const rows = list.map((w) => ({ id: w.id, name: w.name, synced: synced.has(w.id), folder: synced.get(w.id)?.folder ?? null, excluded: synced.get(w.id)?.excluded ?? [] }));
+    if (options.json) {
+      printJson(rows);
+      return EXIT_OK;
+    }
+    if (rows.length === 0) {
+      print('This account has no workspaces.');
+      return EXIT_OK;
+    }
+    for (const line of formatTable([['', 'name', 'id'], ...rows.map((r) => [r.synced ? '*' : ' ', r.name, r.id])])) print(line);
+    print();
+    print(rows.some((r) => r.synced) ? '* synced on this device' : 'None is synced yet: `asset-sync workspaces add <id>` picks one.');
+    return EXIT_OK;
+  } finally {
+    await connection.close();
+  }
+}
+
+function addWorkspace(id: string, options: AddOptions): number {
+  const config = readConfig();
+  const excluded = (options.exclude ?? []).map(normalizeExcluded);
+  const existing = config.workspaces.find((w) => w.id === id);
+  const next: Config = {
+    ...config,
+    ...(options.root ? { root: resolve(options.root) } : {}),
+    workspaces: existing
+      ? config.workspaces.map((w) => (w.id === id ? { ...w, ...(options.folder ? { folder: options.folder } : {}), excluded: [...new Set([...w.excluded, ...excluded])] } : w))
+      : [...config.workspaces, { id, ...(options.folder ? { folder: options.folder } : {}), excluded }],
+  };
+  saveConfig(next);
+  print(`${existing ? 'Updated' : 'Added'} workspace ${id}.`);
+  print(next.root ? `\`asset-sync sync\` syncs it into ${next.root}.` : 'Set the sync folder with `--root DIR` (here or on `asset-sync sync`).');
+  return EXIT_OK;
+}
+
+function removeWorkspace(id: string): number {
+  const config = readConfig();
+  if (!config.workspaces.some((w) => w.id === id)) throw new UsageError(`Workspace ${id} is not synced here; \`asset-sync workspaces\` lists them.`);
+  saveConfig({ ...config, workspaces: config.workspaces.filter((w) => w.id !== id) });
+  print(`Stopped syncing workspace ${id}. Its local folder was left as it is.`);
+  return EXIT_OK;
+}
