@@ -1,0 +1,431 @@
+/**
+ * Every channel of the IPC contract (shared/ipc.ts) over one running session: the engine, the
+ * service client, the index and the config file. Plain Node: the Electron main process and the
+ * headless UI server (`asset-sync sync --ui`) host the same object behind their transports.
+ *
+ * Each call is validated with its zod schema before anything runs, and every failure leaves as
+ * a BridgeError (a code and a sentence for the user). The engine's events are re-emitted as
+ * UiEvents. Settings that the engine was built with (root, workspaces, poll interval, bandwidth)
+ * apply by reopening the session: stopping the engine journals what was in flight.
+ */
+import { EventEmitter } from 'node:events';
+import { mkdir, stat } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ActivityItem, ActivityKind, EngineEvents, EngineStatus } from '../../shared/engine.js';
+import { Requests, type BridgeError, type Channel, type ParsedRequestOf, type Responses, type UiEvents } from '../../shared/ipc.js';
+import { saveConfig, type Config } from '../config.js';
+import { placeRemoteTree, treeFromListing } from '../engine/remote-tree.js';
+import { resolveInsideRoot } from '../local/paths.js';
+import type { Logger } from '../logging.js';
+import { accountRef, type ApiCredentials, type SecretStore } from '../secrets/secret-store.js';
+import { ServiceClient } from '../service-client/index.js';
+import { AppError, isInternal, toBridgeError } from './errors.js';
+import { listFolder } from './files.js';
+import type { AppHooks } from './hooks.js';
+import { decideReview, listReviews } from './reviews.js';
+import type { AppSession, SessionOpener } from './session.js';
+import { applySettings, settingsView } from './settings.js';
+import { listVersions, openVersion, restoreVersion, saveVersionCopy, type VersionsContext } from './versions.js';
+
+export interface SignInTarget {
+  baseUrl: string;
+  accountId: string;
+}
+
+export interface AppApiOptions {
+  /** The config file read at start and rewritten by Settings. */
+  configFile: string;
+  config: Config;
+  /** Where Sign in stores the key and secret (the OS keychain in the desktop app). */
+  secrets: SecretStore;
+  hooks: AppHooks;
+  openSession: SessionOpener;
+  /** A client for calls made without a session (checking a sign-in, listing workspaces first). */
+  createClient?: (target: SignInTarget, credentials: ApiCredentials) => ServiceClient;
+  logger?: Logger | undefined;
+  /** Parent of the folders opened versions are written to (default: the OS temp dir). */
+  tempRoot?: string;
+  /** The sync folder a first sign-in uses until the user picks another. */
+  defaultRoot?: string;
+  /**
+   * A session the host opened and will close (the command line's). The AppApi uses it and stops
+   * its engine when it opens another (a settings change) or closes, but leaves closing it to the host.
+   */
+  session?: AppSession | null;
+  /** How long to wait before opening the session again after it failed (default 30 s). */
+  reopenDelayMs?: number;
+}
+
+/** What a transport sends back for one call: the answer, or why there is none. */
+export type BridgeResult<T = unknown> = { ok: true; value: T } | { ok: false; error: BridgeError };
+
+type Handlers = { [C in Channel]: (request: ParsedRequestOf<C>) => Promise<Responses[C]> };
+
+const ENGINE_EVENTS: ReadonlyArray<keyof EngineEvents> = ['status', 'transfer', 'activity', 'problem', 'review'];
+const IDLE: Omit<EngineStatus, 'state'> = { workspaces: [], transfers: [], paused: false };
+
+const RETRIED_OPEN_ERRORS = new Set(['offline', 'service_error', 'busy', 'internal']);
+
+const defaultClient = (target: SignInTarget, credentials: ApiCredentials): ServiceClient =>
+  new ServiceClient({ baseUrl: target.baseUrl, accountId: target.accountId, credentials, maxAttempts: 2 });
+
+export class AppApi extends EventEmitter<UiEvents> {
+  private config: Config;
+  private session: AppSession | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private signedInFlag: boolean;
+  private opening = false;
+  private openError: BridgeError | null = null;
+  private selfUserId: Promise<string | null> | null = null;
+  private reopenTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+  /** Session changes run one at a time, in order. */
+  private lifecycle: Promise<void> = Promise.resolve();
+  private readonly handlers: Handlers;
+  private readonly borrowed: AppSession | null;
+
+  constructor(private readonly options: AppApiOptions) {
+    super();
+    this.config = options.config;
+    this.signedInFlag = Boolean(options.session);
+    this.borrowed = options.session ?? null;
+    if (options.session) this.attach(options.session);
+    this.handlers = this.createHandlers();
+  }
+
+  /** Opens the session when the config is complete and credentials are found; starts the engine. */
+  async start(): Promise<void> {
+    if (this.session) {
+      await this.session.engine.start();
+      return;
+    }
+    // Signed in as far as we know: opening the session tells (no stored key → signed out).
+    this.signedInFlag = Boolean(this.config.baseUrl && this.config.accountId);
+    await this.serially(() => this.reopen());
+  }
+
+  get signedIn(): boolean {
+    return this.signedInFlag;
+  }
+
+  status(): EngineStatus {
+    if (this.session) return this.session.engine.status();
+    if (!this.signedInFlag) return { state: 'stopped', ...IDLE };
+    if (this.opening) return { state: 'starting', ...IDLE };
+    return { state: this.openError?.code === 'offline' ? 'offline' : 'attention', ...IDLE };
+  }
+
+  /** Asks the UI to show a view (a notification was clicked, the tray's "Open"). */
+  navigate(target: UiEvents['navigate'][0]): void {
+    this.emit('navigate', target);
+  }
+
+  /** Validates and runs one call; rejects with an AppError whose code and message are for the user. */
+  async handle<C extends Channel>(channel: C, rawRequest: unknown): Promise<Responses[C]> {
+    if (typeof channel !== 'string' || !Object.hasOwn(Requests, channel)) throw new AppError('unknown_channel', 'Asset Sync does not know that request.');
+    const parsed = Requests[channel].safeParse(rawRequest ?? {});
+    if (!parsed.success) {
+      const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'request'}: ${i.message}`);
+      throw new AppError('invalid_request', `The request is not valid (${issues.join('; ')}).`);
+    }
+    try {
+      return await (this.handlers[channel] as (request: unknown) => Promise<Responses[C]>)(parsed.data);
+    } catch (error) {
+      const bridge = toBridgeError(error);
+      if (isInternal(bridge)) this.options.logger?.error({ err: error, channel }, 'app request failed');
+      else this.options.logger?.info({ channel, code: bridge.code }, 'app request refused');
+      throw new AppError(bridge.code, bridge.message, { cause: error });
+    }
+  }
+
+  /** `handle` as a value a transport can send as it is. */
+  async invoke(channel: string, rawRequest: unknown): Promise<BridgeResult> {
+    try {
+      return { ok: true, value: await this.handle(channel as Channel, rawRequest) };
+    } catch (error) {
+      return { ok: false, error: toBridgeError(error) };
+    }
+  }
+
+  /** Stops the engine (transfers in flight stay journalled) and closes the session it opened. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.reopenTimer) clearTimeout(this.reopenTimer);
+    await this.serially(() => this.detach());
+  }
+
+  private createHandlers(): Handlers {
+    return {
+      getStatus: async () => this.status(),
+      getActivity: async ({ workspaceId, limit }) => {
+        if (!this.session) return [];
+        return this.session.index.activity.list({ ...(workspaceId ? { workspaceId } : {}), limit }).map(
+          (e): ActivityItem => ({ at: new Date(e.at).toISOString(), workspaceId: e.workspaceId ?? '', kind: e.kind as ActivityKind, path: e.path, message: e.message }),
+        );
+      },
+      listFiles: async ({ workspaceId, folder }) => {
+        const s = this.need();
+        const problems = s.engine.status().workspaces.find((w) => w.workspaceId === workspaceId)?.problems ?? [];
+        return listFolder({ index: s.index, workspaceId, folder, problems, selfUserId: await this.userId(s) });
+      },
+      openFile: async (ref) => {
+        await this.options.hooks.openPath(await this.existingPath(ref));
+        return { ok: true };
+      },
+      showInFolder: async (ref) => {
+        await this.options.hooks.showItemInFolder(await this.existingPath(ref));
+        return { ok: true };
+      },
+      listVersions: async (ref) => listVersions(await this.versions(), ref),
+      openVersion: async ({ versionId, ...ref }) => openVersion(await this.versions(), ref, versionId),
+      saveVersionCopy: async ({ versionId, ...ref }) => saveVersionCopy(await this.versions(), ref, versionId),
+      restoreVersion: async ({ versionId, ...ref }) => {
+        const s = this.need();
+        const restored = await restoreVersion(await this.versions(), ref, versionId);
+        const message = `Restored version ${restored.from} of ${ref.path} as version ${restored.number}`;
+        s.index.activity.add({ workspaceId: ref.workspaceId, kind: 'restored', path: ref.path, message });
+        this.emit('activity', { at: new Date().toISOString(), workspaceId: ref.workspaceId, kind: 'restored', path: ref.path, message });
+        s.engine.trigger(ref.workspaceId);
+        return { versionId: restored.versionId };
+      },
+      listReviews: async () => {
+        const s = this.need();
+        return listReviews(s.client, s.index);
+      },
+      decideReview: async (decision) => {
+        const s = this.need();
+        return decideReview(s.client, s.index, decision);
+      },
+      openAsset: async ({ workspaceId, assetId }) => {
+        const s = this.need();
+        const remote = s.index.remote.getFile(workspaceId, assetId);
+        const path = remote?.path ?? null;
+        if (path !== null) {
+          const abs = resolveInsideRoot(s.index.workspaces.require(workspaceId).localPath, path);
+          if (await exists(abs)) await this.options.hooks.openPath(abs);
+        }
+        return { path };
+      },
+      pause: async () => {
+        this.need().engine.pause();
+        return this.status();
+      },
+      resume: async () => {
+        this.need().engine.resume();
+        return this.status();
+      },
+      retry: async ({ workspaceId }) => {
+        if (!this.session) {
+          await this.serially(() => this.reopen());
+          return this.status();
+        }
+        const s = this.session;
+        const ids = workspaceId ? [workspaceId] : s.index.workspaces.list().map((w) => w.id);
+        for (const id of ids) {
+          s.index.errors.clearAll(id);
+          s.engine.trigger(id);
+        }
+        return this.status();
+      },
+      getSettings: async () => this.settings(),
+      updateSettings: async (patch) => {
+        const change = applySettings(this.config, patch);
+        if (patch.launchAtLogin !== undefined && patch.launchAtLogin !== this.config.launchAtLogin) {
+          await this.options.hooks.setLoginItem(patch.launchAtLogin);
+        }
+        this.saveConfig(change.config);
+        if (change.restart) await this.serially(() => this.reopen());
+        return this.settings();
+      },
+      listRemoteWorkspaces: async () => {
+        const synced = new Set(this.config.workspaces.map((w) => w.id));
+        const workspaces = await this.withClient((client) => client.listWorkspaces());
+        return workspaces.map((w) => ({ id: w.id, name: w.name, synced: synced.has(w.id) }));
+      },
+      listRemoteFolders: async ({ workspaceId }) => {
+        const listing = await this.withClient((client) => client.getHierarchy(workspaceId));
+        const placed = placeRemoteTree(treeFromListing(listing));
+        return [...placed.folders.values()].map((f) => ({ id: f.folderId, path: f.path })).sort((a, b) => a.path.localeCompare(b.path));
+      },
+      signIn: async ({ baseUrl, accountId, key, secret }) => {
+        const credentials = { key, secret };
+        const client = (this.options.createClient ?? defaultClient)({ baseUrl, accountId }, credentials);
+        try {
+          await client.getUser();
+        } catch (error) {
+          throw signInFailure(error, baseUrl);
+        } finally {
+          await client.close();
+        }
+        await this.options.secrets.set(accountRef(baseUrl, accountId), credentials);
+        const sameAccount = this.config.baseUrl === baseUrl && this.config.accountId === accountId;
+        this.saveConfig({
+          ...this.config,
+          baseUrl,
+          accountId,
+          root: this.config.root ?? this.options.defaultRoot ?? join(homedir(), 'Asset Sync'),
+          // Another account's workspaces mean nothing here: the user picks this account's.
+          workspaces: sameAccount ? this.config.workspaces : [],
+        });
+        this.signedInFlag = true;
+        await this.serially(() => this.reopen());
+        return this.settings();
+      },
+      signOut: async () => {
+        await this.serially(() => this.detach());
+        const { baseUrl, accountId } = this.config;
+        if (baseUrl && accountId) {
+          await this.options.secrets.delete(accountRef(baseUrl, accountId)).catch((error: unknown) => {
+            this.options.logger?.warn({ err: error }, 'could not delete the stored credentials');
+          });
+        }
+        this.signedInFlag = false;
+        this.emit('status', this.status());
+        return this.settings();
+      },
+    };
+  }
+
+  private settings() {
+    const index = this.session?.index;
+    return settingsView(this.config, this.signedInFlag, (id) => index?.workspaces.get(id)?.name);
+  }
+
+  private saveConfig(next: Config): void {
+    saveConfig(next, this.options.configFile);
+    this.config = next;
+  }
+
+  private need(): AppSession {
+    if (this.session) return this.session;
+    if (!this.signedInFlag) throw new AppError('signed_out', 'Sign in first, in Settings.');
+    if (this.opening) throw new AppError('not_ready', 'Asset Sync is still starting. Try again in a moment.');
+    throw new AppError(this.openError?.code ?? 'not_ready', this.openError?.message ?? 'Choose a sync folder and the workspaces to sync in Settings.');
+  }
+
+  private async withClient<T>(fn: (client: ServiceClient) => Promise<T>): Promise<T> {
+    if (this.session) return fn(this.session.client);
+    const { baseUrl, accountId } = this.config;
+    const credentials = baseUrl && accountId && this.signedInFlag ? await this.options.secrets.get(accountRef(baseUrl, accountId)) : undefined;
+    if (!baseUrl || !accountId || !credentials) throw new AppError('signed_out', 'Sign in first, in Settings.');
+    const client = (this.options.createClient ?? defaultClient)({ baseUrl, accountId }, credentials);
+    try {
+      return await fn(client);
+    } finally {
+      await client.close();
+    }
+  }
+
+  private async versions(): Promise<VersionsContext> {
+    const s = this.need();
+    const tempRoot = this.options.tempRoot ?? join(tmpdir(), 'asset-sync');
+    await mkdir(tempRoot, { recursive: true, mode: 0o700 });
+    return { client: s.client, index: s.index, hooks: this.options.hooks, tempRoot };
+  }
+
+  private async existingPath(ref: { workspaceId: string; path: string }): Promise<string> {
+    const s = this.need();
+    const abs = resolveInsideRoot(s.index.workspaces.require(ref.workspaceId).localPath, ref.path);
+    if (!(await exists(abs))) throw new AppError('not_found', 'The file is not on this device (yet).');
+    return abs;
+  }
+
+  /** Who we are, to tell our own locks from others'; null when the service cannot say. */
+  private userId(s: AppSession): Promise<string | null> {
+    this.selfUserId ??= s.client.getUser().then(
+      (u) => u.id ?? null,
+      () => {
+        this.selfUserId = null;
+        return null;
+      },
+    );
+    return this.selfUserId;
+  }
+
+  private serially(step: () => Promise<void>): Promise<void> {
+    const run = this.lifecycle.then(step);
+    this.lifecycle = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Closes the current session, then opens one for the current config if it is complete. */
+  private async reopen(): Promise<void> {
+    await this.detach();
+    const { baseUrl, accountId, root } = this.config;
+    if (this.closed || !this.signedInFlag || !baseUrl || !accountId || !root) return;
+    this.opening = true;
+    this.openError = null;
+    this.emit('status', this.status());
+    try {
+      const session = await this.options.openSession(this.config);
+      this.opening = false;
+      this.attach(session);
+      await session.engine.start();
+    } catch (error) {
+      this.opening = false;
+      this.openError = toBridgeError(error);
+      if (this.openError.code === 'signed_out') this.signedInFlag = false;
+      this.options.logger?.warn({ err: error }, 'could not start syncing');
+      this.emit('status', this.status());
+      // Worth another try only when the service or the network may come back on its own.
+      if (RETRIED_OPEN_ERRORS.has(this.openError.code)) this.scheduleReopen();
+    }
+  }
+
+  private scheduleReopen(): void {
+    if (this.reopenTimer || this.closed) return;
+    this.reopenTimer = setTimeout(() => {
+      this.reopenTimer = null;
+      if (!this.session && !this.closed) void this.serially(() => this.reopen());
+    }, this.options.reopenDelayMs ?? 30_000);
+    this.reopenTimer.unref();
+  }
+
+  private attach(session: AppSession): void {
+    this.session = session;
+    this.selfUserId = null;
+    const forwards = ENGINE_EVENTS.map((name) => {
+      const forward = (...args: unknown[]) => (this.emit as (event: string, ...a: unknown[]) => boolean)(name, ...args);
+      session.engine.on(name, forward as never);
+      return () => session.engine.off(name, forward as never);
+    });
+    this.unsubscribe = () => forwards.forEach((off) => off());
+    this.emit('status', this.status());
+  }
+
+  private async detach(): Promise<void> {
+    const session = this.session;
+    if (!session) return;
+    this.session = null;
+    try {
+      await session.engine.stop();
+    } finally {
+      this.unsubscribe?.();
+      this.unsubscribe = null;
+      if (session !== this.borrowed) await session.close();
+    }
+    this.emit('status', this.status());
+  }
+}
+
+async function exists(absPath: string): Promise<boolean> {
+  try {
+    await stat(absPath);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+function signInFailure(error: unknown, baseUrl: string): AppError {
+  const bridge = toBridgeError(error);
+  if (bridge.code === 'auth' || bridge.code === 'forbidden' || bridge.code === 'rejected') {
+    return new AppError('auth', 'The key or secret was not accepted for this account. Check both and the account id.', { cause: error });
+  }
+  if (bridge.code === 'offline' || bridge.code === 'not_found') {
+    return new AppError('offline', `No Asset Collaboration Service answered at ${baseUrl}. Check the address.`, { cause: error });
+  }
+  return new AppError(bridge.code, bridge.message, { cause: error });
+}

@@ -1,0 +1,185 @@
+/**
+ * One folder level of a workspace for the Files view: what is on disk there, merged with what
+ * the index knows of the service and of the last sync, each entry with its sync state. Reads one
+ * directory and the index; never walks the tree.
+ */
+import type { Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Problem, ProblemKind } from '../../shared/engine.js';
+import type { FileEntry } from '../../shared/ipc.js';
+import type { SyncIndex } from '../index/sync-index.js';
+import { loadIgnoreMatcher } from '../local/ignore.js';
+import { MARKER_FILE_NAME, TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX } from '../local/own-files.js';
+import { pathKey, resolveInsideRoot } from '../local/paths.js';
+import { readStamp, type FileStamp } from '../local/stamp.js';
+import type { BaseFile, RemoteFile } from '../sync/model.js';
+import { fileState, folderState } from './file-state.js';
+
+export interface ListFolderInput {
+  index: SyncIndex;
+  workspaceId: string;
+  /** Relative to the workspace folder; '' is its top. */
+  folder: string;
+  /** The engine's current problems for this workspace. */
+  problems: readonly Problem[];
+  selfUserId: string | null;
+}
+
+interface Slot {
+  name: string;
+  path: string;
+  isFolder: boolean;
+  local?: FileStamp | undefined;
+  localFolder?: boolean;
+  base?: BaseFile;
+  baseFolder?: boolean;
+  remote?: RemoteFile;
+  remoteFolder?: boolean;
+}
+
+/** Worst first: a conflict needs the user more than a lock, a lock more than a retried error. */
+const PROBLEM_RANK: ProblemKind[] = ['conflict', 'error', 'locked', 'unstable'];
+
+export const normalizeFolder = (folder: string): string => folder.replace(/\\/g, '/').replace(/^\/+|\/+$/g, '');
+
+const isOwnFile = (name: string): boolean =>
+  name === MARKER_FILE_NAME || (name.startsWith(TEMP_FILE_PREFIX) && name.endsWith(TEMP_FILE_SUFFIX));
+
+export async function listFolder(input: ListFolderInput): Promise<FileEntry[]> {
+  const { index, workspaceId } = input;
+  const workspace = index.workspaces.require(workspaceId);
+  const folder = normalizeFolder(input.folder);
+  const absFolder = resolveInsideRoot(workspace.localPath, folder);
+  const prefix = folder === '' ? '' : `${pathKey(folder)}/`;
+  const slots = new Map<string, Slot>();
+
+  /** The slot of the child of `folder` that `path` is or lies below, or undefined if elsewhere. */
+  const slotFor = (path: string, isFolder: boolean): { slot: Slot; direct: boolean } | undefined => {
+    const key = pathKey(path);
+    if (!key.startsWith(prefix) || key === prefix) return undefined;
+    const rest = path.slice(prefix.length);
+    const cut = rest.indexOf('/');
+    const name = cut === -1 ? rest : rest.slice(0, cut);
+    const direct = cut === -1;
+    const childFolder = !direct || isFolder;
+    const slotKey = `${childFolder ? 'd' : 'f'}:${pathKey(name)}`;
+    let slot = slots.get(slotKey);
+    if (!slot) {
+      slot = { name, path: folder === '' ? name : `${folder}/${name}`, isFolder: childFolder };
+      slots.set(slotKey, slot);
+    }
+    return { slot, direct };
+  };
+
+  const base = index.base.load(workspaceId);
+  const remote = index.remote.load(workspaceId);
+  for (const f of base.files.values()) {
+    const hit = slotFor(f.path, false);
+    if (hit?.direct) hit.slot.base = f;
+    else if (hit) hit.slot.baseFolder = true;
+  }
+  for (const f of base.folders.values()) {
+    const hit = slotFor(f.path, true);
+    if (hit) hit.slot.baseFolder = true;
+  }
+  for (const f of remote.files.values()) {
+    const hit = slotFor(f.path, false);
+    if (hit?.direct) hit.slot.remote = f;
+    else if (hit) hit.slot.remoteFolder = true;
+  }
+  for (const f of remote.folders.values()) {
+    const hit = slotFor(f.path, true);
+    if (hit) hit.slot.remoteFolder = true;
+  }
+
+  const excludedKeys = new Set(workspace.excludedPaths.map((p) => pathKey(normalizeFolder(p))));
+  const ignore = await loadIgnoreMatcher(workspace.localPath);
+  for (const entry of await readFolder(absFolder)) {
+    if (entry.isSymbolicLink() || isOwnFile(entry.name)) continue;
+    const path = folder === '' ? entry.name.normalize('NFC') : `${folder}/${entry.name.normalize('NFC')}`;
+    if (entry.isDirectory()) {
+      const hit = slotFor(path, true);
+      if (hit) hit.slot.localFolder = true;
+    } else if (entry.isFile()) {
+      const stamp = await readStamp(join(absFolder, entry.name)).catch(() => undefined);
+      const hit = slotFor(path, false);
+      if (hit && stamp) hit.slot.local = stamp;
+    }
+  }
+  for (const excluded of workspace.excludedPaths) {
+    const hit = slotFor(normalizeFolder(excluded), true);
+    if (hit?.direct) hit.slot.remoteFolder = true;
+  }
+
+  const problems = problemIndex(input.problems, index.errors.list(workspaceId));
+  const entries: FileEntry[] = [];
+  for (const slot of slots.values()) {
+    const key = pathKey(slot.path);
+    const ignored = ignore.ignores(slot.path, slot.isFolder);
+    if (slot.isFolder) {
+      if (!slot.localFolder && !slot.remoteFolder) continue;
+      entries.push({
+        name: slot.name,
+        path: slot.path,
+        isFolder: true,
+        size: null,
+        state: folderState({
+          local: slot.localFolder === true,
+          synced: slot.baseFolder === true,
+          remote: slot.remoteFolder === true,
+          excluded: excludedKeys.has(key),
+          ignored,
+          problem: worstBelow(problems, key),
+        }),
+        assetId: null,
+        versionNumber: null,
+        modifiedAt: null,
+      });
+    } else {
+      if (!slot.local && !slot.remote) continue;
+      entries.push({
+        name: slot.name,
+        path: slot.path,
+        isFolder: false,
+        size: slot.local?.size ?? slot.remote?.size ?? null,
+        state: fileState({ local: slot.local, base: slot.base, remote: slot.remote, ignored, problem: problems.get(key), selfUserId: input.selfUserId }),
+        assetId: slot.remote?.assetId ?? slot.base?.assetId ?? null,
+        versionNumber: slot.remote?.versionNumber ?? null,
+        modifiedAt: slot.local ? new Date(Number(BigInt(slot.local.mtimeNs) / 1_000_000n)).toISOString() : null,
+      });
+    }
+  }
+  return entries.sort((a, b) => Number(b.isFolder) - Number(a.isFolder) || a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' }));
+}
+
+async function readFolder(absFolder: string): Promise<Dirent[]> {
+  try {
+    return await readdir(absFolder, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+    throw error;
+  }
+}
+
+/** The worst problem per path key: the engine's view of this cycle plus the retried path errors. */
+function problemIndex(problems: readonly Problem[], errors: ReadonlyArray<{ path: string; code: string }>): Map<string, ProblemKind> {
+  const out = new Map<string, ProblemKind>();
+  const add = (path: string, kind: ProblemKind) => {
+    const key = pathKey(path);
+    const had = out.get(key);
+    if (PROBLEM_RANK.includes(kind) && (had === undefined || PROBLEM_RANK.indexOf(kind) < PROBLEM_RANK.indexOf(had))) out.set(key, kind);
+  };
+  for (const e of errors) add(e.path, e.code === 'asset_locked' ? 'locked' : 'error');
+  for (const p of problems) if (p.path !== null) add(p.path, p.kind);
+  return out;
+}
+
+function worstBelow(problems: ReadonlyMap<string, ProblemKind>, folderKey: string): ProblemKind | undefined {
+  let worst: ProblemKind | undefined;
+  for (const [key, kind] of problems) {
+    if (key !== folderKey && !key.startsWith(`${folderKey}/`)) continue;
+    if (worst === undefined || PROBLEM_RANK.indexOf(kind) < PROBLEM_RANK.indexOf(worst)) worst = kind;
+  }
+  return worst;
+}

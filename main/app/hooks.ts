@@ -1,0 +1,27 @@
+/** The AppApi's desktop hooks in Electron: shell for files, a native save dialog, the login item. */
+import { join } from 'node:path';
+import { app, dialog, shell } from 'electron';
+import { AppError } from '../app-api/errors.js';
+import type { AppHooks } from '../app-api/hooks.js';
+import { setLaunchAtLogin } from './login-item.js';
+import type { MainWindow } from './window.js';
+
+export function electronHooks(window: MainWindow): AppHooks {
+  return {
+    async openPath(absPath) {
+      // shell.openPath answers an error message, or '' when it worked.
+      const failure = await shell.openPath(absPath);
+      if (failure) throw new AppError('open_failed', 'No application on this computer could open it.');
+    },
+    async showItemInFolder(absPath) {
+      shell.showItemInFolder(absPath);
+    },
+    async chooseSavePath(suggestedName) {
+      const options = { title: 'Save a copy', defaultPath: join(app.getPath('downloads'), suggestedName) };
+      const parent = window.current;
+      const answer = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options);
+      return answer.canceled || !answer.filePath ? null : answer.filePath;
+    },
+    setLoginItem: (enabled) => setLaunchAtLogin(enabled),
+  };
+}

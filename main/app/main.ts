@@ -1,0 +1,108 @@
+/**
+ * The Electron main process: one instance per user, the engine running here (not in the
+ * renderer), the window and tray as views of it. Quitting stops the engine first, so transfers
+ * in flight are journalled and resume at the next start.
+ */
+import { join } from 'node:path';
+import { app, dialog, ipcMain, session, shell } from 'electron';
+import { AppApi } from '../app-api/index.js';
+import { sessionOpener } from '../app-api/open-session.js';
+import { configPath, loadConfig, logPath } from '../config.js';
+import { createLogger } from '../logging.js';
+import { packageRoot } from '../ui-server/static-files.js';
+import { KeychainSecretStore } from '../secrets/secret-store.js';
+import { needsFirstRun, showFirstRun } from './first-run.js';
+import { electronHooks } from './hooks.js';
+import { forwardEvents, registerIpc } from './ipc.js';
+import { startedHidden } from './login-item.js';
+import { startNotifications } from './notifications.js';
+import { rendererTarget } from './origin.js';
+import { registerAppScheme, serveRenderer } from './protocol.js';
+import { denyAllPermissions, enforceCsp } from './security.js';
+import { AppTray } from './tray.js';
+import { MainWindow } from './window.js';
+
+const APP_ID = 'com.assetcollab.assetsync';
+
+registerAppScheme();
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  let window: MainWindow | null = null;
+  let api: AppApi | null = null;
+  // Held for the life of the app: a collected Tray disappears from the screen.
+  let tray: AppTray | null = null;
+  let stopped = false;
+  let stopping = false;
+
+  app.on('second-instance', () => window?.show());
+  app.on('activate', () => window?.show());
+  // The window hides instead of closing; syncing goes on in the tray until "Quit".
+  app.on('window-all-closed', () => undefined);
+  app.on('before-quit', (event) => {
+    if (window) window.quitting = true;
+    tray?.destroy();
+    tray = null;
+    if (stopped || !api) return;
+    event.preventDefault();
+    if (stopping) return;
+    stopping = true;
+    void api.close().finally(() => {
+      stopped = true;
+      app.quit();
+    });
+  });
+
+  app
+    .whenReady()
+    .then(async () => {
+      app.setAppUserModelId(APP_ID);
+      const logger = createLogger({ file: logPath() });
+      const configFile = configPath();
+      const config = loadConfig(configFile);
+      const devServer = app.isPackaged ? undefined : process.env.ASSET_SYNC_RENDERER_URL;
+      const target = rendererTarget(devServer);
+      // Not app.getAppPath(): `electron dist/app/main/app/main.js` makes that the script's folder.
+      const root = packageRoot();
+
+      serveRenderer(join(root, 'dist', 'renderer'));
+      denyAllPermissions(session.defaultSession);
+      enforceCsp(session.defaultSession, devServer ? target.origin : null);
+
+      const mainWindow = new MainWindow({
+        preload: join(root, 'dist', 'app', 'preload', 'index.cjs'),
+        url: target.url,
+        origin: target.origin,
+        startHidden: startedHidden(),
+      });
+      window = mainWindow;
+      const appApi = new AppApi({
+        configFile,
+        config,
+        secrets: new KeychainSecretStore(),
+        hooks: electronHooks(mainWindow),
+        openSession: sessionOpener(),
+        logger,
+      });
+      api = appApi;
+      registerIpc(ipcMain, appApi, () => mainWindow.current, target.origin);
+      forwardEvents(appApi, () => mainWindow.current);
+      startNotifications({ api: appApi, showWindow: () => mainWindow.show() });
+      tray = new AppTray(appApi, {
+        openWindow: () => mainWindow.show(),
+        openSyncFolder: () => {
+          void appApi.handle('getSettings', {}).then((settings) => (settings.root ? shell.openPath(settings.root) : undefined));
+        },
+        quit: () => app.quit(),
+      });
+
+      mainWindow.open();
+      await appApi.start();
+      if (needsFirstRun(appApi)) showFirstRun(mainWindow, appApi);
+    })
+    .catch((error: unknown) => {
+      dialog.showErrorBox('Asset Sync could not start', error instanceof Error ? error.message : String(error));
+      app.exit(1);
+    });
+}

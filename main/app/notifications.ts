@@ -1,0 +1,85 @@
+/**
+ * Desktop notifications for what needs the user: a review or change request, a conflict, and
+ * the problems that stop syncing until the user acts (sign-in, missing folder marker, the
+ * mass-deletion brake). Clicking one shows the window at the right place. Each problem is told
+ * once per run: the engine reports it again every cycle until it is solved.
+ */
+import { Notification } from 'electron';
+import type { Problem, ProblemKind, ReviewNotification } from '../../shared/engine.js';
+import type { UiEvents } from '../../shared/ipc.js';
+import type { AppApi } from '../app-api/index.js';
+
+type Target = UiEvents['navigate'][0];
+
+interface Notice {
+  title: string;
+  body: string;
+  target: Target;
+}
+
+export function reviewNotice(item: ReviewNotification): Notice {
+  const title = item.kind === 'review_request' ? `${item.from} asks you to review ${item.assetName}` : `${item.from} reviewed ${item.assetName}`;
+  return {
+    title,
+    body: item.message,
+    target: { view: 'reviews', assetId: item.assetId, ...(item.workspaceId ? { workspaceId: item.workspaceId } : {}) },
+  };
+}
+
+const PROBLEM_TITLES: Partial<Record<ProblemKind, string>> = {
+  conflict: 'Conflicting edits',
+  auth: 'Sign in to Asset Sync again',
+  marker: 'A sync folder is missing',
+  brake: 'Syncing paused: many files were deleted',
+};
+
+/** The notice for a problem that needs the user, or null for those Asset Sync handles itself. */
+export function problemNotice(problem: Problem): Notice | null {
+  const title = PROBLEM_TITLES[problem.kind];
+  if (!title) return null;
+  const where = problem.path ? `${problem.path}: ` : '';
+  let target: Target;
+  if (problem.kind === 'auth') target = { view: 'settings' };
+  else if (problem.kind === 'conflict' && problem.path) target = { view: 'files', workspaceId: problem.workspaceId, path: problem.path };
+  else target = { view: 'status', workspaceId: problem.workspaceId };
+  return { title, body: `${where}${problem.message}${problem.hint ? ` ${problem.hint}` : ''}`, target };
+}
+
+export interface NotifierOptions {
+  api: AppApi;
+  showWindow(): void;
+}
+
+/** Starts notifying; returns what stops it. */
+export function startNotifications({ api, showWindow }: NotifierOptions): () => void {
+  const told = new Set<string>();
+  // A notification that is garbage-collected loses its click handler: keep each until it is done.
+  const live = new Set<Notification>();
+  const notify = (notice: Notice): void => {
+    if (!Notification.isSupported()) return;
+    const notification = new Notification({ title: notice.title, body: notice.body });
+    live.add(notification);
+    notification.on('click', () => {
+      live.delete(notification);
+      showWindow();
+      api.navigate(notice.target);
+    });
+    notification.on('close', () => live.delete(notification));
+    notification.show();
+  };
+  const onReview = (item: ReviewNotification) => notify(reviewNotice(item));
+  const onProblem = (problem: Problem) => {
+    const notice = problemNotice(problem);
+    const key = `${problem.kind}\n${problem.workspaceId}\n${problem.path ?? ''}\n${problem.message}`;
+    if (!notice || told.has(key)) return;
+    told.add(key);
+    notify(notice);
+  };
+  api.on('review', onReview);
+  api.on('problem', onProblem);
+  return () => {
+    api.off('review', onReview);
+    api.off('problem', onProblem);
+    live.clear();
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * `asset-sync sync --ui [port]`: the app's UI over the command line's running session, served to
+ * a browser on this machine. The command calls `startSessionUi` once its session is open and
+ * `close()` when it stops.
+ */
+import type { SessionOptions } from '../bootstrap.js';
+import { configPath, loadConfig, type Config } from '../config.js';
+import { AppApi } from '../app-api/index.js';
+import { sessionOpener } from '../app-api/open-session.js';
+import type { AppSession } from '../app-api/session.js';
+import { KeychainSecretStore, type SecretStore } from '../secrets/secret-store.js';
+import { headlessHooks } from './headless-hooks.js';
+import { startUiServer, type UiServer } from './server.js';
+import { defaultRendererDir } from './static-files.js';
+
+export { startUiServer, type UiServer, type UiServerOptions } from './server.js';
+export { headlessHooks } from './headless-hooks.js';
+export { defaultRendererDir } from './static-files.js';
+
+export interface SessionUiOptions {
+  /** The command line's session; its engine is initialised (or about to be) by the command. */
+  session: AppSession;
+  /** What the session was opened with (options over the config file): what Settings shows. */
+  settings?: SessionOptions | undefined;
+  /** 0: any free port. */
+  port: number;
+  staticDir?: string;
+  configFile?: string;
+  /** Where Sign in stores a new key (default: the OS keychain). */
+  secrets?: SecretStore;
+}
+
+/**
+ * Serves the UI for `session`. A settings change that needs a new engine stops this session's
+ * engine and opens another from the (effective) config; `close()` stops the current engine and
+ * closes any session the UI opened. The command still closes its own session.
+ */
+export async function startSessionUi(options: SessionUiOptions): Promise<UiServer> {
+  const configFile = options.configFile ?? configPath();
+  const api = new AppApi({
+    configFile,
+    config: effectiveConfig(loadConfig(configFile), options.settings),
+    secrets: options.secrets ?? new KeychainSecretStore(),
+    hooks: headlessHooks(),
+    openSession: sessionOpener(),
+    logger: options.session.logger,
+    session: options.session,
+  });
+  const server = await startUiServer({ api, port: options.port, staticDir: options.staticDir ?? defaultRendererDir(), logger: options.session.logger });
+  return {
+    ...server,
+    async close() {
+      await server.close();
+      await api.close();
+    },
+  };
+}
+
+/**
+ * The config the running session really uses: command-line options win over the file. Settings
+ * shows it, and saving a change from the UI writes it (options included) to the config file.
+ */
+export function effectiveConfig(file: Config, settings: SessionOptions | undefined): Config {
+  if (!settings) return file;
+  const { bandwidthLimit: _fromFile, ...rest } = file;
+  return {
+    ...rest,
+    baseUrl: settings.baseUrl,
+    accountId: settings.accountId,
+    root: settings.root,
+    workspaces: settings.workspaces.map((w) => ({ id: w.id, ...(w.folder === undefined ? {} : { folder: w.folder }), excluded: [...(w.excluded ?? [])] })),
+    pollIntervalSeconds: settings.pollIntervalSeconds ?? file.pollIntervalSeconds,
+    ...(settings.bandwidthLimit === undefined ? {} : { bandwidthLimit: settings.bandwidthLimit }),
+  };
+}
+
+/** `--ui` without a value: any free port; with one, that port. */
+export function parseUiPort(value: string | boolean | undefined): number {
+  if (value === undefined || value === true || value === '') return 0;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--ui expects a port number (0-65535), got "${String(value)}"`);
+  return port;
+}

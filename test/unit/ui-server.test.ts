@@ -1,0 +1,255 @@
+/**
+ * The headless UI server over real HTTP: only the holder of the printed token, on our own Host
+ * and Origin, reaches the app API; events arrive as server-sent events; a bad call is a 400 that
+ * says why in words.
+ */
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { request, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppApi } from '../../main/app-api/index.js';
+import { Config } from '../../main/config.js';
+import type { ApiCredentials, SecretStore } from '../../main/secrets/secret-store.js';
+import { headlessHooks } from '../../main/ui-server/headless-hooks.js';
+import { startUiServer, type UiServer } from '../../main/ui-server/server.js';
+
+interface Reply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** node:http rather than fetch: a test must be able to send any Host header. */
+function send(server: UiServer, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: server.port, path, method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+class MemorySecrets implements SecretStore {
+  readonly name = 'memory';
+  private readonly items = new Map<string, ApiCredentials>();
+  async get(ref: string) {
+    return this.items.get(ref);
+  }
+  async set(ref: string, credentials: ApiCredentials) {
+    this.items.set(ref, credentials);
+  }
+  async delete(ref: string) {
+    this.items.delete(ref);
+  }
+}
+
+let dir: string;
+let api: AppApi;
+let server: UiServer;
+let token: string;
+let origin: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ui-server-'));
+  const staticDir = join(dir, 'renderer');
+  await mkdir(join(staticDir, 'assets'), { recursive: true });
+  await writeFile(join(staticDir, 'index.html'), '<!doctype html><title>Asset Sync</title><script type="module" src="/assets/app.js"></script>');
+  await writeFile(join(staticDir, 'assets', 'app.js'), 'console.log("app")');
+  await writeFile(join(dir, 'secret.txt'), 'not for the browser');
+  api = new AppApi({
+    configFile: join(dir, 'config.json'),
+    config: Config.parse({}),
+    secrets: new MemorySecrets(),
+    hooks: headlessHooks({ downloadsDir: join(dir, 'downloads') }),
+    openSession: () => Promise.reject(new Error('no service in this test')),
+  });
+  server = await startUiServer({ api, port: 0, staticDir });
+  token = new URL(server.url).searchParams.get('token') ?? '';
+  origin = `http://127.0.0.1:${server.port}`;
+});
+
+afterAll(async () => {
+  await server.close();
+  await api.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const host = () => `127.0.0.1:${server.port}`;
+const cookie = () => `asset_sync_${server.port}=${token}`;
+const call = (channel: string, body: unknown, headers: Record<string, string> = {}) =>
+  send(server, `/api/${channel}`, {
+    method: 'POST',
+    headers: { host: host(), origin, cookie: cookie(), 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+describe('startUiServer', () => {
+  it('prints a loopback URL carrying a 256-bit token', () => {
+    expect(server.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/\\?token=[0-9a-f]{64}$`));
+  });
+
+  it('serves the page for the token in the URL, then by an HttpOnly SameSite=Strict cookie', async () => {
+    const first = await send(server, `/?token=${token}`, { headers: { host: host() } });
+    expect(first.status).toBe(200);
+    expect(first.body).toContain('<title>Asset Sync</title>');
+    expect(first.headers['content-security-policy']).toContain("script-src 'self'");
+    const setCookie = first.headers['set-cookie']?.[0] ?? '';
+    expect(setCookie).toContain(cookie());
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Strict/);
+
+    const script = await send(server, '/assets/app.js', { headers: { host: host(), cookie: cookie() } });
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toMatch(/javascript/);
+  });
+
+  it('rejects requests without the token, or with a wrong one', async () => {
+    expect((await send(server, '/', { headers: { host: host() } })).status).toBe(401);
+    expect((await send(server, `/?token=${'0'.repeat(64)}`, { headers: { host: host() } })).status).toBe(401);
+    const api401 = await call('getStatus', {}, { cookie: '' });
+    expect(api401.status).toBe(401);
+    expect(JSON.parse(api401.body)).toMatchObject({ code: 'unauthorized' });
+    // The token is accepted in the URL only to load the page, never for the API.
+    const viaQuery = await send(server, `/api/getStatus?token=${token}`, {
+      method: 'POST',
+      headers: { host: host(), origin, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(viaQuery.status).toBe(401);
+  });
+
+  it('answers API calls from its own origin, with the cookie or a bearer token', async () => {
+    const res = await call('getStatus', {});
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ state: 'stopped', workspaces: [], transfers: [] });
+    const bearer = await send(server, '/api/getSettings', {
+      method: 'POST',
+      headers: { host: host(), authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(bearer.status).toBe(200);
+    expect(JSON.parse(bearer.body)).toMatchObject({ signedIn: false, baseUrl: null });
+  });
+
+  it('rejects API calls from a foreign Origin, even with the token', async () => {
+    const res = await call('getStatus', {}, { origin: 'http://evil.example' });
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.body)).toMatchObject({ code: 'forbidden_origin' });
+    const crossSite = await call('getStatus', {}, { 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+    const bearer = await send(server, '/api/getStatus', {
+      method: 'POST',
+      headers: { host: host(), authorization: `Bearer ${token}`, origin: 'http://localhost:1', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(bearer.status).toBe(403);
+  });
+
+  it('rejects a cookie-borne POST that names no Origin (no browser omits it)', async () => {
+    const res = await send(server, '/api/getStatus', {
+      method: 'POST',
+      headers: { host: host(), cookie: cookie(), 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(res.status).toBe(403);
+  });
+
+  it('rejects a foreign Host (DNS rebinding), even with the token', async () => {
+    const rebound = await send(server, `/?token=${token}`, { headers: { host: `evil.example:${server.port}` } });
+    expect(rebound.status).toBe(403);
+    expect(rebound.headers['set-cookie']).toBeUndefined();
+    const otherPort = await call('getStatus', {}, { host: `127.0.0.1:${server.port + 1}` });
+    expect(otherPort.status).toBe(403);
+    expect((await call('getStatus', {}, { host: `localhost:${server.port}`, origin: `http://localhost:${server.port}` })).status).toBe(200);
+  });
+
+  it('answers an invalid request with 400 and a BridgeError in words', async () => {
+    const missing = await call('listFiles', { folder: 'x' });
+    expect(missing.status).toBe(400);
+    const error = JSON.parse(missing.body) as { code: string; message: string };
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toMatch(/workspaceId/);
+    expect(error.message).not.toMatch(/\n\s+at /);
+    expect(Object.keys(error).sort()).toEqual(['code', 'message']);
+
+    const notJson = await call('getStatus', '{not json');
+    expect(notJson.status).toBe(400);
+    expect(JSON.parse(notJson.body)).toMatchObject({ code: 'invalid_request' });
+
+    const unknown = await call('deleteEverything', {});
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body)).toMatchObject({ code: 'unknown_channel' });
+
+    const form = await call('getStatus', '{}', { 'content-type': 'text/plain' });
+    expect(form.status).toBe(415);
+  });
+
+  it('says what to do when signed out', async () => {
+    const res = await call('listFiles', { workspaceId: 'w1' });
+    expect(res.status).toBe(409);
+    expect(JSON.parse(res.body)).toMatchObject({ code: 'signed_out', message: expect.stringMatching(/Sign in/) });
+  });
+
+  it('never serves files outside the renderer folder', async () => {
+    const res = await send(server, '/%2e%2e/secret.txt', { headers: { host: host(), cookie: cookie() } });
+    expect(res.status).toBe(404);
+    expect(res.body).not.toContain('not for the browser');
+  });
+
+  it('delivers the status first, then every event, as server-sent events', async () => {
+    const events: Array<{ name: string; args: unknown[] }> = [];
+    const res = await new Promise<IncomingMessage>((resolve, reject) => {
+      request({ host: '127.0.0.1', port: server.port, path: '/api/events', headers: { host: host(), cookie: cookie(), accept: 'text/event-stream' } }, resolve)
+        .on('error', reject)
+        .end();
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+    let buffer = '';
+    const waitFor = (name: string) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (events.some((e) => e.name === name)) {
+            res.off('data', onData);
+            resolve();
+          }
+        };
+        const onData = (chunk: Buffer) => {
+          buffer += chunk.toString('utf8');
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const name = /^event: (.+)$/m.exec(block)?.[1];
+            const data = /^data: (.+)$/m.exec(block)?.[1];
+            if (name && data) events.push({ name, args: JSON.parse(data) as unknown[] });
+          }
+          check();
+        };
+        res.on('data', onData);
+        check();
+      });
+    await waitFor('status');
+    expect(events[0]).toEqual({ name: 'status', args: [expect.objectContaining({ state: 'stopped' })] });
+    api.navigate({ view: 'reviews', assetId: 'a1' });
+    await waitFor('navigate');
+    expect(events.find((e) => e.name === 'navigate')?.args).toEqual([{ view: 'reviews', assetId: 'a1' }]);
+    res.destroy();
+  });
+
+  it('answers 503 with what to run when the renderer is not built', async () => {
+    const bare = await startUiServer({ api, port: 0, staticDir: join(dir, 'nothing-here') });
+    try {
+      const t = new URL(bare.url).searchParams.get('token') ?? '';
+      const res = await send(bare, `/?token=${t}`, { headers: { host: `127.0.0.1:${bare.port}` } });
+      expect(res.status).toBe(503);
+      expect(res.body).toContain('npm run build:renderer');
+    } finally {
+      await bare.close();
+    }
+  });
+});
