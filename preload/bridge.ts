@@ -6,7 +6,8 @@
  * Nothing else is reachable from the page: no ipcRenderer, no other channel, no IPC event object.
  */
 import type { IpcRenderer, IpcRendererEvent } from 'electron';
-import { EVENT_NAMES, type AssetSyncBridge, type BridgeError, type Channel, type EventName, type RequestOf, type Responses, type UiEvents } from '../shared/ipc.js';
+import type { AssetSyncBridge, BridgeError, Channel, RequestOf, Responses } from '../shared/ipc.js';
+import { EVENT_NAMES, type EventName, type UiEvents } from '../shared/ui-events.js';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from './channels.js';
 
 type Envelope = { ok: true; value: unknown } | { ok: false; error: BridgeError };

@@ -6,7 +6,8 @@
  * (`asset-sync sync --ui`).
  */
 import { z } from 'zod';
-import type { EngineEvents, EngineStatus, ActivityItem, ReviewNotification } from './engine.js';
+import type { EngineStatus, ActivityItem, ReviewNotification } from './engine.js';
+import type { EventName, UiEvents } from './ui-events.js';
 
 const id = z.string().min(1).max(200);
 /** A path relative to a workspace folder, as the UI shows it. */
@@ -124,12 +125,7 @@ export interface Responses {
   signOut: SettingsView;
 }
 
-/** Events main pushes to the renderer: the engine's, plus a request to show one asset. */
-export interface UiEvents extends EngineEvents {
-  navigate: [{ view: 'status' | 'files' | 'versions' | 'reviews' | 'settings'; workspaceId?: string; path?: string; assetId?: string }];
-}
-export type EventName = keyof UiEvents;
-export const EVENT_NAMES: readonly EventName[] = ['status', 'transfer', 'activity', 'problem', 'review', 'navigate'];
+export { EVENT_NAMES, type EventName, type UiEvents } from './ui-events.js';
 
 /** An error crossing the bridge: a message for the user, never a stack or a secret. */
 export interface BridgeError {

@@ -6,7 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import type { AssetVersion, User } from '../../shared/api/index.js';
+import { personName, type AssetVersion } from '../../shared/api/index.js';
 import type { VersionInfo } from '../../shared/ipc.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import { pathKey, sanitizeName } from '../local/paths.js';
@@ -37,15 +37,12 @@ export function assetAt(index: SyncIndex, ref: FileRef): string {
   throw new AppError('not_found', 'This file is not on the service yet, so it has no versions.');
 }
 
-export function userName(user: User | undefined, fallback: string): string {
-  return [user?.firstName, user?.lastName].filter(Boolean).join(' ') || user?.email || user?.username || fallback;
-}
 
 export function versionInfo(v: AssetVersion, currentVersionId: string): VersionInfo {
   return {
     id: v.id,
     number: v.version_number,
-    author: userName(v.user, v.created_by_user_id),
+    author: personName(v.user, v.created_by_user_id),
     createdAt: v.created_at ?? null,
     size: v.size,
     checksum: v.checksum,

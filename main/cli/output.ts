@@ -2,7 +2,6 @@
  * What the command line prints: lines for people, JSON for scripts. Formatting lives here so
  * every command words sizes, dates, problems and activity the same way.
  */
-import type { User } from '../../shared/api/index.js';
 import type { Problem, ReviewNotification } from '../../shared/engine.js';
 
 export function print(line = ''): void {
@@ -54,8 +53,7 @@ export function formatDate(value: string | number | null | undefined): string {
   return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
 }
 
-export const personName = (user: User | undefined, fallback: string): string =>
-  [user?.firstName, user?.lastName].filter(Boolean).join(' ') || user?.email || fallback;
+export { personName } from '../../shared/api/people.js';
 
 /** Rows as aligned columns (the last column is not padded). */
 export function formatTable(rows: readonly (readonly string[])[], indent = ''): string[] {

@@ -2,13 +2,11 @@
  * Review requests and change requests, polled and remembered, so each one becomes exactly one
  * desktop notification, also across restarts. A request refreshed to a new version is news again.
  */
-import type { AssetReview, ReviewRequest } from '../../shared/api/index.js';
+import { personName, type AssetReview, type ReviewRequest } from '../../shared/api/index.js';
 import type { ReviewNotification } from '../../shared/engine.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import type { ServiceClient } from '../service-client/index.js';
 
-const fullName = (u: { firstName?: string | undefined; lastName?: string | undefined; email?: string | undefined } | undefined) =>
-  [u?.firstName, u?.lastName].filter(Boolean).join(' ') || u?.email || 'a colleague';
 
 export function fromReviewRequest(r: ReviewRequest): ReviewNotification {
   return {
@@ -18,7 +16,7 @@ export function fromReviewRequest(r: ReviewRequest): ReviewNotification {
     assetId: r.asset_id,
     versionId: r.asset_version_id,
     assetName: r.asset?.file_name ?? r.asset?.name ?? 'an asset',
-    from: fullName(r.requestor),
+    from: personName(r.requestor, 'a colleague'),
     message: r.message ?? 'asks for your review',
     at: r.created_at ?? null,
   };
@@ -32,7 +30,7 @@ export function fromChangeRequest(r: AssetReview): ReviewNotification {
     assetId: r.asset_id,
     versionId: r.asset_version_id,
     assetName: r.version?.name ?? 'an asset',
-    from: fullName(r.user),
+    from: personName(r.user, 'a colleague'),
     message: r.content,
     at: r.created_at ?? null,
   };

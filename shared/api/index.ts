@@ -1,3 +1,4 @@
 export * from './resources.js';
 export * from './sync.js';
 export * from './errors.js';
+export * from './people.js';

@@ -3,7 +3,8 @@
  * JSON body, events arrive over one shared `EventSource('/api/events')`. The session token came in
  * the page's URL; the server answered with a cookie, so every later request carries it.
  */
-import { EVENT_NAMES, type AssetSyncBridge, type Channel, type EventName, type RequestOf, type Responses, type UiEvents } from '../../../shared/ipc.js';
+import type { AssetSyncBridge, Channel, RequestOf, Responses } from '../../../shared/ipc.js';
+import { EVENT_NAMES, type EventName, type UiEvents } from '../../../shared/ui-events.js';
 import { BridgeFailure } from './errors.js';
 
 type Listener = (...args: unknown[]) => void;
