@@ -79,7 +79,7 @@ export function statusFromIndex(root: string, index: SyncIndex | null, activityL
       name: ws.name,
       folder: ws.localPath,
       state: storedState({ listed: ws.sequence !== null || ws.lastFullListingAt !== null, errors: errors.length, interrupted, behind }),
-      files: index.base.load(ws.id).files.size,
+      files: index.base.countFiles(ws.id),
       excluded: ws.excludedPaths,
       lastSyncAt: lastSync[ws.id] ?? null,
       interrupted,

@@ -289,7 +289,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       folder: target.dir,
       state: workspaceState(phase, pending, problems),
       pending: pendingFrom(last?.plan ?? null),
-      files: this.options.index.base.load(target.id).files.size,
+      files: this.options.index.base.countFiles(target.id),
       lastSyncAt: runtime.lastSyncAt,
       problems,
     };

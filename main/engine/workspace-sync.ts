@@ -16,7 +16,7 @@ import { isServiceError } from '../service-client/errors.js';
 import { executePlan, type ExecutionResult, type ExecutorDeps } from '../sync/executor/execute-plan.js';
 import { plan, type Plan } from '../sync/planner.js';
 import type { TransferQueue } from '../sync/transfer-queue.js';
-import { holdBack, localView } from './local-view.js';
+import { holdBack, localView, standAside } from './local-view.js';
 import { skippedProblems } from './skipped.js';
 import { applyChanges, placeRemoteTree, treeFromListing, type PlacedRemoteTree, type RawRemoteTree } from './remote-tree.js';
 
@@ -100,7 +100,18 @@ export class WorkspaceSync {
     const local = localView(scan, base.files, { nowMs: Date.now(), quietMs: this.deps.quietMs, excludedKeys });
     for (const path of local.waiting) logger.debug({ path }, 'waiting for the file to stop changing');
     for (const problem of skippedProblems(ws.id, scan.skipped, excludedKeys)) this.deps.onProblem(problem);
-    const settled = holdBack(local.waiting, { base: base.files, remote: remote.files }, { base: base.folders, remote: remote.folders });
+    let baseFiles = base.files;
+    if (remote.unplaced.size > 0) {
+      baseFiles = standAside(remote.unplaced, base.files, local.files);
+      this.deps.onProblem({
+        workspaceId: ws.id,
+        path: null,
+        kind: 'error',
+        message: `The service listed ${remote.unplaced.size} file(s) in folders it does not list, or too deep to place on this computer. They were left as they are.`,
+        hint: 'The next sync looks again; if this stays, the service needs a look.',
+      });
+    }
+    const settled = holdBack(local.waiting, { base: baseFiles, remote: remote.files }, { base: base.folders, remote: remote.folders });
 
     const decided = plan({
       files: { local: local.files, base: settled.base, remote: settled.remote },
@@ -177,7 +188,7 @@ export class WorkspaceSync {
     const ws = this.target;
     const settingKey = `marker:${ws.id}`;
     const expectedFolderId = index.settings.get<string>(settingKey);
-    const hasBase = index.base.load(ws.id).files.size > 0;
+    const hasBase = index.base.countFiles(ws.id) > 0;
     const exists = await stat(ws.dir).then((s) => s.isDirectory(), () => false);
     if (expectedFolderId && hasBase) {
       const status = exists ? await checkMarker(ws.dir, { workspaceId: ws.id, folderId: expectedFolderId }) : 'missing';

@@ -61,6 +61,7 @@ export class BaseStateStore {
   private readonly getFolderStmt;
   private readonly allFilesStmt;
   private readonly allFoldersStmt;
+  private readonly countFilesStmt;
   private readonly putFilesTx;
   private readonly putFoldersTx;
   private readonly deleteTreeTx;
@@ -88,6 +89,7 @@ export class BaseStateStore {
     );
     this.allFilesStmt = db.prepare<[string], FileRow>(`SELECT ${FILE_COLUMNS} FROM base_files WHERE workspace_id = ?`);
     this.allFoldersStmt = db.prepare<[string], FolderRow>('SELECT path, folder_id FROM base_folders WHERE workspace_id = ?');
+    this.countFilesStmt = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM base_files WHERE workspace_id = ?');
 
     this.putFilesTx = db.transaction((workspaceId: string, files: Iterable<BaseFile>) => {
       for (const file of files) this.putFile(workspaceId, file);
@@ -104,6 +106,11 @@ export class BaseStateStore {
   }
 
   /** Every file and folder of the workspace, one query each, keyed by `pathKey`. */
+  /** How many files are synced: for status lines, without loading the rows. */
+  countFiles(workspaceId: string): number {
+    return this.countFilesStmt.get(workspaceId)?.n ?? 0;
+  }
+
   load(workspaceId: string): BaseTree {
     const files = new Map<string, BaseFile>();
     for (const row of this.allFilesStmt.iterate(workspaceId)) files.set(pathKey(row.path), toFile(row));
