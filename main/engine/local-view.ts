@@ -9,6 +9,7 @@ import { ancestorKeys } from '../sync/rel-path.js';
 import { pathKey } from '../local/paths.js';
 import { filterUnstable } from '../local/stability.js';
 import type { ScanResult } from '../local/scanner.js';
+import type { IgnoreMatcher } from '../local/ignore.js';
 
 export interface LocalView {
   files: Map<string, LocalFile>;
@@ -75,4 +76,37 @@ export function holdBack(
     remote: new Map([...files.remote].filter(([key, r]) => !keys.has(key) && !assetIds.has(r.assetId))),
     baseFolders: new Map([...folders.base].filter(([key]) => !holding.has(key) || folders.remote.has(key))),
   };
+}
+
+/**
+ * Files whose asset the service still lists but that cannot be placed here (remote-tree.ts
+ * `unplaced`): neither their synced state nor the local file takes part in the plan, so a
+ * broken listing neither deletes them nor uploads them again. Returns the base without them and
+ * drops them from `local`.
+ */
+export function standAside(unplaced: ReadonlySet<string>, base: ReadonlyMap<string, BaseFile>, local: Map<string, LocalFile>): Map<string, BaseFile> {
+  const kept = new Map<string, BaseFile>();
+  for (const [key, synced] of base) {
+    if (unplaced.has(synced.assetId)) local.delete(key);
+    else kept.set(key, synced);
+  }
+  return kept;
+}
+
+/**
+ * The part of a tree the ignore rules leave to sync. The scanner never reports an ignored path,
+ * so a remote file at one (a colleague's "Thumbs.db", a folder named like our temp files) would
+ * be downloaded and then read as deleted here, and deleted on the service; a synced file
+ * ignored since would read as deleted too. Ignored paths are left alone on both sides.
+ */
+export function notIgnored<F extends { path: string }, D extends { path: string }>(
+  tree: { files: ReadonlyMap<string, F>; folders: ReadonlyMap<string, D> },
+  ignore: IgnoreMatcher,
+): { files: Map<string, F>; folders: Map<string, D> } {
+  const keep = <V extends { path: string }>(items: ReadonlyMap<string, V>, isDir: boolean): Map<string, V> => {
+    const out = new Map<string, V>();
+    for (const [key, item] of items) if (!ignore.ignores(item.path, isDir)) out.set(key, item);
+    return out;
+  };
+  return { files: keep(tree.files, false), folders: keep(tree.folders, true) };
 }

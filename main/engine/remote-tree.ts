@@ -6,7 +6,7 @@
  * thus moves every path below it, with no special case.
  */
 import type { AssetEntry, Change, Folder, Hierarchy } from '../../shared/api/index.js';
-import { assignLocalNames, pathKey, type NamedItem } from '../local/paths.js';
+import { MAX_PATH_BYTES, assignLocalNames, pathKey, utf8Length, type NamedItem } from '../local/paths.js';
 import type { RemoteFile, RemoteFolder } from '../sync/model.js';
 
 export interface RawRemoteTree {
@@ -43,8 +43,14 @@ export interface PlacedRemoteTree {
   folders: Map<string, RemoteFolder>;
   /** Folder id by the pathKey of its local path; '' is the workspace top level (null id). */
   folderIds: Map<string, string | null>;
-  /** Items the service has that this device leaves out (selective sync, orphaned by a deleted parent). */
+  /** Items the service has that this device leaves out (selective sync, or unplaced). */
   excluded: number;
+  /**
+   * Assets the service lists as active that have no place here: their folder is missing from
+   * the listing or part of a cycle, or the path would be too long for a disk. A listing that
+   * cannot place them says nothing about them: they must not read as deleted.
+   */
+  unplaced: Set<string>;
 }
 
 /**
@@ -63,7 +69,8 @@ export function placeRemoteTree(tree: RawRemoteTree, excludedPaths: readonly str
   for (const f of tree.folders.values()) add(f.parent_id, { id: `f:${f.id}`, parentKey: f.parent_id ?? '', name: f.name });
   for (const a of tree.assets.values()) add(a.folder_id, { id: `a:${a.id}`, parentKey: a.folder_id ?? '', name: a.file_name });
 
-  const placed: PlacedRemoteTree = { files: new Map(), folders: new Map(), folderIds: new Map([['', null]]), excluded: 0 };
+  const placed: PlacedRemoteTree = { files: new Map(), folders: new Map(), folderIds: new Map([['', null]]), excluded: 0, unplaced: new Set() };
+  const excludedFolderIds = new Set<string>();
   // Breadth first from the top: an item whose parent is not in the tree is never reached.
   const queue: Array<{ parentId: string | null; path: string }> = [{ parentId: null, path: '' }];
   for (let next = 0; next < queue.length; next += 1) {
@@ -74,8 +81,13 @@ export function placeRemoteTree(tree: RawRemoteTree, excludedPaths: readonly str
       const name = names.get(item.id) ?? item.name;
       const childPath = path ? `${path}/${name}` : name;
       const id = item.id.slice(2);
+      // A hostile or broken tree 10,000 folders deep would otherwise cost quadratic memory.
+      if (utf8Length(childPath) > MAX_PATH_BYTES) continue;
       if (item.id.startsWith('f:')) {
-        if (excludedKeys.has(pathKey(childPath))) continue;
+        if (excludedKeys.has(pathKey(childPath))) {
+          excludedFolderIds.add(id);
+          continue;
+        }
         placed.folders.set(pathKey(childPath), { path: childPath, folderId: id, parentId });
         placed.folderIds.set(pathKey(childPath), id);
         queue.push({ parentId: id, path: childPath });
@@ -97,5 +109,19 @@ export function placeRemoteTree(tree: RawRemoteTree, excludedPaths: readonly str
     }
   }
   placed.excluded = tree.folders.size + tree.assets.size - placed.folders.size - placed.files.size;
+  const placedAssets = new Set([...placed.files.values()].map((f) => f.assetId));
+  for (const a of tree.assets.values()) {
+    if (!placedAssets.has(a.id) && !underFolder(tree, a.folder_id, excludedFolderIds)) placed.unplaced.add(a.id);
+  }
   return placed;
+}
+
+/** Whether the chain of folders up from `folderId` meets one of `ids` (a cycle or a missing folder ends it). */
+function underFolder(tree: RawRemoteTree, folderId: string | null, ids: ReadonlySet<string>): boolean {
+  const seen = new Set<string>();
+  for (let id = folderId; id !== null && !seen.has(id); id = tree.folders.get(id)?.parent_id ?? null) {
+    if (ids.has(id)) return true;
+    seen.add(id);
+  }
+  return false;
 }

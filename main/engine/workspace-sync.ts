@@ -13,10 +13,10 @@ import { scanTree } from '../local/scanner.js';
 import type { Logger } from '../logging.js';
 import type { ServiceClient } from '../service-client/index.js';
 import { isServiceError } from '../service-client/errors.js';
-import { executePlan, type ExecutionResult, type ExecutorDeps } from '../sync/executor/execute-plan.js';
+import { executePlan, forgetSettledFailures, type ExecutionResult, type ExecutorDeps } from '../sync/executor/execute-plan.js';
 import { plan, type Plan } from '../sync/planner.js';
 import type { TransferQueue } from '../sync/transfer-queue.js';
-import { holdBack, localView, standAside } from './local-view.js';
+import { holdBack, localView, notIgnored, standAside } from './local-view.js';
 import { skippedProblems } from './skipped.js';
 import { applyChanges, placeRemoteTree, treeFromListing, type PlacedRemoteTree, type RawRemoteTree } from './remote-tree.js';
 
@@ -54,10 +54,15 @@ export interface CycleOutcome {
   work: number;
 }
 
+/** The index setting holding the id of the marker written into the workspace's folder. */
+const markerSetting = (workspaceId: string): string => `marker:${workspaceId}`;
+
 const BOOKKEEPING = new Set(['record-base', 'forget-base', 'record-folder-base', 'forget-folder-base', 'locked']);
 
 export class WorkspaceSync {
   private tree: RawRemoteTree | null = null;
+  /** The placement of the tree at this cursor: a quiet poll reuses it and writes nothing. */
+  private placed: { sequence: number; tree: PlacedRemoteTree } | null = null;
   private ignore: IgnoreMatcher | null = null;
 
   constructor(
@@ -93,9 +98,17 @@ export class WorkspaceSync {
     try {
       scan = await scanTree(ws.dir, { hashCache, ignore: this.ignore, ...(options.signal ? { signal: options.signal } : {}) });
     } catch (error) {
+      const gone = await this.markerProblem();
+      if (gone !== null && gone !== 'unguarded') return { ...idle, blocked: gone };
       return { ...idle, blocked: { workspaceId: ws.id, path: null, kind: 'error', message: `The folder ${ws.dir} could not be read: ${(error as Error).message}` } };
     }
-    const base = index.base.load(ws.id);
+    // The folder may have gone while it was read (an unplugged drive, rm -rf): what the scan
+    // missed must not read as deletions.
+    const gone = await this.markerProblem();
+    if (gone !== null && gone !== 'unguarded') return { ...idle, blocked: gone };
+    // Left alone on both sides: the scanner never reports an ignored path (see notIgnored).
+    const base = notIgnored(index.base.load(ws.id), this.ignore);
+    const remoteView = notIgnored(remote, this.ignore);
     const excludedKeys = new Set(ws.excluded.map((p) => pathKey(p)));
     const local = localView(scan, base.files, { nowMs: Date.now(), quietMs: this.deps.quietMs, excludedKeys });
     for (const path of local.waiting) logger.debug({ path }, 'waiting for the file to stop changing');
@@ -111,16 +124,17 @@ export class WorkspaceSync {
         hint: 'The next sync looks again; if this stays, the service needs a look.',
       });
     }
-    const settled = holdBack(local.waiting, { base: baseFiles, remote: remote.files }, { base: base.folders, remote: remote.folders });
+    const settled = holdBack(local.waiting, { base: baseFiles, remote: remoteView.files }, { base: base.folders, remote: remoteView.folders });
 
     const decided = plan({
       files: { local: local.files, base: settled.base, remote: settled.remote },
-      folders: { local: local.folders, base: settled.baseFolders, remote: remote.folders },
+      folders: { local: local.folders, base: settled.baseFolders, remote: remoteView.folders },
       selfUserId: this.deps.selfUserId,
       deviceName: this.deps.deviceName,
       now: new Date(),
       ...(options.allowMassDelete ? { allowMassDelete: true } : {}),
     });
+    forgetSettledFailures(index, ws.id, decided.actions, local.waiting);
     let actions = decided.actions;
     if (decided.brake) {
       // Design notes §2/§9: refuse to run any deletion and say so; everything else still syncs.
@@ -163,7 +177,8 @@ export class WorkspaceSync {
       let since = this.tree.sequence;
       for (;;) {
         const answer = await client.getChanges(ws.id, since, 1000, opts);
-        if (!answer.ok) {
+        // A page that does not move the cursor on would be asked for again and again: list in full.
+        if (!answer.ok || (answer.page.has_more && answer.page.sequence <= since)) {
           this.tree = null;
           break;
         }
@@ -172,22 +187,27 @@ export class WorkspaceSync {
         since = answer.page.sequence;
       }
     }
-    if (!this.tree) this.tree = treeFromListing(await client.getHierarchy(ws.id, opts));
+    if (!this.tree) {
+      this.tree = treeFromListing(await client.getHierarchy(ws.id, opts));
+      this.placed = null;
+    }
+    if (this.placed?.sequence === this.tree.sequence) return this.placed.tree;
     const placed = placeRemoteTree(this.tree, ws.excluded);
     index.remote.replaceAll(ws.id, { folders: placed.folders.values(), files: placed.files.values(), sequence: this.tree.sequence });
+    this.placed = { sequence: this.tree.sequence, tree: placed };
     return placed;
   }
 
   /**
    * The marker file tells our folder from an empty or foreign one (Syncthing's .stfolder): a
    * missing marker where files were synced before means an unmounted drive or a moved folder,
-   * and syncing then would delete everything remotely.
+   * and syncing then would delete everything remotely. 'unguarded' while nothing is synced yet;
+   * null when the marker is ours.
    */
-  private async ensureMarker(): Promise<Problem | null> {
+  private async markerProblem(): Promise<Problem | null | 'unguarded'> {
     const { index } = this.deps;
     const ws = this.target;
-    const settingKey = `marker:${ws.id}`;
-    const expectedFolderId = index.settings.get<string>(settingKey);
+    const expectedFolderId = index.settings.get<string>(markerSetting(ws.id));
     const hasBase = index.base.countFiles(ws.id) > 0;
     const exists = await stat(ws.dir).then((s) => s.isDirectory(), () => false);
     if (expectedFolderId && hasBase) {
@@ -205,10 +225,18 @@ export class WorkspaceSync {
       }
       return null;
     }
+    return 'unguarded';
+  }
+
+  /** Checks the marker, or writes one where nothing is synced yet. */
+  private async ensureMarker(): Promise<Problem | null> {
+    const problem = await this.markerProblem();
+    if (problem !== 'unguarded') return problem;
+    const ws = this.target;
     await mkdir(ws.dir, { recursive: true });
     const marker = newMarker(ws.id);
     await writeMarker(ws.dir, marker);
-    index.settings.set(settingKey, marker.folderId);
+    this.deps.index.settings.set(markerSetting(ws.id), marker.folderId);
     return null;
   }
 

@@ -5,9 +5,15 @@
  */
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { IGNORE_FILE_NAME, MARKER_FILE_NAME, TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX, WORKSPACE_TRASH_DIR } from './own-files.js';
 
 /** Longest file name (one segment) in UTF-8 bytes that ext4, APFS and NTFS all accept. */
 export const MAX_NAME_BYTES = 255;
+/**
+ * Longest relative path (UTF-8 bytes) placed on disk: beyond it no OS can create the file
+ * anyway (Linux's PATH_MAX is 4096 for the whole path).
+ */
+export const MAX_PATH_BYTES = 4096;
 /** Extensions longer than this are treated as part of the stem when truncating. */
 const MAX_EXTENSION_BYTES = 32;
 
@@ -22,24 +28,23 @@ const FORBIDDEN_CHARS = /[\u0000-\u001F\u007F-\u009F/\\<>:"|?*\u202A-\u202E\u206
 const RESERVED_STEM = /^(CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³]|CONIN\$|CONOUT\$)$/i;
 const REPLACEMENT = '_';
 
-const encoder = new TextEncoder();
-const byteLength = (s: string): number => encoder.encode(s).length;
+export const utf8Length = (s: string): number => Buffer.byteLength(s, 'utf8');
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** Splits "name.ext" into stem and ".ext"; dotfiles (".bashrc") and long tails have no extension. */
 function splitExtension(name: string): { stem: string; ext: string } {
   const dot = name.lastIndexOf('.');
-  if (dot <= 0 || byteLength(name.slice(dot)) > MAX_EXTENSION_BYTES) return { stem: name, ext: '' };
+  if (dot <= 0 || utf8Length(name.slice(dot)) > MAX_EXTENSION_BYTES) return { stem: name, ext: '' };
   return { stem: name.slice(0, dot), ext: name.slice(dot) };
 }
 
 /** Cuts `text` to at most `maxBytes` UTF-8 bytes on a grapheme boundary (never half an emoji). */
 function truncateBytes(text: string, maxBytes: number): string {
-  if (byteLength(text) <= maxBytes) return text;
+  if (utf8Length(text) <= maxBytes) return text;
   let out = '';
   let used = 0;
   for (const { segment } of graphemes.segment(text)) {
-    const size = byteLength(segment);
+    const size = utf8Length(segment);
     if (used + size > maxBytes) break;
     out += segment;
     used += size;
@@ -49,7 +54,7 @@ function truncateBytes(text: string, maxBytes: number): string {
 
 /** Fits `stem + ext` into MAX_NAME_BYTES by shortening the stem, so the extension survives. */
 function fitName(stem: string, ext: string): string {
-  const room = MAX_NAME_BYTES - byteLength(ext);
+  const room = MAX_NAME_BYTES - utf8Length(ext);
   return truncateBytes(stem, Math.max(room, 0)) + ext;
 }
 
@@ -65,10 +70,24 @@ export function sanitizeName(name: string): string {
   if (RESERVED_STEM.test(deviceStem.trimEnd())) {
     out = `${deviceStem}${REPLACEMENT}${dot === -1 ? '' : out.slice(dot)}`;
   }
+  // Our own files' names are reserved here as device names are on Windows: an item so named on
+  // the service would be ignored once on disk, so read as deleted (and deleted on the service).
+  if (isOwnFileName(out)) out = `${REPLACEMENT}${out}`;
   const { stem, ext } = splitExtension(out);
   // Truncation can leave a trailing dot or space behind, hence the second pass over the edges.
   out = fixEdges(fitName(stem, ext));
   return out === '' ? REPLACEMENT : out;
+}
+
+/** A name Asset Sync keeps for itself inside a workspace folder (own-files.ts), in any letter case. */
+function isOwnFileName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return (
+    lower === MARKER_FILE_NAME ||
+    lower === IGNORE_FILE_NAME ||
+    lower === WORKSPACE_TRASH_DIR ||
+    (lower.startsWith(TEMP_FILE_PREFIX) && lower.endsWith(TEMP_FILE_SUFFIX))
+  );
 }
 
 /**
@@ -77,9 +96,13 @@ export function sanitizeName(name: string): string {
  * "." -> "_" and ".." -> "__" fall out of the same rule.
  */
 function fixEdges(name: string): string {
-  return name
-    .replace(/[. ]+$/u, (tail) => REPLACEMENT.repeat(tail.length))
-    .replace(/^ +/u, (head) => REPLACEMENT.repeat(head.length));
+  // Scanned by hand: /[. ]+$/ is quadratic on a long run of dots and spaces that does not end
+  // the name, and a service may send a name of megabytes.
+  let end = name.length;
+  while (end > 0 && (name[end - 1] === '.' || name[end - 1] === ' ')) end -= 1;
+  let start = 0;
+  while (start < end && name[start] === ' ') start += 1;
+  return REPLACEMENT.repeat(start) + name.slice(start, end) + REPLACEMENT.repeat(name.length - end);
 }
 
 /** The key two paths are compared on: NFC, case-folded. Same key = same file on every OS. */

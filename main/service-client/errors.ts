@@ -92,7 +92,13 @@ export function redactDetails(
   secrets: readonly string[],
 ): Record<string, unknown> | undefined {
   if (details === undefined) return undefined;
-  const text = JSON.stringify(details);
+  let text: string;
+  try {
+    text = JSON.stringify(details);
+  } catch {
+    // Nested too deeply to serialise: nothing a caller could use, and nothing we could redact.
+    return undefined;
+  }
   const cleaned = redact(text, secrets);
   return cleaned === text ? details : (JSON.parse(cleaned) as Record<string, unknown>);
 }

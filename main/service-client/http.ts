@@ -227,7 +227,13 @@ export async function readJson<S extends z.ZodType>(
   } catch {
     throw malformed(res, raw.length === 0 ? 'empty body' : 'body is not JSON', secrets);
   }
-  const result = schema.safeParse(parsed);
+  let result: z.ZodSafeParseResult<z.output<S>>;
+  try {
+    result = schema.safeParse(parsed);
+  } catch {
+    // A recursive schema meeting JSON nested thousands deep runs out of stack.
+    throw malformed(res, 'nested too deeply', secrets);
+  }
   if (!result.success) {
     const issues = result.error.issues
       .slice(0, 5)

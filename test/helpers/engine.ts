@@ -211,6 +211,24 @@ export function idle(report: SyncReport): boolean {
   return report.workspaces.every((w) => w.downloaded + w.uploaded + w.deleted + w.moved + w.conflicts + w.failed === 0);
 }
 
+/**
+ * Runs `sync` until a run reports no problem and the next one has nothing left to do (what a
+ * user waiting for the green tick sees); the last report and the number of runs are returned.
+ */
+export async function convergeWith(
+  sync: () => Promise<SyncReport>,
+  options: { maxRuns?: number; name?: string } = {},
+): Promise<{ report: SyncReport; runs: number }> {
+  const maxRuns = options.maxRuns ?? 8;
+  let last: SyncReport | null = null;
+  for (let run = 1; run <= maxRuns; run += 1) {
+    const report = await sync();
+    if (report.ok && last?.ok && idle(report)) return { report, runs: run };
+    last = report;
+  }
+  throw new Error(`${options.name ?? 'the sync'} did not converge in ${maxRuns} runs: ${JSON.stringify(last)}`);
+}
+
 export const TEST_BACKOFF = { initialMs: 50, maxMs: 500 };
 
 export interface DeviceOptions {
@@ -256,18 +274,9 @@ export class Device {
     return this.engine.syncOnce(options);
   }
 
-  /**
-   * Syncs until a run reports no problem and the next one has nothing left to do (what a user
-   * waiting for the green tick sees); the last report is returned. Faults may need a few runs.
-   */
+  /** Syncs until converged (see `convergeWith`); the last report is returned. Faults may need a few runs. */
   async converge(maxRuns = 8): Promise<SyncReport> {
-    let last: SyncReport | null = null;
-    for (let run = 0; run < maxRuns; run += 1) {
-      const report = await this.engine.syncOnce();
-      if (report.ok && last?.ok && idle(report)) return report;
-      last = report;
-    }
-    throw new Error(`${this.name} did not converge in ${maxRuns} runs: ${JSON.stringify(last)}`);
+    return (await convergeWith(() => this.engine.syncOnce(), { maxRuns, name: this.name })).report;
   }
 
   async close(): Promise<void> {

@@ -196,6 +196,8 @@ async function writeBody(
   t: TransferHandle,
 ): Promise<number> {
   let position = offset;
+  // A write that fails (a full disk) is this computer's problem, not a broken connection.
+  let writeFailed = false;
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
       await t.throttle(chunk.length);
@@ -205,7 +207,9 @@ async function writeBody(
       hash.update(chunk);
       let written = 0;
       while (written < chunk.length) {
+        writeFailed = true;
         const { bytesWritten } = await file.write(chunk, written, chunk.length - written, position + written);
+        writeFailed = false;
         written += bytesWritten;
       }
       position += chunk.length;
@@ -213,7 +217,7 @@ async function writeBody(
     }
   } catch (err) {
     discard(body);
-    if (err instanceof ChecksumMismatchError || t.signal.aborted) throw err;
+    if (err instanceof ChecksumMismatchError || t.signal.aborted || writeFailed) throw err;
     // What arrived is on disk: the next attempt asks for the rest.
     throw new IncompleteDownloadError(`${remote.path}: the connection broke at byte ${position} of ${remote.size}`, { cause: err });
   }

@@ -48,6 +48,29 @@ export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+const WRITABLE_AGAIN = 'the sync resumes once it can write there';
+/** Local failures in words, by Node's error code, with what the user can do. */
+const LOCAL_FAILURES: Readonly<Record<string, string>> = {
+  ENOSPC: 'the disk is full. Free some space: the sync resumes by itself',
+  EDQUOT: 'the disk quota is used up. Free some space: the sync resumes by itself',
+  EFBIG: 'the file is larger than this disk (or a size limit on it) accepts',
+  EROFS: `the disk is read-only; ${WRITABLE_AGAIN}`,
+  EACCES: `Asset Sync is not allowed to change it (the file or its folder is read-only or protected); ${WRITABLE_AGAIN}`,
+  EPERM: `Asset Sync is not allowed to change it (the file or its folder is read-only, locked or protected); ${WRITABLE_AGAIN}`,
+  EBUSY: 'another program is using it; the sync resumes once it is closed',
+  ETXTBSY: 'another program is using it; the sync resumes once it is closed',
+  ENAMETOOLONG: 'its path is too long for this disk',
+  EIO: 'the disk reported a read or write error',
+  EMFILE: 'too many files are open at once; the sync retries',
+  ENFILE: 'too many files are open at once; the sync retries',
+};
+
+/** A failure at `relPath` as a user reads it: local ones in words, the service's as it said. */
+export function failureMessage(err: unknown, relPath: string): string {
+  const reason = LOCAL_FAILURES[errorCode(err) ?? ''];
+  return reason === undefined ? errorMessage(err) : `"${relPath}" could not be synced: ${reason}.`;
+}
+
 /** What kind of problem a failure is for the user. */
 export function problemKindOf(err: unknown): ProblemKind {
   if (!isServiceError(err)) return 'error';

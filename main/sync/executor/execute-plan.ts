@@ -5,6 +5,7 @@
  * transfer queue, which holds each direction to its limit. One failing path never stalls the
  * others: its error is recorded (with retry backoff) and reported, and the plan goes on.
  */
+import { pathKey } from '../../local/paths.js';
 import { runPool } from '../../local/pool.js';
 import { actionPath, assertNever, type Action } from '../actions.js';
 import { createLocalFolder, createRemoteFolder } from './folders.js';
@@ -13,7 +14,7 @@ import { StepFailedError, resolveConflict } from './conflict.js';
 import { DONE, recordActivity, reportProblem, type ExecutorDeps, type Outcome } from './context.js';
 import { deleteLocal, deleteLocalFolder, deleteRemote, deleteRemoteFolder } from './deletes.js';
 import { download } from './download.js';
-import { errorCode, errorMessage, problemKindOf } from './errors.js';
+import { errorCode, errorMessage, failureMessage, problemKindOf } from './errors.js';
 import { moveLocal, moveRemote } from './moves.js';
 import { upload } from './upload.js';
 
@@ -81,6 +82,19 @@ async function runOne(action: Action, deps: ExecutorDeps, result: ExecutionResul
   }
   if (outcome === DONE) for (const path of pathsOf(action)) deps.index.errors.clear(deps.workspaceId, path);
   tally(result, action, outcome, deps);
+}
+
+/**
+ * Forgets the failures of paths the plan has nothing for any more (the file was renamed or
+ * deleted meanwhile, on either side): only a completed action clears a failure, so without this
+ * a file that is gone would be reported as failing for ever. `stillOpen`: paths held back this
+ * cycle, whose failures stand.
+ */
+export function forgetSettledFailures(index: ExecutorDeps['index'], workspaceId: string, actions: readonly Action[], stillOpen: readonly string[]): void {
+  const open = new Set([...actions.flatMap(pathsOf), ...stillOpen].map((p) => pathKey(p)));
+  for (const failure of index.errors.list(workspaceId)) {
+    if (!open.has(pathKey(failure.path))) index.errors.clear(workspaceId, failure.path);
+  }
 }
 
 /** Every path an action settles: their failures are forgotten once it succeeds. */
@@ -171,9 +185,9 @@ function tally(result: ExecutionResult, action: Action, outcome: Outcome, deps: 
 
 function recordFailure(deps: ExecutorDeps, result: ExecutionResult, path: string, cause: unknown): void {
   const error = cause instanceof Error ? cause : new Error(String(cause));
-  const message = errorMessage(cause);
+  const message = failureMessage(cause, path);
   const recorded = deps.index.errors.record(deps.workspaceId, path, { code: errorCode(cause), message });
-  deps.logger.warn({ path, code: recorded.code, attempts: recorded.attempts, err: message }, 'action failed; retried later');
+  deps.logger.warn({ path, code: recorded.code, attempts: recorded.attempts, err: errorMessage(cause) }, 'action failed; retried later');
   result.failed.push({ path, error });
   recordActivity(deps, 'error', path, `${path}: ${message}`);
   reportProblem(deps, {

@@ -1,0 +1,43 @@
+/**
+ * A synced file that cannot be written while the service has a new version of it
+ * (local-faults.ts `makeUnwritable`: immutable, on a read-only mount, or read-only in a
+ * read-only folder, whichever really stops this process): the problem says so, the file keeps
+ * its bytes, everything else syncs, and the new version lands once the file is writable again.
+ */
+import { describe, expect, it } from 'vitest';
+import { localChecksums, remoteChecksums, tempFiles, worlds } from '../helpers/engine.js';
+import { makeUnwritable } from './local-faults.js';
+
+const world = worlds();
+
+describe('a read-only file', () => {
+  it('is reported, keeps its bytes, and gets the new version once writable', async () => {
+    const w = await world({ demo: { assets: 0 } });
+    await w.colleague.createFile('Contracts/signed.txt', 'signed, version 1\n');
+    const laptop = await w.device('laptop');
+    await laptop.converge();
+
+    const lock = await makeUnwritable(laptop.path('Contracts/signed.txt'));
+    try {
+      const signed = await w.colleague.assetAt('Contracts/signed.txt');
+      await w.colleague.newVersion(signed.assetId, 'signed, version 2\n');
+      await w.colleague.createFile('Elsewhere/other.txt', 'not held up by the read-only file\n');
+
+      const report = await laptop.sync();
+      expect(report.ok).toBe(false);
+      const problems = report.workspaces.flatMap((ws) => ws.problems).filter((p) => p.path === 'Contracts/signed.txt');
+      expect(problems.length, `${lock.kind}: ${JSON.stringify(report)}`).toBeGreaterThan(0);
+      for (const p of problems) expect(p.message).toMatch(/"Contracts\/signed\.txt" could not be synced: (Asset Sync is not allowed to change it|the disk is read-only)/);
+      expect((await laptop.read('Contracts/signed.txt')).toString()).toBe('signed, version 1\n');
+      expect((await laptop.read('Elsewhere/other.txt')).toString()).toBe('not held up by the read-only file\n');
+    } finally {
+      await lock.undo();
+    }
+
+    await laptop.converge();
+    expect((await laptop.read('Contracts/signed.txt')).toString()).toBe('signed, version 2\n');
+    expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+    expect(await tempFiles(laptop.root)).toEqual([]);
+    expect(await w.strayFiles()).toEqual([]);
+  });
+});
