@@ -63,7 +63,9 @@ export function holdBack(
   waiting: readonly string[],
   files: { base: ReadonlyMap<string, BaseFile>; remote: ReadonlyMap<string, RemoteFile> },
   folders: { base: ReadonlyMap<string, BaseFolder>; remote: ReadonlyMap<string, RemoteFolder> },
-): { base: Map<string, BaseFile>; remote: Map<string, RemoteFile>; baseFolders: Map<string, BaseFolder> } {
+): { base: ReadonlyMap<string, BaseFile>; remote: ReadonlyMap<string, RemoteFile>; baseFolders: ReadonlyMap<string, BaseFolder> } {
+  // The usual cycle: nothing is being written, so nothing is held back and nothing is copied.
+  if (waiting.length === 0) return { base: files.base, remote: files.remote, baseFolders: folders.base };
   const keys = new Set(waiting.map((p) => pathKey(p)));
   const assetIds = new Set<string>();
   for (const key of keys) {
