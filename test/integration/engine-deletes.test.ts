@@ -4,6 +4,7 @@
  * missing root marker delete nothing remotely.
  */
 import { rename, rm, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { idle, localChecksums, remoteChecksums, sha256, trashedChecksums, worlds } from '../helpers/engine.js';
 
@@ -90,6 +91,26 @@ describe('remote delete', () => {
     expect(report.ok).toBe(true);
     expect(await laptop.exists(path)).toBe(false);
     expect(await trashedChecksums()).toContain(sha256(bytes));
+    expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+  });
+
+  it('forgets the failure of a file that could not be downloaded: nothing is left to report', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    const path = 'Docs/voiceover.wav';
+    const entry = await w.user.assetAt(path);
+    // The service lost the bytes: every download of the file fails, the others go on.
+    const [current] = await w.user.versions(entry.assetId);
+    await rm(join(w.service.dataDir, 'blobs', current?.key ?? ''));
+    const failing = await laptop.sync();
+    expect(failing.workspaces[0]?.problems).toEqual([expect.objectContaining({ path })]);
+
+    await w.colleague.client.deleteAssets(w.workspaceId, [entry.assetId]);
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(true);
+    expect(report.workspaces[0]?.problems).toEqual([]);
+    expect(laptop.engine.status().workspaces[0]?.problems).toEqual([]);
     expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
   });
 

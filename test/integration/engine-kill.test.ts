@@ -4,88 +4,18 @@
  * made twice: every file equals the service's current version byte for byte, each edit is one
  * version, no temp file is left and nothing is written outside the root.
  */
-import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { SyncReport } from '../../shared/engine.js';
-import { TEST_BACKOFF, bytesFor, faults, idle, localChecksums, remoteChecksums, tempFiles, walkFiles, worlds, type World } from '../helpers/engine.js';
+import { bytesFor, convergeWith, faults, idle, localChecksums, remoteChecksums, tempFiles, walkFiles, worlds } from '../helpers/engine.js';
 import type { SyncChildConfig } from '../helpers/sync-child.js';
+import { after, childConfig, childSync, never, runChild } from '../helpers/sync-process.js';
 
 const world = worlds();
-const CHILD = fileURLToPath(new URL('../helpers/sync-child.ts', import.meta.url));
 const MiB = 1024 * 1024;
 
-interface Run {
-  outcome: 'killed' | 'exited';
-  code: number | null;
-  report: SyncReport | null;
-  stderr: string;
-}
-
-/** Runs one sync in a child process; SIGKILLs it as soon as `killWhen` says so (if it is still running). */
-async function runChild(config: SyncChildConfig, killWhen: () => Promise<boolean>): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-    env: { ...process.env, SYNC_CHILD: JSON.stringify(config) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  let running = true;
-  void exited.then(() => (running = false));
-  let killed = false;
-  while (running) {
-    if (await killWhen()) {
-      killed = child.kill('SIGKILL');
-      break;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  const code = await exited;
-  const line = stdout.trim().split('\n').pop() ?? '';
-  return { outcome: killed ? 'killed' : 'exited', code, report: line.startsWith('{') ? (JSON.parse(line) as SyncReport) : null, stderr };
-}
-
-/** True from `ms` after its first call, i.e. after the child started. */
-const after = (ms: number): (() => Promise<boolean>) => {
-  let at: number | undefined;
-  return () => {
-    at ??= Date.now() + ms;
-    return Promise.resolve(Date.now() >= at);
-  };
-};
-const never = (): Promise<boolean> => Promise.resolve(false);
-
-/** Restarts the child until a run ends by itself with everything synced. */
-async function runToConvergence(config: SyncChildConfig): Promise<void> {
-  for (let attempt = 0; attempt < 6; attempt += 1) {
-    const run = await runChild(config, never);
-    if (run.code === 0) return;
-    if (run.code !== 2) throw new Error(`the sync process failed (exit ${run.code}): ${run.stderr}`);
-  }
-  throw new Error('the sync did not converge after the kills');
-}
-
-async function childConfig(w: World): Promise<SyncChildConfig> {
-  const root = join(w.home, 'child', 'root');
-  await mkdir(root, { recursive: true });
-  return {
-    baseUrl: w.service.url,
-    accountId: w.demo.accountId,
-    key: w.demo.user.apiKey,
-    secret: w.demo.user.apiSecret,
-    workspaceId: w.workspaceId,
-    root,
-    indexFile: join(w.home, 'child', 'index.db'),
-    deviceName: 'killed-laptop',
-    bandwidthLimit: 16 * MiB,
-    backoff: TEST_BACKOFF,
-  };
-}
+/** Restarts the child until a run ends by itself with everything synced (and the next has nothing to do). */
+const runToConvergence = (config: SyncChildConfig) => convergeWith(() => childSync(config), { maxRuns: 6, name: 'the sync after the kills' });
 
 const sizeOf = (i: number): number => MiB + ((i * 1_048_573) % (3 * MiB));
 
@@ -94,7 +24,7 @@ describe('kill -9 during a sync', () => {
     const w = await world({ service: { faults: faults({ latencyMs: 30 }) }, demo: { assets: 0 } });
     const footage = Array.from({ length: 30 }, (_, i) => ({ path: `Footage/Day ${i % 3}/clip-${i}.mov`, bytes: bytesFor(`clip ${i}`, sizeOf(i)) }));
     for (const f of footage) await w.colleague.createFile(f.path, f.bytes);
-    const config = await childConfig(w);
+    const config = await childConfig(w, { bandwidthLimit: 16 * MiB });
     const dir = join(config.root, w.folderName);
     const partFileExists = async () => (await tempFiles(config.root)).length > 0;
     const filesDone = (n: number) => async () => (await walkFiles(dir)).filter((p) => p.endsWith('.mov')).length >= n;
