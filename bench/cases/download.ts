@@ -1,0 +1,71 @@
+/**
+ * Case 1, initial download of a workspace of small files into an empty folder: Asset Sync (one
+ * `syncOnce`) vs `rclone copy` from `rclone serve webdav` of the same files vs curl fetching the
+ * same signed URLs on 4 keep-alive connections (the HTTP floor). Targets: within 1.5x of curl,
+ * more than 10x faster than rclone. Every copy is checked byte for byte after its run.
+ */
+import { join } from 'node:path';
+import { createWorkspace, signedDownloads, uploadThroughApi } from '../lib/api.js';
+import { engineOnce } from '../lib/asset-sync.js';
+import { removeDir, type BenchContext } from '../lib/context.js';
+import { ensureTree } from '../lib/dataset.js';
+import { medianSeconds, target, type CaseResult, type Row } from '../lib/measure.js';
+import { curlBatch, rcloneCopy, serveWebdav, WEBDAV_REMOTE } from '../lib/peers.js';
+import type { Tenant } from '../lib/service-process.js';
+import { assertLocalCopy } from '../lib/verify.js';
+import { SMALL_WORKSPACE, smallSetDir } from './upload.js';
+
+export async function downloadCase(ctx: BenchContext): Promise<CaseResult> {
+  const name = 'download';
+  const set = await ensureTree(smallSetDir(ctx), ctx.sizes.small);
+  const { service, tenant, client } = await ctx.service();
+  let ws = ctx.fixtures.get(SMALL_WORKSPACE) as Tenant | undefined;
+  if (!ws) {
+    ctx.log(`download: uploading ${set.files.length} files through the API first`);
+    ws = await createWorkspace(service, tenant, 'download');
+    await uploadThroughApi(client, ws.workspaceId, set);
+  }
+  const urls = ctx.uses('curl') ? await signedDownloads(client, ws.workspaceId, set) : undefined;
+  const work = { files: set.files.length };
+  const as: Row = { case: name, tool: 'Asset Sync (engine syncOnce)', runs: [], work };
+  const rclone: Row = { case: name, tool: 'rclone copy ← serve webdav', runs: [], work };
+  const curl: Row = { case: name, tool: 'curl floor (4 keep-alive)', runs: [], work };
+  const dav = ctx.uses('rclone') ? await serveWebdav(set.dir) : undefined;
+  try {
+    for (let i = 0; i < ctx.runs; i += 1) {
+      ctx.log(`download run ${i + 1}/${ctx.runs}: Asset Sync`);
+      const root = await ctx.scratch('download-as');
+      const { run } = await engineOnce({ service, tenant: ws, root, folder: 'ws', indexPath: join(root, 'index.db') }, ctx.child);
+      as.runs.push(run);
+      await assertLocalCopy(join(root, 'ws'), set, 'Asset Sync download');
+      await removeDir(root);
+
+      if (dav) {
+        ctx.log(`download run ${i + 1}/${ctx.runs}: rclone`);
+        const rcloneDir = await ctx.scratch('download-rclone');
+        rclone.runs.push(await rcloneCopy(WEBDAV_REMOTE, rcloneDir, dav));
+        await assertLocalCopy(rcloneDir, set, 'rclone download');
+        await removeDir(rcloneDir);
+      }
+
+      if (urls) {
+        ctx.log(`download run ${i + 1}/${ctx.runs}: curl`);
+        const curlDir = await ctx.scratch('download-curl');
+        const files = join(curlDir, 'files');
+        curl.runs.push(await curlBatch(urls.map((u) => ({ url: u.url, path: join(files, u.file.rel) })), 'get', curlDir));
+        await assertLocalCopy(files, set, 'curl download');
+        await removeDir(curlDir);
+      }
+    }
+  } finally {
+    await dav?.stop();
+  }
+  const asSeconds = medianSeconds(as);
+  return {
+    rows: [as, rclone, curl],
+    targets: [
+      ...target(name, 'within 1.5x of curl', [as, curl], () => ({ met: asSeconds <= 1.5 * medianSeconds(curl), detail: `${(asSeconds / medianSeconds(curl)).toFixed(2)}x curl's time` })),
+      ...target(name, '> 10x faster than rclone', [as, rclone], () => ({ met: medianSeconds(rclone) > 10 * asSeconds, detail: `${(medianSeconds(rclone) / asSeconds).toFixed(1)}x faster` })),
+    ],
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * Case 4, large files down and up: one 2 GiB file, then 3 files of 256 MiB. Asset Sync (one
+ * `syncOnce` each way) vs curl on the same signed URLs (`curl -o` / `curl -T`) vs rclone over
+ * webdav, in MB/s (10^6 bytes). Every copy is checked by SHA-256. Targets: the large file at
+ * least at curl's speed with a peak RSS under 200 MB; the medium files ≥ 70% of curl, RSS < 300 MB.
+ */
+import { join } from 'node:path';
+import { createWorkspace, signedDownloads, signedUploads } from '../lib/api.js';
+import { engineOnce } from '../lib/asset-sync.js';
+import { removeDir, type BenchContext } from '../lib/context.js';
+import { ensureBigFiles, type DataSet } from '../lib/dataset.js';
+import { medianRss, medianSeconds, target, type CaseResult, type Row, type Target } from '../lib/measure.js';
+import { curlBatch, rcloneCopy, serveWebdav, WEBDAV_REMOTE } from '../lib/peers.js';
+import type { Tenant } from '../lib/service-process.js';
+import { assertLocalCopy, assertRemoteCopy } from '../lib/verify.js';
+
+interface Goal {
+  /** Share of curl's throughput Asset Sync must reach. */
+  share: number;
+  rssMiB: number;
+}
+
+export async function largeCase(ctx: BenchContext): Promise<CaseResult> {
+  const { large, medium } = ctx.sizes;
+  const big = await ensureBigFiles(join(ctx.setsDir, `large-1x${large.bytes}`), { files: 1, bytes: large.bytes });
+  const mid = await ensureBigFiles(join(ctx.setsDir, `large-${medium.files}x${medium.bytes}`), medium);
+  const a = await measureSet(ctx, `large ${label(big)}`, big, { share: 1, rssMiB: 200 });
+  const b = await measureSet(ctx, `large ${label(mid)}`, mid, { share: 0.7, rssMiB: 300 });
+  return { rows: [...a.rows, ...b.rows], targets: [...a.targets, ...b.targets] };
+}
+
+function label(set: DataSet): string {
+  const each = set.files[0]?.size ?? 0;
+  const size = each >= 1024 ** 3 ? `${each / 1024 ** 3} GiB` : `${each / 1024 ** 2} MiB`;
+  return `${set.files.length}×${size}`;
+}
+
+async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: Goal): Promise<{ rows: Row[]; targets: Target[] }> {
+  const { service, tenant, client } = await ctx.service();
+  const work = { bytes: set.bytes };
+  const row = (tool: string, group: 'down' | 'up'): Row => ({ case: name, tool, runs: [], work, group });
+  const asUp = row('Asset Sync upload', 'up');
+  const curlUp = row('curl -T (signed URL)', 'up');
+  const rcloneUp = row('rclone copy → webdav', 'up');
+  const asDown = row('Asset Sync download', 'down');
+  const curlDown = row('curl -o (signed URL)', 'down');
+  const rcloneDown = row('rclone copy ← webdav', 'down');
+  const parallel = Math.min(4, set.files.length);
+  let kept: Tenant | undefined;
+
+  for (let i = 0; i < ctx.runs; i += 1) {
+    ctx.log(`${name} upload run ${i + 1}/${ctx.runs}`);
+    const ws = await createWorkspace(service, tenant, `large-as-${i}`);
+    const scratch = await ctx.scratch('large-up-as');
+    asUp.runs.push((await engineOnce({ service, tenant: ws, root: set.root, folder: set.folder, indexPath: join(scratch, 'index.db') }, ctx.child)).run);
+    await assertRemoteCopy(client, ws.workspaceId, set, `${name} Asset Sync upload`);
+    if (kept) await deleteAll(ctx, ws);
+    else kept = ws;
+
+    if (ctx.uses('curl')) {
+      const floorWs = await createWorkspace(service, tenant, `large-curl-${i}`);
+      const tickets = await signedUploads(client, floorWs.workspaceId, set);
+      curlUp.runs.push(await curlBatch(tickets.map((t) => ({ url: t.url, path: join(set.dir, t.file.rel) })), 'put', scratch, parallel));
+    }
+
+    if (ctx.uses('rclone')) {
+      const davDir = await ctx.scratch('large-up-dav');
+      const dav = await serveWebdav(davDir);
+      try {
+        rcloneUp.runs.push(await rcloneCopy(set.dir, WEBDAV_REMOTE, dav));
+      } finally {
+        await dav.stop();
+      }
+      await assertLocalCopy(davDir, set, `${name} rclone upload`);
+      await removeDir(davDir);
+    }
+  }
+
+  if (!kept) throw new Error('no run');
+  const urls = ctx.uses('curl') ? await signedDownloads(client, kept.workspaceId, set) : undefined;
+  const dav = ctx.uses('rclone') ? await serveWebdav(set.dir) : undefined;
+  try {
+    for (let i = 0; i < ctx.runs; i += 1) {
+      ctx.log(`${name} download run ${i + 1}/${ctx.runs}`);
+      const root = await ctx.scratch('large-down-as');
+      asDown.runs.push((await engineOnce({ service, tenant: kept, root, folder: 'ws', indexPath: join(root, 'index.db') }, ctx.child)).run);
+      await assertLocalCopy(join(root, 'ws'), set, `${name} Asset Sync download`);
+      await removeDir(root);
+
+      if (urls) {
+        const curlDir = await ctx.scratch('large-down-curl');
+        curlDown.runs.push(await curlBatch(urls.map((u) => ({ url: u.url, path: join(curlDir, 'files', u.file.rel) })), 'get', curlDir, parallel));
+        await assertLocalCopy(join(curlDir, 'files'), set, `${name} curl download`);
+        await removeDir(curlDir);
+      }
+
+      if (dav) {
+        const rcloneDir = await ctx.scratch('large-down-rclone');
+        rcloneDown.runs.push(await rcloneCopy(WEBDAV_REMOTE, rcloneDir, dav));
+        await assertLocalCopy(rcloneDir, set, `${name} rclone download`);
+        await removeDir(rcloneDir);
+      }
+    }
+  } finally {
+    await dav?.stop();
+  }
+
+  const share = (as: Row, curl: Row): number => medianSeconds(curl) / medianSeconds(as);
+  const rss = Math.max(medianRss(asUp) ?? Infinity, medianRss(asDown) ?? Infinity);
+  const pct = (x: number): string => `${(x * 100).toFixed(0)}% of curl`;
+  return {
+    rows: [asDown, curlDown, rcloneDown, asUp, curlUp, rcloneUp],
+    targets: [
+      ...target(name, `download ≥ ${goal.share * 100}% of curl's MB/s, checksum verified`, [asDown, curlDown], () => ({ met: share(asDown, curlDown) >= goal.share, detail: pct(share(asDown, curlDown)) })),
+      ...target(name, `upload ≥ ${goal.share * 100}% of curl's MB/s, checksum verified`, [asUp, curlUp], () => ({ met: share(asUp, curlUp) >= goal.share, detail: pct(share(asUp, curlUp)) })),
+      ...target(name, `peak RSS < ${goal.rssMiB} MB`, [asUp, asDown], () => ({ met: rss * 1.048576 < goal.rssMiB, detail: `${(rss * 1.048576).toFixed(0)} MB` })),
+    ],
+  };
+}
+
+/** Keeps the service's blob folder from growing by a large file per run. */
+async function deleteAll(ctx: BenchContext, ws: Tenant): Promise<void> {
+  const { client } = await ctx.service();
+  const listing = await client.getHierarchy(ws.workspaceId);
+  const ids = listing.assets.map((a) => a.id);
+  if (ids.length > 0) await client.deleteAssets(ws.workspaceId, ids, { permanent: true });
+}

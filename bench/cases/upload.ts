@@ -1,0 +1,68 @@
+/**
+ * Case 2, initial upload of a tree of small files into an empty workspace: Asset Sync (one
+ * `syncOnce` from a filled root) vs `rclone copy` to `rclone serve webdav` vs the curl PUT floor
+ * (signed upload URLs asked up front, 4 keep-alive connections). Targets: ≥ 500 files/s, within
+ * 2x of the floor. The first Asset Sync workspace is left for the download case.
+ */
+import { join } from 'node:path';
+import { createWorkspace, signedUploads } from '../lib/api.js';
+import { engineOnce } from '../lib/asset-sync.js';
+import { removeDir, type BenchContext } from '../lib/context.js';
+import { ensureTree } from '../lib/dataset.js';
+import { medianSeconds, target, type CaseResult, type Row } from '../lib/measure.js';
+import { curlBatch, rcloneCopy, serveWebdav, WEBDAV_REMOTE } from '../lib/peers.js';
+import { assertLocalCopy, assertRemoteCopy } from '../lib/verify.js';
+
+export const SMALL_WORKSPACE = 'small-workspace';
+export const smallSetDir = (ctx: BenchContext): string => join(ctx.setsDir, `small-${ctx.sizes.small.files}`);
+
+export async function uploadCase(ctx: BenchContext): Promise<CaseResult> {
+  const name = 'upload';
+  const set = await ensureTree(smallSetDir(ctx), ctx.sizes.small);
+  const { service, tenant, client } = await ctx.service();
+  const work = { files: set.files.length };
+  const as: Row = { case: name, tool: 'Asset Sync (engine syncOnce)', runs: [], work };
+  const rclone: Row = { case: name, tool: 'rclone copy → serve webdav', runs: [], work };
+  const curl: Row = { case: name, tool: 'curl PUT floor (4 keep-alive)', runs: [], work };
+
+  for (let i = 0; i < ctx.runs; i += 1) {
+    ctx.log(`upload run ${i + 1}/${ctx.runs}: Asset Sync`);
+    const ws = await createWorkspace(service, tenant, `upload-as-${i}`);
+    const scratch = await ctx.scratch('upload-as');
+    const { run } = await engineOnce({ service, tenant: ws, root: set.root, folder: set.folder, indexPath: join(scratch, 'index.db') }, ctx.child);
+    as.runs.push(run);
+    await assertRemoteCopy(client, ws.workspaceId, set, 'Asset Sync upload');
+    if (!ctx.fixtures.has(SMALL_WORKSPACE)) ctx.fixtures.set(SMALL_WORKSPACE, ws);
+
+    if (ctx.uses('rclone')) {
+      ctx.log(`upload run ${i + 1}/${ctx.runs}: rclone`);
+      const davDir = await ctx.scratch('upload-dav');
+      const dav = await serveWebdav(davDir);
+      try {
+        rclone.runs.push(await rcloneCopy(set.dir, WEBDAV_REMOTE, dav));
+      } finally {
+        await dav.stop();
+      }
+      await assertLocalCopy(davDir, set, 'rclone upload');
+      await removeDir(davDir);
+    }
+
+    if (ctx.uses('curl')) {
+      ctx.log(`upload run ${i + 1}/${ctx.runs}: curl`);
+      const floorWs = await createWorkspace(service, tenant, `upload-curl-${i}`);
+      const tickets = await signedUploads(client, floorWs.workspaceId, set);
+      const curlDir = await ctx.scratch('upload-curl');
+      curl.runs.push(await curlBatch(tickets.map((t) => ({ url: t.url, path: join(set.dir, t.file.rel) })), 'put', curlDir));
+    }
+  }
+
+  const asSeconds = medianSeconds(as);
+  const filesPerSecond = set.files.length / asSeconds;
+  return {
+    rows: [as, rclone, curl],
+    targets: [
+      ...target(name, '≥ 500 files/s', [as], () => ({ met: filesPerSecond >= 500, detail: `${filesPerSecond.toFixed(0)} files/s` })),
+      ...target(name, 'within 2x of the curl PUT floor', [as, curl], () => ({ met: asSeconds <= 2 * medianSeconds(curl), detail: `${(asSeconds / medianSeconds(curl)).toFixed(2)}x the floor's time` })),
+    ],
+  };
+}

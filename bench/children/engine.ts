@@ -1,0 +1,110 @@
+/**
+ * One Asset Sync engine in its own process, wired as the app wires it (index, service client,
+ * silent logger, engine with default settings), so its time and peak RSS are its own.
+ * Configured by the BENCH_ENGINE environment variable (JSON, see EngineChildConfig); answers in
+ * JSON lines on stdout:
+ *   mode "once":  init + syncOnce → { event: "synced", initSeconds, syncSeconds, report, rssMiB,
+ *                 timeline, problems } (EngineSynced)
+ *   mode "watch": the same, then `start()` → { event: "watching" }; on SIGTERM stops and answers
+ *                 { event: "stopped", rssMiB }.
+ */
+import { SyncEngine } from '../../main/engine/engine.js';
+import { openIndex } from '../../main/index/sync-index.js';
+import { createLogger } from '../../main/logging.js';
+import { ServiceClient } from '../../main/service-client/index.js';
+import type { SyncReport } from '../../shared/engine.js';
+
+export interface EngineChildConfig {
+  mode: 'once' | 'watch';
+  baseUrl: string;
+  accountId: string;
+  key: string;
+  secret: string;
+  workspaceId: string;
+  root: string;
+  folder: string;
+  indexPath: string;
+  /** Absent: the engine's default. */
+  pollIntervalMs?: number;
+}
+
+export interface EngineSynced {
+  event: 'synced';
+  initSeconds: number;
+  syncSeconds: number;
+  report: SyncReport;
+  rssMiB: number;
+  /** Where the time went: [seconds since start, what began] for each phase and the transfer window. */
+  timeline: Array<[number, string]>;
+  /** Problems reported on the way (even if a later round fixed them): count and the first few. */
+  problems: { count: number; first: string[] };
+}
+
+const rssMiB = (): number => process.resourceUsage().maxRSS / 1024;
+const seconds = (since: bigint): number => Number(process.hrtime.bigint() - since) / 1e9;
+const say = (value: object): void => void process.stdout.write(`${JSON.stringify(value)}\n`);
+
+const config = JSON.parse(process.env.BENCH_ENGINE ?? '{}') as EngineChildConfig;
+const index = openIndex(config.indexPath);
+const client = new ServiceClient({ baseUrl: config.baseUrl, accountId: config.accountId, credentials: { key: config.key, secret: config.secret }, userAgent: 'asset-sync-bench' });
+const engine = new SyncEngine({
+  root: config.root,
+  workspaces: [{ id: config.workspaceId, folder: config.folder }],
+  index,
+  client,
+  logger: createLogger(),
+  deviceName: 'bench',
+  accountId: config.accountId,
+  ...(config.pollIntervalMs !== undefined ? { pollIntervalMs: config.pollIntervalMs } : {}),
+});
+
+const started = process.hrtime.bigint();
+const timeline: Array<[number, string]> = [];
+const mark = (what: string): void => void timeline.push([Number(seconds(started).toFixed(3)), what]);
+let lastState = '';
+engine.on('status', (status) => {
+  const state = status.workspaces[0]?.state ?? '';
+  if (state !== lastState) mark((lastState = state));
+});
+const problems = { count: 0, first: [] as string[] };
+engine.on('problem', (p) => {
+  problems.count += 1;
+  if (problems.first.length < 5) problems.first.push(`${p.kind} ${p.path ?? ''}: ${p.message}`);
+});
+const transfers = new Set<string>();
+let lastTransferDone = 0;
+engine.on('transfer', (t) => {
+  if (t.state === 'active' && !transfers.has(t.id)) {
+    transfers.add(t.id);
+    if (transfers.size === 1) mark('first transfer');
+  }
+  if (t.state === 'done') lastTransferDone = seconds(started);
+});
+
+const close = async (): Promise<void> => {
+  await engine.stop();
+  await client.close();
+  index.close();
+};
+
+await engine.init();
+const initSeconds = seconds(started);
+const syncStarted = process.hrtime.bigint();
+const report = await engine.syncOnce();
+const syncSeconds = seconds(syncStarted);
+if (transfers.size > 0) timeline.push([Number(lastTransferDone.toFixed(3)), `last of ${transfers.size} transfers done`]);
+mark('converged');
+say({ event: 'synced', initSeconds, syncSeconds, report, rssMiB: rssMiB(), timeline: timeline.sort((a, b) => a[0] - b[0]), problems } satisfies EngineSynced);
+
+if (config.mode === 'watch') {
+  process.once('SIGTERM', () => {
+    void close().then(() => {
+      say({ event: 'stopped', rssMiB: rssMiB() });
+      process.exit(0);
+    });
+  });
+  await engine.start();
+  say({ event: 'watching' });
+} else {
+  await close();
+}

@@ -1,0 +1,93 @@
+/**
+ * What a benchmark figure is made of: the runs of one tool on one case, their median, and the
+ * machine's load when they ran (others share this 2-core machine, so every figure says it).
+ */
+import { loadavg } from 'node:os';
+
+export interface Run {
+  /** Seconds of wall time. */
+  seconds: number;
+  /** Peak resident set of the measured process, MiB, when known. */
+  rssMiB?: number | undefined;
+  /** One-minute load average when the run ended. */
+  load: number;
+  /** Asset Sync runs: from the first transfer's start to the last one's end, seconds. */
+  transferSeconds?: number | undefined;
+}
+
+/** One tool on one case, e.g. "rclone copy (webdav)" downloading 10,000 files. */
+export interface Row {
+  case: string;
+  tool: string;
+  runs: Run[];
+  /** Work per run, for the throughput column: files or bytes. */
+  work?: { files?: number; bytes?: number } | undefined;
+  /** Free text shown after the figures (e.g. "hashed=0"). */
+  note?: string | undefined;
+  /** Rows of a case are compared with the first row of the same group (default: one group). */
+  group?: string | undefined;
+}
+
+export interface Target {
+  case: string;
+  what: string;
+  met: boolean;
+  detail: string;
+}
+
+export interface CaseResult {
+  rows: Row[];
+  targets: Target[];
+  /** Figures that are not runs of a tool (index size, latencies), already formatted. */
+  facts?: Array<{ case: string; what: string; value: string }>;
+}
+
+export const MiB = 1024 * 1024;
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Nearest-rank percentile (p in 0..100). */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1] as number;
+}
+
+export const load1 = (): number => Number((loadavg()[0] ?? 0).toFixed(2));
+
+export const medianSeconds = (row: Row): number => median(row.runs.map((r) => r.seconds));
+
+export function medianRss(row: Row): number | undefined {
+  const known = row.runs.map((r) => r.rssMiB).filter((v): v is number => v !== undefined);
+  return known.length > 0 ? median(known) : undefined;
+}
+
+/** Files/s or MB/s (10^6 bytes) of the median run. */
+export function throughput(row: Row): { value: number; unit: string } | undefined {
+  const s = medianSeconds(row);
+  if (row.work?.bytes !== undefined) return { value: row.work.bytes / 1e6 / s, unit: 'MB/s' };
+  if (row.work?.files !== undefined) return { value: row.work.files / s, unit: 'files/s' };
+  return undefined;
+}
+
+/** Runs `fn`, returning its wall time in seconds and its value. */
+export async function timed<T>(fn: () => Promise<T>): Promise<{ seconds: number; value: T }> {
+  const start = process.hrtime.bigint();
+  const value = await fn();
+  return { seconds: Number(process.hrtime.bigint() - start) / 1e9, value };
+}
+
+/**
+ * A target, judged only when every row it compares has runs (`--tools` may leave a peer out);
+ * spread the answer into the case's list.
+ */
+export function target(caseName: string, what: string, needs: readonly Row[], judge: () => { met: boolean; detail: string }): Target[] {
+  if (needs.some((row) => row.runs.length === 0)) return [];
+  return [{ case: caseName, what, ...judge() }];
+}

@@ -1,0 +1,118 @@
+/**
+ * The tools Asset Sync is measured against, from Debian: rclone (copy over `rclone serve
+ * webdav`) and curl (the HTTP floor: the same signed URLs on keep-alive connections, nothing
+ * else). Everything listens on and talks to 127.0.0.1 only.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
+import { createServer, connect } from 'node:net';
+import { join } from 'node:path';
+import { load1, type Run } from './measure.js';
+import { run, runTimed } from './proc.js';
+
+const PEER_PACKAGES = ['rclone', 'syncthing', 'curl'];
+
+async function has(command: string): Promise<boolean> {
+  return run('sh', ['-c', `command -v ${command}`]).then(() => true, () => false);
+}
+
+/** Installs the peers from Debian when one is missing (the benchmark runs as root). */
+export async function ensurePeers(log: (line: string) => void): Promise<void> {
+  const missing: string[] = [];
+  for (const pkg of PEER_PACKAGES) if (!(await has(pkg))) missing.push(pkg);
+  if (missing.length === 0) return;
+  log(`installing ${missing.join(', ')} with apt-get …`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  await run('apt-get', ['update', '-qq'], { env });
+  await run('apt-get', ['install', '-y', '-qq', ...PEER_PACKAGES], { env });
+}
+
+export async function peerVersions(): Promise<Record<string, string>> {
+  const first = async (cmd: string, args: string[]): Promise<string> => (await run(cmd, args).catch(() => 'missing')).split('\n')[0]?.trim() ?? '';
+  return {
+    rclone: await first('rclone', ['version']),
+    syncthing: await first('syncthing', ['--version']),
+    curl: await first('curl', ['--version']),
+  };
+}
+
+/** A free TCP port on 127.0.0.1 (taken and released: good enough for a benchmark). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function waitForPort(port: number, child: ChildProcess, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`);
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (up) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${what} did not listen on port ${port}`);
+}
+
+export interface Webdav {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** `rclone serve webdav DIR` on a loopback port. */
+export async function serveWebdav(dir: string): Promise<Webdav> {
+  const port = await freePort();
+  const child = spawn('rclone', ['serve', 'webdav', dir, '--addr', `127.0.0.1:${port}`, '--config', '/dev/null'], { stdio: ['ignore', 'ignore', 'ignore'] });
+  await waitForPort(port, child, 'rclone serve webdav');
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    async stop() {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
+    },
+  };
+}
+
+/** `rclone copy` with its defaults (4 transfers, 8 checkers); the webdav side is `:webdav:`. */
+export function rcloneCopy(from: string, to: string, webdav: Webdav): Promise<Run> {
+  const env = { ...process.env, RCLONE_WEBDAV_URL: webdav.url, RCLONE_WEBDAV_VENDOR: 'other' };
+  return runTimed('rclone', ['copy', from, to, '--config', '/dev/null', '--exclude', '.assetsync', '--exclude', '.stfolder/**'], { env });
+}
+
+export const WEBDAV_REMOTE = ':webdav:';
+
+/**
+ * The HTTP floor: `parallel` curl processes, each fetching (or PUTting) its share of the URLs
+ * one after another on one keep-alive connection. Wall time of the whole batch; RSS of the
+ * largest process.
+ */
+export async function curlBatch(jobs: ReadonlyArray<{ url: string; path: string }>, direction: 'get' | 'put', workDir: string, parallel = 4): Promise<Run> {
+  const lists: string[][] = Array.from({ length: parallel }, () => []);
+  jobs.forEach((job, i) => {
+    const quoted = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+    lists[i % parallel]?.push(`url = ${quoted(job.url)}`, direction === 'get' ? `output = ${quoted(job.path)}` : `upload-file = ${quoted(job.path)}`);
+  });
+  const configs: string[] = [];
+  for (const [i, lines] of lists.entries()) {
+    if (lines.length === 0) continue;
+    const file = join(workDir, `curl-${direction}-${i}.conf`);
+    await writeFile(file, `${lines.join('\n')}\n`);
+    configs.push(file);
+  }
+  // `Expect:` off: curl would otherwise wait for a 100-continue before large PUT bodies.
+  const common = ['-s', '-S', '-f', '--create-dirs', '-H', 'Expect:', '-H', 'Content-Type: application/octet-stream'];
+  const start = process.hrtime.bigint();
+  const runs = await Promise.all(configs.map((config) => runTimed('curl', [...common, '-K', config])));
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  return { seconds, rssMiB: Math.max(...runs.map((r) => r.rssMiB ?? 0)), load: load1() };
+}
