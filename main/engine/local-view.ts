@@ -38,7 +38,12 @@ export function localView(
     if (!isUnder(key, options.excludedKeys)) files.set(key, f);
   }
   const waiting: string[] = [];
-  for (const [key, f] of unstable) if (!isUnder(key, options.excludedKeys)) waiting.push(f.path);
+  for (const [key, f] of unstable) {
+    if (isUnder(key, options.excludedKeys)) continue;
+    // A file exactly as this engine last left it (typically just downloaded) is not being written.
+    if (sameAsSynced(f, base.get(key))) files.set(key, f);
+    else waiting.push(f.path);
+  }
   for (const [key, folder] of scan.folders) if (!isUnder(key, options.excludedKeys)) folders.set(key, folder);
 
   const skippedKeys = new Set(scan.skipped.map((s) => pathKey(s.path)));
@@ -48,6 +53,10 @@ export function localView(
     }
   }
   return { files, folders, waiting };
+}
+
+function sameAsSynced(file: LocalFile, synced: BaseFile | undefined): boolean {
+  return synced !== undefined && file.size === synced.size && file.mtimeNs === synced.mtimeNs && file.inode === synced.inode;
 }
 
 /**
