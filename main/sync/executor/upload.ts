@@ -5,7 +5,7 @@
  * second version of one key), and the file is re-stated before committing: a file still being
  * written is left for the next cycle.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import type { JournalEntry } from '../../index/journal.js';
@@ -268,32 +268,37 @@ function stillChanging(relPath: string): Deferred {
 
 /** Streams the file to the signed URL; returns the checksum and size of what was sent. */
 async function sendFile(deps: ExecutorDeps, abs: string, url: string, local: LocalFile, t: TransferHandle): Promise<FileHash> {
-  let sent: FileHash | undefined;
+  let reading: HashedReading | undefined;
   // A function, not a stream: each retry of the PUT reads the file afresh.
-  const body = (): AsyncIterable<Uint8Array> =>
-    readHashed(abs, t, (result) => {
-      sent = result;
-    });
+  const body = (): AsyncIterable<Uint8Array> => {
+    reading = { hash: createHash('sha256'), size: 0 };
+    return readHashed(abs, t, reading);
+  };
   await deps.client.putSignedUpload(url, body, { size: local.size, contentType: CONTENT_TYPE, signal: t.signal, onProgress: (bytes) => t.progress(bytes) });
-  if (sent === undefined) throw new Error(`the upload of ${local.path} ended before the file was read`);
-  return sent;
+  // The HTTP client may stop pulling once the service has answered, before the reader sees the
+  // end of the file: what was hashed is exactly what was handed over.
+  if (reading === undefined) throw new Error(`the upload of ${local.path} sent no bytes`);
+  return { checksum: reading.hash.digest('hex'), size: reading.size };
+}
+
+interface HashedReading {
+  hash: Hash;
+  size: number;
 }
 
 /** The file's bytes in 1 MiB chunks, throttled and hashed on the way (no second read). */
-async function* readHashed(abs: string, t: TransferHandle, done: (result: FileHash) => void): AsyncGenerator<Uint8Array> {
+async function* readHashed(abs: string, t: TransferHandle, reading: HashedReading): AsyncGenerator<Uint8Array> {
   const handle = await open(abs, constants.O_RDONLY | NO_FOLLOW);
-  const hash = createHash('sha256');
-  let size = 0;
   try {
     for await (const chunk of handle.createReadStream({ highWaterMark: HASH_CHUNK_BYTES, autoClose: false })) {
       const bytes = chunk as Buffer;
       await t.throttle(bytes.length);
-      hash.update(bytes);
-      size += bytes.length;
+      // Counted before it is handed over, so the count is right even if nothing asks for more.
+      reading.hash.update(bytes);
+      reading.size += bytes.length;
       yield bytes;
     }
   } finally {
     await handle.close();
   }
-  done({ checksum: hash.digest('hex'), size });
 }
