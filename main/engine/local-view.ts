@@ -16,6 +16,8 @@ export interface LocalView {
   folders: Map<string, LocalFolder>;
   /** Paths held back this cycle because they changed within the quiet period. */
   waiting: string[];
+  /** Their inodes: a synced file moved and then edited is held back at its old path too. */
+  waitingInodes: ReadonlySet<number>;
 }
 
 export function isUnder(key: string, folderKeys: ReadonlySet<string>): boolean {
@@ -38,11 +40,19 @@ export function localView(
     if (!isUnder(key, options.excludedKeys)) files.set(key, f);
   }
   const waiting: string[] = [];
+  const waitingInodes = new Set<number>();
+  // Synced files by inode, to recognise one that was only moved or renamed since.
+  const byInode = unstable.size > 0 ? new Map([...base.values()].map((b) => [b.inode, b])) : undefined;
   for (const [key, f] of unstable) {
     if (isUnder(key, options.excludedKeys)) continue;
-    // A file exactly as this engine last left it (typically just downloaded) is not being written.
-    if (sameAsSynced(f, base.get(key))) files.set(key, f);
-    else waiting.push(f.path);
+    const moved = byInode?.get(f.inode);
+    // A file exactly as this engine last left it (typically just downloaded), here or moved, is not being written.
+    if (sameAsSynced(f, base.get(key)) || sameAsSynced(f, moved)) {
+      files.set(key, f);
+    } else {
+      waiting.push(f.path);
+      waitingInodes.add(f.inode);
+    }
   }
   for (const [key, folder] of scan.folders) if (!isUnder(key, options.excludedKeys)) folders.set(key, folder);
 
@@ -52,7 +62,7 @@ export function localView(
       files.set(key, { path: synced.path, size: synced.size, mtimeNs: synced.mtimeNs, inode: synced.inode, checksum: synced.checksum });
     }
   }
-  return { files, folders, waiting };
+  return { files, folders, waiting, waitingInodes };
 }
 
 function sameAsSynced(file: LocalFile, synced: BaseFile | undefined): boolean {
@@ -72,6 +82,7 @@ export function holdBack(
   waiting: readonly string[],
   files: { base: ReadonlyMap<string, BaseFile>; remote: ReadonlyMap<string, RemoteFile> },
   folders: { base: ReadonlyMap<string, BaseFolder>; remote: ReadonlyMap<string, RemoteFolder> },
+  waitingInodes: ReadonlySet<number> = new Set(),
 ): { base: ReadonlyMap<string, BaseFile>; remote: ReadonlyMap<string, RemoteFile>; baseFolders: ReadonlyMap<string, BaseFolder> } {
   // The usual cycle: nothing is being written, so nothing is held back and nothing is copied.
   if (waiting.length === 0) return { base: files.base, remote: files.remote, baseFolders: folders.base };
@@ -81,6 +92,8 @@ export function holdBack(
     const synced = files.base.get(key);
     if (synced) assetIds.add(synced.assetId);
   }
+  // Moved and still being written: its old path must not read as a local deletion meanwhile.
+  for (const synced of files.base.values()) if (waitingInodes.has(synced.inode)) assetIds.add(synced.assetId);
   const holding = new Set(waiting.flatMap((p) => ancestorKeys(p)));
   return {
     base: new Map([...files.base].filter(([key, b]) => !keys.has(key) && !assetIds.has(b.assetId))),

@@ -124,7 +124,12 @@ export class WorkspaceSync {
         hint: 'The next sync looks again; if this stays, the service needs a look.',
       });
     }
-    const settled = holdBack(local.waiting, { base: baseFiles, remote: remoteView.files }, { base: base.folders, remote: remoteView.folders });
+    const settled = holdBack(
+      local.waiting,
+      { base: baseFiles, remote: remoteView.files },
+      { base: base.folders, remote: remoteView.folders },
+      local.waitingInodes,
+    );
 
     const decided = plan({
       files: { local: local.files, base: settled.base, remote: settled.remote },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localView } from '../../main/engine/local-view.js';
+import { holdBack, localView } from '../../main/engine/local-view.js';
 import type { ScanResult } from '../../main/local/scanner.js';
 import type { BaseFile, LocalFile } from '../../main/sync/model.js';
 
@@ -31,5 +31,23 @@ describe('localView', () => {
   it('holds back a brand-new file still being written', () => {
     const view = localView(scanOf(file('new.png', justNow)), new Map(), options);
     expect(view.waiting).toEqual(['new.png']);
+  });
+
+  it('lets a just-downloaded file through after a rename: same inode, size and mtime is the synced file moved', () => {
+    const downloaded = file('Photography/a.jpg', justNow);
+    const renamed = { ...downloaded, path: 'Photos/a.jpg' };
+    const view = localView(scanOf(renamed), new Map([['photography/a.jpg', synced(downloaded)]]), options);
+    expect(view.waiting).toEqual([]);
+    expect(view.files.get('photos/a.jpg')).toEqual(renamed);
+  });
+
+  it('holds back the old path of a synced file that was moved and is still being written', () => {
+    const before = file('Photography/a.jpg', longAgo);
+    const editing = { ...file('Photos/a.jpg', justNow, 'b'.repeat(64)), inode: before.inode };
+    const base = new Map([['photography/a.jpg', synced(before)]]);
+    const view = localView(scanOf(editing), base, options);
+    expect(view.waiting).toEqual(['Photos/a.jpg']);
+    const settled = holdBack(view.waiting, { base, remote: new Map() }, { base: new Map(), remote: new Map() }, view.waitingInodes);
+    expect(settled.base.has('photography/a.jpg')).toBe(false);
   });
 });
