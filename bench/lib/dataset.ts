@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { hashFile } from '../../main/local/hash.js';
 import { runPool } from '../../main/local/pool.js';
+import { seededRandom } from '../../shared/random.js';
 
 export interface TreeSpec {
   kind: 'tree';
@@ -60,17 +61,6 @@ const AT_REST_SECONDS = 3600;
 const POOL_BYTES = 16 * 1024 * 1024;
 const WRITE_CONCURRENCY = 32;
 
-/** Small deterministic PRNG (mulberry32): sizes and offsets repeat from one generation to the next. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `folders` folders: about one in twenty at the top, the rest spread below them. */
 export function folderLayout(count: number): string[] {
@@ -116,7 +106,7 @@ export async function ensureTree(root: string, spec: Omit<TreeSpec, 'kind'>): Pr
   const folders = folderLayout(spec.folders);
   for (const folder of folders) await mkdir(join(dir, folder), { recursive: true });
   const pool = randomBytes(POOL_BYTES);
-  const random = prng(spec.files * 7919 + spec.folders);
+  const random = seededRandom(spec.files * 7919 + spec.folders);
   const files: ManifestFile[] = [];
   const jobs: Array<{ rel: string; size: number; offset: number; index: number }> = [];
   for (let i = 0; i < spec.files; i += 1) {
