@@ -13,7 +13,7 @@ import { scanTree } from '../local/scanner.js';
 import type { Logger } from '../logging.js';
 import type { ServiceClient } from '../service-client/index.js';
 import { isServiceError } from '../service-client/errors.js';
-import { executePlan, forgetSettledFailures, type ExecutionResult, type ExecutorDeps } from '../sync/executor/execute-plan.js';
+import { discardUnplannedDownloads, executePlan, forgetSettledFailures, type ExecutionResult, type ExecutorDeps } from '../sync/executor/execute-plan.js';
 import { plan, type Plan } from '../sync/planner.js';
 import type { TransferQueue } from '../sync/transfer-queue.js';
 import { holdBack, localView, notIgnored, standAside } from './local-view.js';
@@ -140,6 +140,7 @@ export class WorkspaceSync {
       ...(options.allowMassDelete ? { allowMassDelete: true } : {}),
     });
     forgetSettledFailures(index, ws.id, decided.actions, local.waiting);
+    await discardUnplannedDownloads({ index, workspaceId: ws.id, root: ws.dir }, decided.actions);
     let actions = decided.actions;
     if (decided.brake) {
       // Design notes §2/§9: refuse to run any deletion and say so; everything else still syncs.

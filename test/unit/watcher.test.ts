@@ -69,6 +69,9 @@ describe('watchTree', () => {
   it('drops the events of suppressed paths, compared by key', async () => {
     watcher.suppress('Downloads/Hero.PSD', 60_000);
     await mkdir(path.join(dir, 'Downloads'));
+    // Files written before chokidar watches a new folder count as already there (the engine's
+    // scan on the folder event finds them): wait for the folder first.
+    await waitUntilSeen('Downloads');
     await writeFile(path.join(dir, 'Downloads', 'hero.psd'), 'downloaded');
     await writeFile(path.join(dir, 'Downloads', 'user-edit.txt'), 'x');
     await waitUntilSeen('Downloads/user-edit.txt');

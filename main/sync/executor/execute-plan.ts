@@ -17,6 +17,7 @@ import { download } from './download.js';
 import { errorCode, errorMessage, failureMessage, problemKindOf } from './errors.js';
 import { moveLocal, moveRemote } from './moves.js';
 import { upload } from './upload.js';
+import { discardDownload } from './journal-entries.js';
 
 export type { ExecutorDeps } from './context.js';
 export { recoverJournal } from './recovery.js';
@@ -94,6 +95,20 @@ export function forgetSettledFailures(index: ExecutorDeps['index'], workspaceId:
   const open = new Set([...actions.flatMap(pathsOf), ...stillOpen].map((p) => pathKey(p)));
   for (const failure of index.errors.list(workspaceId)) {
     if (!open.has(pathKey(failure.path))) index.errors.clear(workspaceId, failure.path);
+  }
+}
+
+/**
+ * A download interrupted earlier keeps its temp file so the next attempt resumes it with Range.
+ * When the plan no longer downloads that path (the asset changed, moved or went away
+ * meanwhile), nothing would ever pick the temp file up again: drop it and its journal entry.
+ */
+export async function discardUnplannedDownloads(deps: Pick<ExecutorDeps, 'index' | 'workspaceId' | 'root'>, actions: readonly Action[]): Promise<void> {
+  const downloading = new Set(
+    actions.flatMap((a) => (a.kind === 'download' ? [a.path] : a.kind === 'conflict' ? [a.steps[2].path] : [])).map((p) => pathKey(p)),
+  );
+  for (const entry of deps.index.journal.open(deps.workspaceId)) {
+    if (entry.kind === 'download' && !downloading.has(pathKey(entry.path))) await discardDownload(deps, entry);
   }
 }
 

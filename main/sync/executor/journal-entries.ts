@@ -27,7 +27,7 @@ export function tempPathOf(entry: JournalEntry): string | undefined {
 }
 
 /** Removes the entry's temp file, if any, and closes the entry. */
-export async function discardDownload(deps: ExecutorDeps, entry: JournalEntry): Promise<void> {
+export async function discardDownload(deps: Pick<ExecutorDeps, 'index' | 'root'>, entry: JournalEntry): Promise<void> {
   const temp = tempPathOf(entry);
   if (temp !== undefined) await rm(resolveInsideRoot(deps.root, temp), { force: true });
   deps.index.journal.finish(entry.id);
