@@ -88,7 +88,7 @@ export class WorkspaceSync {
     try {
       remote = await this.refreshRemote(options.signal);
     } catch (error) {
-      return { ...idle, blocked: this.problemFrom(error, null, 'The service could not be reached to list the workspace.') };
+      return { ...idle, blocked: this.listingProblem(error) };
     }
 
     this.deps.onPhase('scanning');
@@ -246,12 +246,24 @@ export class WorkspaceSync {
     return null;
   }
 
-  private problemFrom(error: unknown, path: string | null, fallback: string): Problem {
+  /** Why the workspace could not be listed, in words, with what the user can do. */
+  private listingProblem(error: unknown): Problem {
     const ws = this.target;
-    if (isServiceError(error)) {
-      const kind = error.kind === 'auth' ? 'auth' : error.kind === 'network' || error.kind === 'server' ? 'offline' : 'error';
-      return { workspaceId: ws.id, path, kind, message: `${fallback} ${error.message}` };
+    const detail = (error as Error).message;
+    if (!isServiceError(error)) return { workspaceId: ws.id, path: null, kind: 'error', message: `Listing the workspace failed: ${detail}` };
+    switch (error.kind) {
+      case 'auth':
+        return { workspaceId: ws.id, path: null, kind: 'auth', message: `The service refused the API key: ${detail}`, hint: 'Run `asset-sync login` again, or check ASSET_SYNC_API_KEY and ASSET_SYNC_API_SECRET.' };
+      case 'forbidden':
+      case 'not_found':
+        return { workspaceId: ws.id, path: null, kind: 'error', message: `This workspace is not available to you: ${detail}`, hint: 'Check the workspace id and that your account still has access to it.' };
+      case 'network':
+      case 'server':
+      case 'rate_limited':
+        return { workspaceId: ws.id, path: null, kind: 'offline', message: `The service could not be reached to list the workspace: ${detail}`, hint: 'Sync resumes by itself once the service answers again.' };
+      default:
+        return { workspaceId: ws.id, path: null, kind: 'error', message: `The service's listing of the workspace could not be used: ${detail}`, hint: 'Nothing was changed. Sync retries at the next poll; if this stays, the service needs a look.' };
     }
-    return { workspaceId: ws.id, path, kind: 'error', message: `${fallback} ${(error as Error).message}` };
   }
+
 }
