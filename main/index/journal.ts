@@ -3,6 +3,7 @@
  * once the outcome is recorded; entries still open at start-up are operations a crash
  * interrupted, which the executor resumes or rolls back from what their state says.
  */
+import { pathKey } from '../local/paths.js';
 import type { Db } from './database.js';
 
 export type JournalKind = 'upload' | 'download' | 'delete' | 'move';
@@ -87,19 +88,23 @@ export class JournalStore {
   private readonly insertStmt;
   private readonly getStmt;
   private readonly openStmt;
+  private readonly openAtStmt;
   private readonly updateStmt;
   private readonly deleteStmt;
   private readonly updateTx;
 
   constructor(db: Db) {
-    this.insertStmt = db.prepare<[string, string, string, string | null, string, number, number], EntryRow>(
-      `INSERT INTO journal (workspace_id, kind, path, asset_id, state, started_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
+    this.insertStmt = db.prepare<[string, string, string, string, string | null, string, number, number], EntryRow>(
+      `INSERT INTO journal (workspace_id, kind, path, path_key, asset_id, state, started_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
     );
     this.getStmt = db.prepare<[number], EntryRow>(`SELECT ${COLUMNS} FROM journal WHERE id = ?`);
     this.openStmt = db.prepare<[string], EntryRow>(`SELECT ${COLUMNS} FROM journal WHERE workspace_id = ? ORDER BY id`);
-    this.updateStmt = db.prepare<[string, string | null, string, number, number]>(
-      'UPDATE journal SET path = ?, asset_id = ?, state = ?, updated_at = ? WHERE id = ?',
+    this.openAtStmt = db.prepare<[string, string, string], EntryRow>(
+      `SELECT ${COLUMNS} FROM journal WHERE workspace_id = ? AND kind = ? AND path_key = ? ORDER BY id`,
+    );
+    this.updateStmt = db.prepare<[string, string, string | null, string, number, number]>(
+      'UPDATE journal SET path = ?, path_key = ?, asset_id = ?, state = ?, updated_at = ? WHERE id = ?',
     );
     this.deleteStmt = db.prepare<[number]>('DELETE FROM journal WHERE id = ?');
     this.updateTx = db.transaction((id: number, patch: JournalPatch, now: number): JournalEntry => {
@@ -112,13 +117,13 @@ export class JournalStore {
         state: { ...entry.state, ...patch.state },
         updatedAt: now,
       };
-      this.updateStmt.run(next.path, next.assetId, JSON.stringify(next.state), now, id);
+      this.updateStmt.run(next.path, pathKey(next.path), next.assetId, JSON.stringify(next.state), now, id);
       return next;
     });
   }
 
   begin(op: JournalBegin, now: number = Date.now()): JournalEntry {
-    const row = this.insertStmt.get(op.workspaceId, op.kind, op.path, op.assetId ?? null, JSON.stringify(op.state ?? {}), now, now);
+    const row = this.insertStmt.get(op.workspaceId, op.kind, op.path, pathKey(op.path), op.assetId ?? null, JSON.stringify(op.state ?? {}), now, now);
     if (!row) throw new Error('journal insert returned no row');
     return fromRow(row);
   }
@@ -135,6 +140,11 @@ export class JournalStore {
   get(id: number): JournalEntry | undefined {
     const row = this.getStmt.get(id);
     return row && fromRow(row);
+  }
+
+  /** Open entries of `kind` whose path has the same `pathKey` as `path`, oldest first. */
+  openAt(workspaceId: string, kind: JournalKind, path: string): JournalEntry[] {
+    return this.openAtStmt.all(workspaceId, kind, pathKey(path)).map(fromRow);
   }
 
   /** Entries still open for the workspace, oldest first. */

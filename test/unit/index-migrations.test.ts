@@ -75,6 +75,25 @@ describe('index schema', () => {
     reopened.close();
   });
 
+  it('migrates a version 2 journal so its open entries are found by path, whatever the case', () => {
+    const old = openDatabase(indexFile());
+    expect(migrate(old, MIGRATIONS.slice(0, 2))).toBe(2);
+    new WorkspaceStore(old).add(workspace());
+    old
+      .prepare("INSERT INTO journal (workspace_id, kind, path, state, started_at, updated_at) VALUES ('ws-1', 'download', 'Art/Hero.PSD', '{}', 1, 1)")
+      .run();
+    old.close();
+
+    const index = openIndex(indexFile());
+    expect(index.journal.openAt('ws-1', 'download', 'art/hero.psd').map((e) => e.path)).toEqual(['Art/Hero.PSD']);
+    expect(index.journal.openAt('ws-1', 'upload', 'art/hero.psd')).toEqual([]);
+    const moved = index.journal.begin({ workspaceId: 'ws-1', kind: 'move', path: 'a.txt' });
+    index.journal.update(moved.id, { path: 'B.txt' });
+    expect(index.journal.openAt('ws-1', 'move', 'b.txt').map((e) => e.id)).toEqual([moved.id]);
+    expect(index.journal.openAt('ws-1', 'move', 'a.txt')).toEqual([]);
+    index.close();
+  });
+
   it('rolls a failing migration back entirely and stays at the last good version', () => {
     openIndex(indexFile()).close();
     const db = openDatabase(indexFile());

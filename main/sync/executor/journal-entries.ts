@@ -5,14 +5,13 @@
 import { rm } from 'node:fs/promises';
 import type { JournalEntry, JournalKind } from '../../index/journal.js';
 import { TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX } from '../../local/own-files.js';
-import { pathKey, resolveInsideRoot } from '../../local/paths.js';
+import { resolveInsideRoot } from '../../local/paths.js';
 import { nameOf } from '../rel-path.js';
 import type { ExecutorDeps } from './context.js';
 
 /** Open entries of `kind` for `relPath` (compared by key), oldest first. */
 export function openEntriesAt(deps: ExecutorDeps, kind: JournalKind, relPath: string): JournalEntry[] {
-  const key = pathKey(relPath);
-  return deps.index.journal.open(deps.workspaceId).filter((e) => e.kind === kind && pathKey(e.path) === key);
+  return deps.index.journal.openAt(deps.workspaceId, kind, relPath);
 }
 
 /** Whether a name is one of our hidden temp files (nothing else is ever deleted as one). */
