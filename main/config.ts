@@ -28,7 +28,7 @@ export const Config = z.object({
   /** Bytes per second for all transfers together; absent: unlimited. */
   bandwidthLimit: z.number().int().positive().optional(),
   maxDownloads: z.number().int().min(1).max(32).default(4),
-  maxUploads: z.number().int().min(1).max(16).default(2),
+  maxUploads: z.number().int().min(1).max(16).default(4),
   launchAtLogin: z.boolean().default(false),
 });
 export type Config = z.infer<typeof Config>;

@@ -7,6 +7,7 @@
 import { EventEmitter, setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import type { ActivityItem, EngineEvents, EngineStatus, Problem, ReviewNotification, SyncReport, SyncState, WorkspaceStatus } from '../../shared/engine.js';
+import type { ActivityInput } from '../index/activity.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import { sanitizeName } from '../local/paths.js';
 import { watchTree, type TreeWatcher } from '../local/watcher.js';
@@ -56,12 +57,16 @@ interface WorkspaceRuntime {
 }
 
 const DEFAULT_POLL_MS = 30_000;
+/** Activity lines wait at most this long to be stored. */
+const ACTIVITY_FLUSH_MS = 250;
 
 export class SyncEngine extends EventEmitter<EngineEvents> {
   readonly queue: TransferQueue;
   private readonly runtimes = new Map<string, WorkspaceRuntime>();
   private readonly abort = new AbortController();
   private timers: NodeJS.Timeout[] = [];
+  private pendingActivity: ActivityInput[] = [];
+  private activityFlush: NodeJS.Timeout | undefined;
   private pausedFlag = false;
   private selfUserId = '';
   private started = false;
@@ -72,7 +77,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     setMaxListeners(0, this.abort.signal);
     this.queue = new TransferQueue({
       maxDownloads: options.maxDownloads ?? 4,
-      maxUploads: options.maxUploads ?? 2,
+      maxUploads: options.maxUploads ?? 4,
       ...(options.bandwidthLimit ? { bandwidthLimit: options.bandwidthLimit } : {}),
     });
     this.queue.on('progress', (t) => {
@@ -247,6 +252,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       await r.running?.catch(() => undefined);
     }));
     for (const r of this.runtimes.values()) r.phase = 'stopped';
+    this.flushActivity();
     this.emitStatus();
   }
 
@@ -268,6 +274,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     runtime.running = run;
     const outcome = await run;
     runtime.running = null;
+    this.flushActivity();
     if (outcome.blocked) problems.push(outcome.blocked);
     runtime.last = outcome;
     runtime.phase = 'up-to-date';
@@ -308,9 +315,24 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     this.emit('problem', problem);
   }
 
+  /**
+   * Activity is shown at once (the event) and stored in batches: one transaction per line was a
+   * twentieth of a small file's download time. A crash loses at most the last moment's lines of
+   * the log, never sync state.
+   */
   private activity(item: ActivityItem): void {
-    this.options.index.activity.add({ workspaceId: item.workspaceId, kind: item.kind, path: item.path, message: item.message });
+    this.pendingActivity.push({ workspaceId: item.workspaceId, kind: item.kind, path: item.path, message: item.message, at: Date.parse(item.at) });
+    this.activityFlush ??= setTimeout(() => this.flushActivity(), ACTIVITY_FLUSH_MS);
     this.emit('activity', item);
+  }
+
+  private flushActivity(): void {
+    if (this.activityFlush !== undefined) clearTimeout(this.activityFlush);
+    this.activityFlush = undefined;
+    if (this.pendingActivity.length === 0) return;
+    const entries = this.pendingActivity;
+    this.pendingActivity = [];
+    this.options.index.activity.addMany(entries);
   }
 
   private emitStatus(): void {

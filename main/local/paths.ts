@@ -3,7 +3,7 @@
  * normalisation-insensitive key the planner compares on, and the guards that keep every write
  * inside the sync root (design notes §10; protocol.md "Names").
  */
-import { lstat, realpath } from 'node:fs/promises';
+import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { IGNORE_FILE_NAME, MARKER_FILE_NAME, TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX, WORKSPACE_TRASH_DIR } from './own-files.js';
 
@@ -208,17 +208,25 @@ function isInside(root: string, abs: string): boolean {
 /**
  * Before writing `absPath`: checks that its nearest existing ancestor, with symlinks resolved,
  * is still inside the (resolved) root, and that `absPath` itself is not a symlink (the scanner
- * never reports symlinks, so the engine has no business writing through one).
+ * never reports symlinks, so the engine has no business writing through one). `knownRealRoot`:
+ * the root already resolved by the caller, for callers that check many paths in a row.
+ *
+ * The calls are synchronous on purpose: on a local disk an lstat takes 1–2 µs that way and
+ * 20 µs of CPU (70 µs of latency) through the thread pool, and the executor makes several of
+ * these checks for every file it writes.
  */
-export async function assertNoSymlinkEscape(root: string, absPath: string): Promise<void> {
-  const realRoot = await realpath(root);
+export async function assertNoSymlinkEscape(root: string, absPath: string, knownRealRoot?: string): Promise<void> {
+  checkNoSymlinkEscape(root, absPath, knownRealRoot ?? realpathSync.native(root));
+}
+
+function checkNoSymlinkEscape(root: string, absPath: string, realRoot: string): void {
   const target = path.resolve(absPath);
   if (!isInside(path.resolve(root), target)) throw new PathEscapeError('path is outside the root', absPath);
-  const own = await lstat(target).catch(ignoreMissing);
+  const own = lstatSync(target, { throwIfNoEntry: false });
   if (own?.isSymbolicLink()) throw new PathEscapeError('path is a symbolic link', absPath);
   let ancestor = path.dirname(target);
   for (;;) {
-    const real = await realpath(ancestor).catch(ignoreMissing);
+    const real = realOrMissing(ancestor);
     if (real !== undefined) {
       if (!isInside(realRoot, real)) throw new PathEscapeError('a parent folder links outside the root', absPath);
       return;
@@ -229,9 +237,15 @@ export async function assertNoSymlinkEscape(root: string, absPath: string): Prom
   }
 }
 
-function ignoreMissing(err: unknown): undefined {
-  if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-  throw err;
+function realOrMissing(abs: string): string | undefined {
+  try {
+    return realpathSync.native(abs);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // ENOTDIR: a file where a folder was expected; the nearest folder above decides.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw err;
+  }
 }
 
 /** `absPath` relative to `root` as spelled on disk, POSIX separators; throws if outside. */

@@ -33,6 +33,12 @@ export function withProgress(source: UploadSource, onProgress: (bytes: number) =
 
 /** An upload body for undici: bytes as they are, a stream counted when progress is wanted. */
 export function uploadBody(source: UploadSource, onProgress?: (bytes: number) => void): Buffer | Readable {
+  // A small buffer goes out in one write: counted as handed over at once. As a stream, undici
+  // could see the answer before the stream's end and close the connection after every file.
+  if (source instanceof Uint8Array && source.length <= SLICE) {
+    onProgress?.(source.length);
+    return Buffer.from(source.buffer, source.byteOffset, source.byteLength);
+  }
   if (onProgress) return withProgress(source, onProgress);
   if (source instanceof Uint8Array) return Buffer.from(source.buffer, source.byteOffset, source.byteLength);
   return source instanceof Readable ? source : Readable.from(source, { objectMode: false });

@@ -1,5 +1,5 @@
 /**
- * Where transfers wait their turn: a slot limit per direction (e.g. 4 downloads, 2 uploads),
+ * Where transfers wait their turn: a slot limit per direction (by default 4 downloads, 4 uploads),
  * pause and resume, a bandwidth limit shared by every transfer, and the progress the status
  * shows (bytes, speed over the last few seconds, ETA).
  */

@@ -13,7 +13,7 @@ import { errorCode, isMissing } from './errors.js';
 import { moveToTrash } from './trash.js';
 
 export async function deleteLocal(action: DeleteLocal, deps: ExecutorDeps): Promise<Outcome> {
-  const abs = await writablePath(deps.root, action.path);
+  const abs = await writablePath(deps, action.path);
   const now = await currentChecksum(deps, action.path, abs);
   if (now !== null) {
     if (now !== action.expectedChecksum) {
@@ -56,7 +56,7 @@ export async function deleteRemote(action: DeleteRemote, deps: ExecutorDeps): Pr
 }
 
 export async function deleteLocalFolder(action: DeleteLocalFolder, deps: ExecutorDeps): Promise<Outcome> {
-  const abs = await writablePath(deps.root, action.path);
+  const abs = await writablePath(deps, action.path);
   suppress(deps, action.path);
   try {
     await rmdir(abs);

@@ -5,32 +5,35 @@
  * disk; bytes that do not hash to the announced checksum are thrown away.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, lstatSync } from 'node:fs';
 import { lstat, open, rename, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { JournalEntry } from '../../index/journal.js';
 import { HASH_CHUNK_BYTES } from '../../local/hash.js';
 import { tempFileName } from '../../local/own-files.js';
-import { assertNoSymlinkEscape, pathKey } from '../../local/paths.js';
+import { pathKey, resolveInsideRoot } from '../../local/paths.js';
 import { readStamp } from '../../local/stamp.js';
 import type { Download } from '../actions.js';
 import type { RemoteFile } from '../model.js';
 import { joinPath, parentOf } from '../rel-path.js';
 import type { TransferHandle } from '../transfer-queue.js';
 import { DONE, deferred, recordActivity, signalOpt, suppress, type ExecutorDeps, type Outcome } from './context.js';
+import { BatchedWriter, FileWriteError } from './batched-writer.js';
 import { NO_FOLLOW, currentChecksum, ensureParent, fsyncDir, writablePath } from './disk.js';
-import { ChecksumMismatchError, IncompleteDownloadError, NotAFileError, isMissing, isTransient } from './errors.js';
+import { ChecksumMismatchError, IncompleteDownloadError, NotAFileError, isTransient } from './errors.js';
 import { discardDownload, openEntriesAt, tempPathOf } from './journal-entries.js';
 
 export async function download(action: Download, deps: ExecutorDeps): Promise<Outcome> {
   const { remote } = action;
-  const target = await writablePath(deps.root, action.path);
   await ensureParent(deps, action.path);
+  const target = await writablePath(deps, action.path);
   const entry = await journalEntryFor(action, deps);
   const tempRel = tempPathOf(entry);
   if (tempRel === undefined) throw new Error(`journal entry ${entry.id} names no temp file`);
-  const temp = await writablePath(deps.root, tempRel);
+  // Beside the target, whose folder was just checked: the temp file itself is opened without
+  // following a symlink.
+  const temp = parentOf(tempRel) === parentOf(action.path) ? resolveInsideRoot(deps.root, tempRel) : await writablePath(deps, tempRel);
 
   try {
     await deps.queue.run(
@@ -64,7 +67,7 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
   }
 
   // The download may have taken long: check again that no symlink was swapped in meanwhile.
-  await assertNoSymlinkEscape(deps.root, target);
+  await writablePath(deps, action.path);
   suppress(deps, action.path);
   await rename(temp, target);
   await fsyncDir(path.dirname(target));
@@ -124,10 +127,7 @@ async function sizeOf(abs: string): Promise<number> {
 
 /** Brings the temp file to the remote's full bytes, verified; resumes from what it holds. */
 async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, t: TransferHandle): Promise<void> {
-  const existing = await lstat(temp).catch((err: unknown) => {
-    if (isMissing(err)) return undefined;
-    throw err;
-  });
+  const existing = lstatSync(temp, { throwIfNoEntry: false });
   if (existing !== undefined && !existing.isFile()) throw new NotAFileError(temp);
   const flags = existing ? constants.O_RDWR : constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
   const file = await open(temp, flags | NO_FOLLOW, 0o644);
@@ -196,8 +196,7 @@ async function writeBody(
   t: TransferHandle,
 ): Promise<number> {
   let position = offset;
-  // A write that fails (a full disk) is this computer's problem, not a broken connection.
-  let writeFailed = false;
+  const writer = new BatchedWriter(file, offset);
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
       await t.throttle(chunk.length);
@@ -205,20 +204,27 @@ async function writeBody(
         throw new ChecksumMismatchError(`${remote.path}: the service sent more than the ${remote.size} bytes announced`);
       }
       hash.update(chunk);
-      let written = 0;
-      while (written < chunk.length) {
-        writeFailed = true;
-        const { bytesWritten } = await file.write(chunk, written, chunk.length - written, position + written);
-        writeFailed = false;
-        written += bytesWritten;
-      }
+      await writer.add(chunk);
       position += chunk.length;
       t.progress(position);
     }
+    await writer.end();
   } catch (err) {
     discard(body);
-    if (err instanceof ChecksumMismatchError || t.signal.aborted || writeFailed) throw err;
-    // What arrived is on disk: the next attempt asks for the rest.
+    // A write that fails (a full disk) is this computer's problem, not a broken connection.
+    if (err instanceof FileWriteError) {
+      await writer.settle();
+      throw err.cause;
+    }
+    if (err instanceof ChecksumMismatchError) {
+      await writer.settle();
+      throw err;
+    }
+    // The bytes that arrived are right so far: on disk, they let the next attempt ask for the rest.
+    await writer.end().catch((writeErr: unknown) => {
+      throw writeErr instanceof FileWriteError ? writeErr.cause : writeErr;
+    });
+    if (t.signal.aborted) throw err;
     throw new IncompleteDownloadError(`${remote.path}: the connection broke at byte ${position} of ${remote.size}`, { cause: err });
   }
   return position;

@@ -8,7 +8,7 @@ import { DONE, recordActivity, remoteFolderId, signalOpt, suppress, type Executo
 import { writablePath } from './disk.js';
 
 export async function createLocalFolder(action: CreateLocalFolder, deps: ExecutorDeps): Promise<Outcome> {
-  const abs = await writablePath(deps.root, action.path);
+  const abs = await writablePath(deps, action.path);
   suppress(deps, action.path);
   await mkdir(abs, { recursive: true });
   if (!(await lstat(abs)).isDirectory()) throw new Error(`"${action.path}" exists and is not a folder`);

@@ -18,8 +18,8 @@ import { NotAFileError, TargetExistsError, isMissing } from './errors.js';
  * another file (a case-only rename on a case-insensitive disk finds the same file there: fine).
  */
 export async function renameLocalFile(deps: ExecutorDeps, from: string, to: string): Promise<void> {
-  const source = await writablePath(deps.root, from);
-  const target = await writablePath(deps.root, to);
+  const source = await writablePath(deps, from);
+  const target = await writablePath(deps, to);
   const sourceStats = await lstat(source);
   if (!sourceStats.isFile()) throw new NotAFileError(from);
   const targetStats = await lstat(target).catch((err: unknown) => {

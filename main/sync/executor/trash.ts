@@ -38,9 +38,9 @@ export async function moveToTrash(deps: ExecutorDeps, relPath: string, abs: stri
   }
   const folder = joinPath(WORKSPACE_TRASH_DIR, joinPath(dateStamp(nowOf(deps)), parentOf(relPath)));
   let name = nameOf(relPath);
-  for (let n = 2; await exists(await writablePath(deps.root, joinPath(folder, name))); n++) name = numberedName(nameOf(relPath), n);
+  for (let n = 2; await exists(await writablePath(deps, joinPath(folder, name))); n++) name = numberedName(nameOf(relPath), n);
   const destRel = joinPath(folder, name);
-  const dest = await writablePath(deps.root, destRel);
+  const dest = await writablePath(deps, destRel);
   await mkdir(path.dirname(dest), { recursive: true });
   await rename(abs, dest);
   deps.logger.info({ path: relPath, trashedTo: destRel }, 'moved to the workspace trash');

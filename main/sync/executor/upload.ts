@@ -54,7 +54,7 @@ interface UploadState {
 }
 
 export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<Outcome> {
-  const abs = await writablePath(deps.root, action.path);
+  const abs = await writablePath(deps, action.path);
   const { local } = action;
   // A new asset needs its folder on the service: known before any byte is sent.
   const folderId = action.kind === 'upload-new' ? remoteFolderId(deps, parentOf(action.path)) : null;
@@ -211,7 +211,7 @@ async function setAsideAsConflict(action: UploadNew, deps: ExecutorDeps): Promis
 
 /** Keys of the names in the folder now, on disk and in the base. */
 async function takenKeys(deps: ExecutorDeps, folder: string): Promise<Set<string>> {
-  const dir = await writablePath(deps.root, folder);
+  const dir = await writablePath(deps, folder);
   const names = await readdir(dir).catch((err: unknown) => {
     if (isMissing(err)) return [];
     throw err;
@@ -266,8 +266,15 @@ function stillChanging(relPath: string): Deferred {
   });
 }
 
-/** Streams the file to the signed URL; returns the checksum and size of what was sent. */
+/**
+ * Files up to this size are read in one call and sent as one buffer: most assets of a design
+ * workspace are small, and a stream per file cost more than its bytes.
+ */
+const SMALL_UPLOAD_BYTES = 1024 * 1024;
+
+/** Sends the file to the signed URL; returns the checksum and size of what was sent. */
 async function sendFile(deps: ExecutorDeps, abs: string, url: string, local: LocalFile, t: TransferHandle): Promise<FileHash> {
+  if (local.size <= SMALL_UPLOAD_BYTES) return sendSmallFile(deps, abs, url, t);
   let reading: HashedReading | undefined;
   // A function, not a stream: each retry of the PUT reads the file afresh.
   const body = (): AsyncIterable<Uint8Array> => {
@@ -279,6 +286,20 @@ async function sendFile(deps: ExecutorDeps, abs: string, url: string, local: Loc
   // end of the file: what was hashed is exactly what was handed over.
   if (reading === undefined) throw new Error(`the upload of ${local.path} sent no bytes`);
   return { checksum: reading.hash.digest('hex'), size: reading.size };
+}
+
+/** The whole file in one buffer: what is hashed is exactly what is sent, however it changes meanwhile. */
+async function sendSmallFile(deps: ExecutorDeps, abs: string, url: string, t: TransferHandle): Promise<FileHash> {
+  const handle = await open(abs, constants.O_RDONLY | NO_FOLLOW);
+  let bytes: Buffer;
+  try {
+    bytes = await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+  await t.throttle(bytes.length);
+  await deps.client.putSignedUpload(url, bytes, { contentType: CONTENT_TYPE, signal: t.signal, onProgress: (n) => t.progress(n) });
+  return { checksum: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
 }
 
 interface HashedReading {

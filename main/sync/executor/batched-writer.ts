@@ -1,0 +1,85 @@
+/**
+ * Writes a stream of received chunks to a file at increasing offsets, a batch at a time, with
+ * one write in flight while the next batch is received and hashed. Awaiting a write per 64 KiB
+ * network chunk left the disk idle while the body was hashed and the socket idle while the disk
+ * wrote: a 2 GiB download ran at half of curl's speed.
+ */
+import type { FileHandle } from 'node:fs/promises';
+
+/** Big enough that a write costs little per byte, small enough to keep memory flat. */
+export const WRITE_BATCH_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Large files are flushed to disk every so often while they download, so the final fsync has
+ * little left to do and the disk works while the network does.
+ */
+export const FLUSH_EVERY_BYTES = 64 * 1024 * 1024;
+
+/** A write to the file failed (e.g. a full disk): the file's fault, not the connection's. */
+export class FileWriteError extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'FileWriteError';
+  }
+}
+
+export class BatchedWriter {
+  private chunks: Buffer[] = [];
+  private bytes = 0;
+  private inFlight: Promise<void> = Promise.resolve();
+  private flushedAt: number;
+
+  constructor(
+    private readonly file: FileHandle,
+    /** Where the next byte goes. */
+    private position: number,
+  ) {
+    this.flushedAt = position;
+  }
+
+  /** Takes a chunk; waits only when a batch is full and the previous one is still being written. */
+  async add(chunk: Buffer): Promise<void> {
+    this.chunks.push(chunk);
+    this.bytes += chunk.length;
+    if (this.bytes >= WRITE_BATCH_BYTES) await this.startWrite();
+  }
+
+  /** Writes what is left and waits for every write: the bytes are then in the file. */
+  async end(): Promise<void> {
+    await this.startWrite();
+    await this.inFlight;
+  }
+
+  /** Waits for the write in flight, ignoring its failure (before closing after another error). */
+  async settle(): Promise<void> {
+    await this.inFlight.catch(() => undefined);
+  }
+
+  private async startWrite(): Promise<void> {
+    if (this.bytes === 0) return;
+    const batch = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.bytes);
+    const at = this.position;
+    this.chunks = [];
+    this.position += this.bytes;
+    this.bytes = 0;
+    await this.inFlight;
+    const flush = this.position - this.flushedAt >= FLUSH_EVERY_BYTES;
+    if (flush) this.flushedAt = this.position;
+    this.inFlight = this.writeFully(batch, at, flush);
+    // Seen by the next add or end; until then a failure must not count as unhandled.
+    this.inFlight.catch(() => undefined);
+  }
+
+  private async writeFully(batch: Buffer, at: number, flush: boolean): Promise<void> {
+    try {
+      let written = 0;
+      while (written < batch.length) {
+        const { bytesWritten } = await this.file.write(batch, written, batch.length - written, at + written);
+        written += bytesWritten;
+      }
+      if (flush) await this.file.datasync();
+    } catch (err) {
+      throw new FileWriteError(err);
+    }
+  }
+}
