@@ -27,6 +27,8 @@ export class BatchedWriter {
   private chunks: Buffer[] = [];
   private bytes = 0;
   private inFlight: Promise<void> = Promise.resolve();
+  /** A flush to disk running beside the writes (at most one at a time). */
+  private flushing: Promise<void> | undefined;
   private flushedAt: number;
 
   constructor(
@@ -44,42 +46,65 @@ export class BatchedWriter {
     if (this.bytes >= WRITE_BATCH_BYTES) await this.startWrite();
   }
 
-  /** Writes what is left and waits for every write: the bytes are then in the file. */
+  /** Writes what is left and waits for every write and flush: the bytes are then in the file. */
   async end(): Promise<void> {
     await this.startWrite();
     await this.inFlight;
+    await this.flushing;
   }
 
-  /** Waits for the write in flight, ignoring its failure (before closing after another error). */
+  /** Waits for the write and flush in flight, ignoring their failure (before closing after another error). */
   async settle(): Promise<void> {
     await this.inFlight.catch(() => undefined);
+    await this.flushing?.catch(() => undefined);
   }
 
   private async startWrite(): Promise<void> {
     if (this.bytes === 0) return;
-    const batch = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.bytes);
+    const batch = this.chunks;
     const at = this.position;
     this.chunks = [];
     this.position += this.bytes;
     this.bytes = 0;
     await this.inFlight;
-    const flush = this.position - this.flushedAt >= FLUSH_EVERY_BYTES;
-    if (flush) this.flushedAt = this.position;
-    this.inFlight = this.writeFully(batch, at, flush);
+    this.inFlight = this.writeFully(batch, at);
     // Seen by the next add or end; until then a failure must not count as unhandled.
     this.inFlight.catch(() => undefined);
   }
 
-  private async writeFully(batch: Buffer, at: number, flush: boolean): Promise<void> {
+  private async writeFully(batch: Buffer[], at: number): Promise<void> {
     try {
-      let written = 0;
-      while (written < batch.length) {
-        const { bytesWritten } = await this.file.write(batch, written, batch.length - written, at + written);
-        written += bytesWritten;
+      let buffers = batch;
+      let position = at;
+      while (buffers.length > 0) {
+        const { bytesWritten } = await this.file.writev(buffers, position);
+        position += bytesWritten;
+        buffers = rest(buffers, bytesWritten);
       }
-      if (flush) await this.file.datasync();
+      if (position - this.flushedAt >= FLUSH_EVERY_BYTES && this.flushing === undefined) {
+        this.flushedAt = position;
+        // Beside the next writes, not before them: the disk and the network work at once.
+        this.flushing = this.file.datasync().then(
+          () => {
+            this.flushing = undefined;
+          },
+          (err: unknown) => {
+            throw new FileWriteError(err);
+          },
+        );
+        this.flushing.catch(() => undefined);
+      }
     } catch (err) {
       throw new FileWriteError(err);
     }
   }
+}
+
+/** What a short writev left unwritten. */
+function rest(buffers: Buffer[], written: number): Buffer[] {
+  let skip = written;
+  let i = 0;
+  while (i < buffers.length && skip >= (buffers[i] as Buffer).length) skip -= (buffers[i++] as Buffer).length;
+  if (i === buffers.length) return [];
+  return [(buffers[i] as Buffer).subarray(skip), ...buffers.slice(i + 1)];
 }
