@@ -91,7 +91,6 @@ export class JournalStore {
   private readonly openAtStmt;
   private readonly updateStmt;
   private readonly deleteStmt;
-  private readonly updateTx;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare<[string, string, string, string, string | null, string, number, number], EntryRow>(
@@ -103,23 +102,14 @@ export class JournalStore {
     this.openAtStmt = db.prepare<[string, string, string], EntryRow>(
       `SELECT ${COLUMNS} FROM journal WHERE workspace_id = ? AND kind = ? AND path_key = ? ORDER BY id`,
     );
-    this.updateStmt = db.prepare<[string, string, string | null, string, number, number]>(
-      'UPDATE journal SET path = ?, path_key = ?, asset_id = ?, state = ?, updated_at = ? WHERE id = ?',
+    // One statement, no read first: the state is merged by SQLite (RFC 7396 merge patch), and
+    // patches never carry null, which would delete a key.
+    this.updateStmt = db.prepare<[string | null, string | null, number, string | null, string, number, number], EntryRow>(
+      `UPDATE journal SET path = coalesce(?, path), path_key = coalesce(?, path_key),
+         asset_id = CASE WHEN ? THEN ? ELSE asset_id END, state = json_patch(state, ?), updated_at = ?
+       WHERE id = ? RETURNING ${COLUMNS}`,
     );
     this.deleteStmt = db.prepare<[number]>('DELETE FROM journal WHERE id = ?');
-    this.updateTx = db.transaction((id: number, patch: JournalPatch, now: number): JournalEntry => {
-      const entry = this.get(id);
-      if (!entry) throw new UnknownJournalEntryError(id);
-      const next: JournalEntry = {
-        ...entry,
-        path: patch.path ?? entry.path,
-        assetId: patch.assetId === undefined ? entry.assetId : patch.assetId,
-        state: { ...entry.state, ...patch.state },
-        updatedAt: now,
-      };
-      this.updateStmt.run(next.path, pathKey(next.path), next.assetId, JSON.stringify(next.state), now, id);
-      return next;
-    });
   }
 
   begin(op: JournalBegin, now: number = Date.now()): JournalEntry {
@@ -129,7 +119,17 @@ export class JournalStore {
   }
 
   update(id: number, patch: JournalPatch, now: number = Date.now()): JournalEntry {
-    return this.updateTx.immediate(id, patch, now);
+    const row = this.updateStmt.get(
+      patch.path ?? null,
+      patch.path === undefined ? null : pathKey(patch.path),
+      patch.assetId === undefined ? 0 : 1,
+      patch.assetId ?? null,
+      JSON.stringify(patch.state ?? {}),
+      now,
+      id,
+    );
+    if (!row) throw new UnknownJournalEntryError(id);
+    return fromRow(row);
   }
 
   /** The operation is over (done, or given up): nothing is left to resume. */

@@ -69,7 +69,6 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
       { fileName: nameOf(action.path), contentType: CONTENT_TYPE, checksum: local.checksum, size: local.size },
       signalOpt(deps),
     );
-    deps.index.journal.update(entry.id, { state: { uploadKey: ticket.key, uploaded: false } });
     let sent: FileHash | undefined;
     try {
       sent = await deps.queue.run(
@@ -88,7 +87,8 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
       deps.index.journal.finish(entry.id);
       return stillChanging(action.path);
     }
-    deps.index.journal.update(entry.id, { state: { uploaded: true } });
+    // Only stored bytes are worth a key in the journal: a retry commits them without sending again.
+    deps.index.journal.update(entry.id, { state: { uploadKey: ticket.key, uploaded: true } });
     key = ticket.key;
   }
 
