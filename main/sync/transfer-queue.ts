@@ -34,6 +34,8 @@ export interface TransferHandle {
 
 /** Progress events per transfer at most this often (state changes are always sent). */
 const PROGRESS_INTERVAL_MS = 100;
+/** Speed samples are taken at most this often. */
+const SAMPLE_INTERVAL_MS = 50;
 /** Speed is averaged over this window. */
 const SPEED_WINDOW_MS = 3000;
 /** Longest single sleep of a throttled transfer, so a raised limit or an abort is seen soon. */
@@ -276,7 +278,10 @@ export class TransferQueue extends EventEmitter<{ progress: [TransferProgress] }
   private onProgress(entry: Entry, bytesDone: number): void {
     const at = this.now();
     entry.progress.bytesDone = bytesDone;
-    entry.samples.push({ at, bytes: bytesDone });
+    // One sample per interval is enough for the average: a sample per 64 KiB chunk made the
+    // window thousands of entries long on a fast download, and trimming it cost a tenth of the CPU.
+    const last = entry.samples[entry.samples.length - 1];
+    if (last === undefined || at - last.at >= SAMPLE_INTERVAL_MS) entry.samples.push({ at, bytes: bytesDone });
     // Keep one sample older than the window, so the average spans the whole window.
     while (entry.samples.length > 2 && (entry.samples[1]?.at ?? at) <= at - SPEED_WINDOW_MS) entry.samples.shift();
     const first = entry.samples[0] ?? { at, bytes: bytesDone };

@@ -7,7 +7,13 @@
 import type { FileHandle } from 'node:fs/promises';
 
 /** Big enough that a write costs little per byte, small enough to keep memory flat. */
-export const WRITE_BATCH_BYTES = 4 * 1024 * 1024;
+export const WRITE_BATCH_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Bytes received but not yet written before the body waits for the disk: a write held up by a
+ * flush (pages under writeback) should not stop the socket at once.
+ */
+export const MAX_UNWRITTEN_BYTES = 12 * 1024 * 1024;
 
 /**
  * Large files are flushed to disk every so often while they download, so the final fsync has
@@ -27,6 +33,8 @@ export class BatchedWriter {
   private chunks: Buffer[] = [];
   private bytes = 0;
   private inFlight: Promise<void> = Promise.resolve();
+  /** Bytes handed to writes that have not completed. */
+  private unwritten = 0;
   /** A flush to disk running beside the writes (at most one at a time). */
   private flushing: Promise<void> | undefined;
   private flushedAt: number;
@@ -63,13 +71,19 @@ export class BatchedWriter {
     if (this.bytes === 0) return;
     const batch = this.chunks;
     const at = this.position;
+    const size = this.bytes;
     this.chunks = [];
     this.position += this.bytes;
     this.bytes = 0;
-    await this.inFlight;
-    this.inFlight = this.writeFully(batch, at);
+    // Writes run one after another, in order; the body only waits when too much is queued.
+    const previous = this.inFlight;
+    this.unwritten += size;
+    this.inFlight = previous.then(() => this.writeFully(batch, at)).finally(() => {
+      this.unwritten -= size;
+    });
     // Seen by the next add or end; until then a failure must not count as unhandled.
     this.inFlight.catch(() => undefined);
+    if (this.unwritten > MAX_UNWRITTEN_BYTES) await previous;
   }
 
   private async writeFully(batch: Buffer[], at: number): Promise<void> {
