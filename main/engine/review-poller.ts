@@ -7,7 +7,6 @@ import type { ReviewNotification } from '../../shared/engine.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import type { ServiceClient } from '../service-client/index.js';
 
-
 export function fromReviewRequest(r: ReviewRequest): ReviewNotification {
   return {
     kind: 'review_request',
@@ -36,10 +35,15 @@ export function fromChangeRequest(r: AssetReview): ReviewNotification {
   };
 }
 
+/** Notices no longer current are forgotten after this long (a month). */
+const FORGET_AFTER_MS = 30 * 24 * 3600 * 1000;
+
 /** One poll: returns only what was never seen before (and remembers it). */
 export async function pollReviews(client: ServiceClient, index: SyncIndex, signal?: AbortSignal): Promise<ReviewNotification[]> {
   const opts = signal ? { signal } : {};
   const [requests, changes] = await Promise.all([client.listReviewRequests(opts), client.listChangeRequests(opts)]);
   const items = [...requests.map(fromReviewRequest), ...changes.map(fromChangeRequest)];
-  return index.notifications.markSeen(items);
+  const fresh = index.notifications.markSeen(items);
+  index.notifications.prune(items, Date.now() - FORGET_AFTER_MS);
+  return fresh;
 }

@@ -40,6 +40,8 @@ export class NotificationStore {
   private readonly markAllReadStmt;
   private readonly listStmt;
   private readonly markSeenTx;
+  private readonly deleteStmt;
+  private readonly pruneTx;
 
   constructor(db: Db) {
     this.insertStmt = db.prepare<[string, string, number]>(
@@ -54,6 +56,25 @@ export class NotificationStore {
       // An insert that changes nothing hit a row already there: seen before (or earlier in this list).
       items.filter((item) => this.insertStmt.run(item.kind, item.remoteKey, now).changes === 1),
     );
+    this.deleteStmt = db.prepare<[string, string]>('DELETE FROM notifications WHERE kind = ? AND remote_key = ?');
+    this.pruneTx = db.transaction((current: readonly NotificationKey[], before: number): number => {
+      const keep = new Set(current.map((c) => `${c.kind}\u0000${c.remoteKey}`));
+      let removed = 0;
+      for (const row of this.listStmt.all()) {
+        if (row.first_seen_at >= before || keep.has(`${row.kind}\u0000${row.remote_key}`)) continue;
+        removed += this.deleteStmt.run(row.kind, row.remote_key).changes;
+      }
+      return removed;
+    });
+  }
+
+  /**
+   * Forgets notices that are no longer current (the request was closed or moved on to another
+   * version) once they are older than `before`: the table stays as small as the open requests,
+   * and a notice that vanished only for a moment is not raised again.
+   */
+  prune(current: readonly NotificationKey[], before: number): number {
+    return this.pruneTx.immediate(current, before) as number;
   }
 
   /** Records `items` as seen and returns those never seen before, in their order. */

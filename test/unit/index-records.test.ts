@@ -173,6 +173,20 @@ describe('notifications', () => {
       expect(index.notifications.list().every((n) => n.read)).toBe(true);
     });
   });
+
+  it('forget old notices that are no longer current, and keep current or recent ones', () => {
+    const open = { kind: 'review_request' as const, remoteKey: 'rr-open' };
+    const closedOld = { kind: 'review_request' as const, remoteKey: 'rr-closed' };
+    const closedRecent = { kind: 'change_request' as const, remoteKey: 'cr-recent' };
+    withIndex((index) => {
+      index.notifications.markSeen([open, closedOld], 1000);
+      index.notifications.markSeen([closedRecent], 5000);
+      expect(index.notifications.prune([open], 4000)).toBe(1);
+      expect(index.notifications.list().map((n) => n.remoteKey).sort()).toEqual(['cr-recent', 'rr-open']);
+      // Still current: never raised again, however old.
+      expect(index.notifications.markSeen([open], 9000)).toEqual([]);
+    });
+  });
 });
 
 describe('activity log', () => {
