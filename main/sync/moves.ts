@@ -44,9 +44,11 @@ export function alignMoves(
   const moves: Array<MoveLocal | MoveRemote> = [];
   // A destination must be free before and after the moves planned so far: a move onto a path
   // another move empties would depend on the order the two run in (a chain), so it falls back.
-  const free = (to: string, side: 'local' | 'remote'): boolean => {
+  // Nor can a file move into a folder that takes its own name ("Notes" to "Notes/old.txt"):
+  // the folder cannot be made while the file holds the name, so it is a delete and a new file.
+  const free = (to: string, side: 'local' | 'remote', from: string): boolean => {
     const [before, now] = side === 'local' ? [files.local, local] : [files.remote, remote];
-    return !before.has(to) && !now.has(to) && !files.base.has(to) && !base.has(to);
+    return !to.startsWith(`${from}/`) && !before.has(to) && !now.has(to) && !files.base.has(to) && !base.has(to);
   };
 
   for (const [key, b] of sortedEntries(files.base)) {
@@ -71,7 +73,7 @@ export function alignMoves(
       }
       const r = rk === undefined ? undefined : remote.get(rk);
       // Deleted on the service: nothing to move there; the new local file is uploaded instead.
-      if (l === undefined || r === undefined || !free(lk, 'remote')) continue;
+      if (l === undefined || r === undefined || !free(lk, 'remote', key)) continue;
       moves.push({
         kind: 'move-remote',
         from: r.path,
@@ -88,7 +90,7 @@ export function alignMoves(
 
     // The service moved it (alone, or to another place than the local move: the service wins).
     const r = rk === undefined ? undefined : remote.get(rk);
-    if (r === undefined || rk === undefined || !free(rk, 'local')) continue;
+    if (r === undefined || rk === undefined || !free(rk, 'local', key)) continue;
     const to = localSpelling(r.path);
     const l = lk === undefined ? undefined : local.get(lk);
     if (l === undefined || lk === undefined) {

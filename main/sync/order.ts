@@ -3,23 +3,28 @@
  * every parent exists first; then moves, so nothing is deleted or re-transferred that only
  * changed its name; then deletions deep to shallow, so a folder is emptied before it goes;
  * then transfers; then base bookkeeping and reports. Within a phase: by path, then by kind.
+ * A folder that takes the place of a file (a file became a folder on the other side) is
+ * created once that file is deleted, right after the deletions.
  */
 import { actionPath, assertNever, type Action } from './actions.js';
+import { pathKey } from '../local/paths.js';
 import { compareStrings, depthOf } from './rel-path.js';
 
 const Phase = {
   createFolders: 0,
   moves: 1,
   deletions: 2,
-  transfers: 3,
-  bookkeeping: 4,
+  replacingFolders: 3,
+  transfers: 4,
+  bookkeeping: 5,
 } as const;
 
-function phaseOf(action: Action): number {
+function phaseOf(action: Action, deletedFiles: ReadonlySet<string>): number {
   switch (action.kind) {
     case 'create-local-folder':
+      return deletedFiles.has(`local:${pathKey(action.path)}`) ? Phase.replacingFolders : Phase.createFolders;
     case 'create-remote-folder':
-      return Phase.createFolders;
+      return deletedFiles.has(`remote:${pathKey(action.path)}`) ? Phase.replacingFolders : Phase.createFolders;
     case 'move-local':
     case 'move-remote':
       return Phase.moves;
@@ -47,11 +52,16 @@ function phaseOf(action: Action): number {
 }
 
 export function orderActions(actions: readonly Action[]): Action[] {
+  const deletedFiles = new Set(
+    actions.flatMap((a) =>
+      a.kind === 'delete-local' ? [`local:${pathKey(a.path)}`] : a.kind === 'delete-remote' ? [`remote:${pathKey(a.path)}`] : [],
+    ),
+  );
   const keyed = actions.map((action) => {
-    const phase = phaseOf(action);
+    const phase = phaseOf(action, deletedFiles);
     const path = actionPath(action);
     const depth = depthOf(path);
-    const byDepth = phase === Phase.createFolders ? depth : phase === Phase.deletions ? -depth : 0;
+    const byDepth = phase === Phase.createFolders || phase === Phase.replacingFolders ? depth : phase === Phase.deletions ? -depth : 0;
     return { action, phase, path, byDepth };
   });
   keyed.sort(

@@ -774,6 +774,40 @@ function reversed(value: PlannerInput): PlannerInput {
   return { ...value, files: state(value.files), folders: state(value.folders) };
 }
 
+describe('plan: a file that became a folder', () => {
+  it('on the service: the local file goes first, then its folder is made and filled', () => {
+    const { actions } = plan(
+      input({
+        local: [local('art', 'v1')],
+        base: [base('art', 'v1')],
+        remote: [remote('art/x.txt', 'x', { folderId: folderId('art'), assetId: 'asset:x' })],
+        remoteFolders: ['art'],
+      }),
+    );
+    expect(steps(actions)).toEqual(['delete-local art', 'create-local-folder art', 'download art/x.txt']);
+  });
+
+  it('on disk: the remote file goes first, then the remote folder is made and filled', () => {
+    const { actions } = plan(
+      input({ local: [local('art/x.txt', 'x')], localFolders: ['art'], base: [base('art', 'v1')], remote: [remote('art', 'v1')] }),
+    );
+    expect(steps(actions)).toEqual(['delete-remote art', 'create-remote-folder art', 'upload-new art/x.txt']);
+  });
+
+  it('holding the old file: not a move into a folder that cannot exist yet, but a delete and a new file', () => {
+    // Same inode: the file was moved into the folder that now has its name.
+    const { actions } = plan(
+      input({
+        local: [local('notes/old.txt', 'v1', { inode: inodeOf('notes') })],
+        localFolders: ['notes'],
+        base: [base('notes', 'v1')],
+        remote: [remote('notes', 'v1')],
+      }),
+    );
+    expect(steps(actions)).toEqual(['delete-remote notes', 'create-remote-folder notes', 'upload-new notes/old.txt']);
+  });
+});
+
 describe('plan: purity', () => {
   it('the same input gives a deep-equal plan, whatever the maps\' order, and the input is left as it was', () => {
     fc.assert(
