@@ -56,7 +56,14 @@ const engine = new SyncEngine({
   deviceName: 'bench',
   accountId: config.accountId,
   ...(config.pollIntervalMs !== undefined ? { pollIntervalMs: config.pollIntervalMs } : {}),
+  ...transferLimits(process.env.BENCH_TRANSFERS),
 });
+
+/** `BENCH_TRANSFERS=8,4`: other transfer limits than the defaults, to compare them. */
+function transferLimits(value: string | undefined): { maxDownloads?: number; maxUploads?: number } {
+  const [down, up] = (value ?? '').split(',').map(Number);
+  return { ...(down ? { maxDownloads: down } : {}), ...(up ? { maxUploads: up } : {}) };
+}
 
 const started = process.hrtime.bigint();
 const timeline: Array<[number, string]> = [];

@@ -67,6 +67,7 @@ export class PathErrorStore {
   private readonly getStmt;
   private readonly upsertStmt;
   private readonly deleteStmt;
+  private readonly existsStmt;
   private readonly deleteAllStmt;
   private readonly dueStmt;
   private readonly listStmt;
@@ -85,6 +86,7 @@ export class PathErrorStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.deleteStmt = db.prepare<[string, string]>('DELETE FROM path_errors WHERE workspace_id = ? AND path_key = ?');
+    this.existsStmt = db.prepare<[string, string], { found: number }>('SELECT 1 AS found FROM path_errors WHERE workspace_id = ? AND path_key = ?');
     this.deleteAllStmt = db.prepare<[string]>('DELETE FROM path_errors WHERE workspace_id = ?');
     this.dueStmt = db.prepare<[string, number], ErrorRow>(
       `SELECT ${COLUMNS} FROM path_errors WHERE workspace_id = ? AND next_retry_at <= ? ORDER BY next_retry_at, path`,
@@ -130,7 +132,10 @@ export class PathErrorStore {
 
   /** The path synced: forget its failures. */
   clear(workspaceId: string, path: string): void {
-    this.deleteStmt.run(workspaceId, pathKey(path));
+    const key = pathKey(path);
+    // Called after every completed action, nearly always with nothing to clear: a read costs
+    // far less than a write transaction.
+    if (this.existsStmt.get(workspaceId, key) !== undefined) this.deleteStmt.run(workspaceId, key);
   }
 
   /** "Retry all now". */
