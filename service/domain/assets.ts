@@ -200,7 +200,13 @@ export function updateAsset(db: Db, actor: Actor, assetId: string, input: Update
       folderId = checkFolder(db, actor.workspaceId, input.folder_id);
       changes.push(['moved', { from: asset.folder_id, to: folderId }]);
     }
-    if (fileName !== asset.file_name || folderId !== asset.folder_id) assertNameFree(db, actor.workspaceId, folderId, fileName, assetId);
+    if (fileName !== asset.file_name || folderId !== asset.folder_id) {
+      // A lock holds the asset where it is too: a rename under someone's feet breaks their links.
+      if (asset.locked_by_user_id && asset.locked_by_user_id !== actor.userId) {
+        throw new ApiError(403, 'asset_locked', 'The asset is locked by another user; it cannot be renamed or moved.', { locked_by_user_id: asset.locked_by_user_id });
+      }
+      assertNameFree(db, actor.workspaceId, folderId, fileName, assetId);
+    }
     let locked = asset.locked_by_user_id;
     if (input.locked !== undefined) {
       if (asset.locked_by_user_id && asset.locked_by_user_id !== actor.userId) {

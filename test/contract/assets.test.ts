@@ -70,7 +70,7 @@ describe('assets', () => {
     expect((await t.api('PUT', `/workspaces/assets/${a.id}`, { body: { file_name: 'a/b.txt' } })).status).toBe(400);
   });
 
-  it('locks an asset: another user can neither add a version, unlock it nor delete it (403 asset_locked)', async () => {
+  it('locks an asset: another user can neither add a version, unlock, rename, move nor delete it (403 asset_locked)', async () => {
     const asset = await createAsset(t.api, { fileName: 'locked.psd', folderId });
     const locked = await t.api('PUT', `/workspaces/assets/${asset.id}`, { body: { locked: true } });
     expect(Asset.parse(locked.json).locked_by_user_id).toBe(t.user.userId);
@@ -80,6 +80,9 @@ describe('assets', () => {
     expect(statusAndCode(await t.colleague.api('PUT', `/workspaces/assets/${asset.id}`, { body: { locked: false } }))).toEqual({ status: 403, code: 'asset_locked' });
     expect(statusAndCode(await t.colleague.api('DELETE', '/workspaces/assets', { body: { asset_ids: [asset.id] } }))).toEqual({ status: 403, code: 'asset_locked' });
     expect(statusAndCode(await t.colleague.api('DELETE', '/workspaces/assets', { body: { asset_ids: [asset.id], permanent: true } }))).toEqual({ status: 403, code: 'asset_locked' });
+    // Nor rename or move it.
+    expect(statusAndCode(await t.colleague.api('PUT', `/workspaces/assets/${asset.id}`, { body: { file_name: 'theirs.psd' } }))).toEqual({ status: 403, code: 'asset_locked' });
+    expect(statusAndCode(await t.colleague.api('PUT', `/workspaces/assets/${asset.id}`, { body: { folder_id: otherFolderId } }))).toEqual({ status: 403, code: 'asset_locked' });
     expect((await t.api('GET', `/workspaces/assets/${asset.id}`)).json).toMatchObject({ current_version_id: asset.current_version_id, isActive: true });
 
     // The holder still commits, then unlocks, and the colleague can commit again.

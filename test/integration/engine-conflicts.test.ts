@@ -2,6 +2,7 @@
  * Both sides changing one file, and someone else's lock: the remote version keeps the path, the
  * local edit survives as a conflicted copy, equal edits are no conflict, a locked asset waits.
  */
+import { rename } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { idle, localChecksums, remoteChecksums, sha256, worlds } from '../helpers/engine.js';
 
@@ -121,6 +122,30 @@ describe('lock held by someone else', () => {
     expect(versions[0]?.checksum).toBe(sha256('guidelines v-next'));
     expect(laptop.engine.status().workspaces[0]?.problems).toEqual([]);
     expect(laptop.engine.status().state).toBe('up-to-date');
+  });
+
+  it('holds a local rename back with a "locked" problem, and renames it once the lock is released', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    const path = 'Brand/brand-guidelines.pdf';
+    const renamed = 'Brand/brand-guidelines-2027.pdf';
+    const entry = await w.user.assetAt(path);
+
+    await w.colleague.client.updateAsset(w.workspaceId, entry.assetId, { locked: true });
+    await rename(laptop.path(path), laptop.path(renamed));
+    const blocked = await laptop.sync();
+
+    expect(blocked.workspaces[0]?.problems).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'locked' })]));
+    expect((await w.user.client.getAsset(w.workspaceId, entry.assetId)).file_name).toBe('brand-guidelines.pdf');
+    expect(await laptop.exists(renamed)).toBe(true);
+
+    await w.colleague.client.updateAsset(w.workspaceId, entry.assetId, { locked: false });
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(true);
+    expect((await w.user.assetAt(renamed)).assetId).toBe(entry.assetId);
+    expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
   });
 
   it('still downloads what the lock holder commits', async () => {
