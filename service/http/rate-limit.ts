@@ -2,14 +2,28 @@
 export interface RateLimiter {
   /** 0 when allowed, otherwise the seconds to wait. */
   take(callerKey: string): number;
+  /** Callers with a bucket kept in memory. */
+  readonly size: number;
 }
+
+/** How often buckets that refilled completely are dropped. */
+const SWEEP_EVERY_MS = 60_000;
 
 export function createRateLimiter(ratePerSecond: number, clock: () => number = Date.now): RateLimiter {
   const capacity = Math.max(1, ratePerSecond);
+  // Tokens live a few minutes at most and a caller may never come back: a bucket full again
+  // says no more than a missing one, so those are dropped now and then instead of piling up.
+  const refillMs = (capacity / ratePerSecond) * 1000;
   const buckets = new Map<string, { tokens: number; at: number }>();
+  let sweptAt = clock();
+  const sweep = (t: number): void => {
+    sweptAt = t;
+    for (const [key, bucket] of buckets) if (t - bucket.at >= refillMs) buckets.delete(key);
+  };
   return {
     take(callerKey) {
       const t = clock();
+      if (t - sweptAt >= SWEEP_EVERY_MS) sweep(t);
       const bucket = buckets.get(callerKey) ?? { tokens: capacity, at: t };
       bucket.tokens = Math.min(capacity, bucket.tokens + ((t - bucket.at) / 1000) * ratePerSecond);
       bucket.at = t;
@@ -19,6 +33,9 @@ export function createRateLimiter(ratePerSecond: number, clock: () => number = D
         return 0;
       }
       return Math.max(1, Math.ceil((1 - bucket.tokens) / ratePerSecond));
+    },
+    get size() {
+      return buckets.size;
     },
   };
 }
