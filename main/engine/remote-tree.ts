@@ -6,36 +6,72 @@
  * thus moves every path below it, with no special case.
  */
 import type { AssetEntry, Change, Folder, Hierarchy } from '../../shared/api/index.js';
+import type { PlacedItem, RawAsset, RawFolder, TreeWrite } from '../index/remote-state.js';
 import { MAX_PATH_BYTES, assignLocalNames, pathKey, utf8Length, type NamedItem } from '../local/paths.js';
 import type { RemoteFile, RemoteFolder } from '../sync/model.js';
 
+export type { RawAsset, RawFolder };
+
+/**
+ * Only what placing and syncing need: the parsed answer's other fields (display names, dates,
+ * whatever else the service adds) would be held for every one of 100,000 assets.
+ */
 export interface RawRemoteTree {
-  folders: Map<string, Folder>;
-  assets: Map<string, AssetEntry>;
+  folders: Map<string, RawFolder>;
+  assets: Map<string, RawAsset>;
   sequence: number;
 }
 
-export function treeFromListing(listing: Hierarchy): RawRemoteTree {
-  return {
-    folders: new Map(listing.folders.filter((f) => f.isActive).map((f) => [f.id, f])),
-    assets: new Map(listing.assets.filter((a) => a.isActive).map((a) => [a.id, a])),
-    sequence: listing.sequence,
-  };
+/** The ids a page of the changes feed set or removed. */
+export interface TreeChanges {
+  folders: Set<string>;
+  assets: Set<string>;
 }
 
-/** Applies one page of the changes feed in place. */
-export function applyChanges(tree: RawRemoteTree, changes: readonly Change[], sequence: number): void {
+export const noChanges = (): TreeChanges => ({ folders: new Set(), assets: new Set() });
+
+const rawFolder = (f: Folder): RawFolder => ({ id: f.id, parentId: f.parent_id, name: f.name });
+
+const rawAsset = (a: AssetEntry): RawAsset => ({
+  id: a.id,
+  folderId: a.folder_id,
+  fileName: a.file_name,
+  versionId: a.current_version_id,
+  versionNumber: a.version_number,
+  checksum: a.checksum,
+  size: a.size,
+  lockedByUserId: a.locked_by_user_id,
+  sequence: a.sequence,
+});
+
+export function treeFromListing(listing: Hierarchy): RawRemoteTree {
+  const tree: RawRemoteTree = { folders: new Map(), assets: new Map(), sequence: listing.sequence };
+  for (const f of listing.folders) if (f.isActive) tree.folders.set(f.id, rawFolder(f));
+  for (const a of listing.assets) if (a.isActive) tree.assets.set(a.id, rawAsset(a));
+  return tree;
+}
+
+/** Applies one page of the changes feed in place; the ids it touched are added to `touched`. */
+export function applyChanges(tree: RawRemoteTree, changes: readonly Change[], sequence: number, touched: TreeChanges = noChanges()): TreeChanges {
   for (const change of changes) {
     if (change.type === 'folder') {
+      touched.folders.add(change.id);
       if (change.deleted || !change.folder || !change.folder.isActive) tree.folders.delete(change.id);
-      else tree.folders.set(change.id, change.folder);
-    } else if (change.deleted || !change.asset || !change.asset.isActive) {
-      tree.assets.delete(change.id);
+      else tree.folders.set(change.id, rawFolder(change.folder));
     } else {
-      tree.assets.set(change.id, change.asset);
+      touched.assets.add(change.id);
+      if (change.deleted || !change.asset || !change.asset.isActive) tree.assets.delete(change.id);
+      else tree.assets.set(change.id, rawAsset(change.asset));
     }
   }
   tree.sequence = sequence;
+  return touched;
+}
+
+/** Where each item of a raw tree is placed on this device (null: not placed), by id. */
+export interface TreePaths {
+  folders: Map<string, string | null>;
+  assets: Map<string, string | null>;
 }
 
 export interface PlacedRemoteTree {
@@ -51,6 +87,17 @@ export interface PlacedRemoteTree {
    * cannot place them says nothing about them: they must not read as deleted.
    */
   unplaced: Set<string>;
+  /** Every item of the tree by id, with its path or null: what the index stores (treeDiff). */
+  paths: TreePaths;
+}
+
+/**
+ * The children of one folder: their claims on names, and beside them (same index) the raw item
+ * behind each. Kept apart so the claims carry only what `assignLocalNames` copies.
+ */
+interface Children {
+  claims: NamedItem[];
+  items: Array<RawFolder | RawAsset>;
 }
 
 /**
@@ -59,59 +106,74 @@ export interface PlacedRemoteTree {
  */
 export function placeRemoteTree(tree: RawRemoteTree, excludedPaths: readonly string[] = []): PlacedRemoteTree {
   const excludedKeys = new Set(excludedPaths.map((p) => pathKey(p.replace(/^\/+|\/+$/g, ''))));
-  const children = new Map<string, NamedItem[]>();
-  const add = (parentId: string | null, item: NamedItem) => {
-    const key = parentId ?? '';
-    const list = children.get(key);
-    if (list) list.push(item);
-    else children.set(key, [item]);
+  const children = new Map<string, Children>();
+  const add = (claim: NamedItem, item: RawFolder | RawAsset) => {
+    const list = children.get(claim.parentKey);
+    if (list) {
+      list.claims.push(claim);
+      list.items.push(item);
+    } else {
+      children.set(claim.parentKey, { claims: [claim], items: [item] });
+    }
   };
-  for (const f of tree.folders.values()) add(f.parent_id, { id: `f:${f.id}`, parentKey: f.parent_id ?? '', name: f.name });
-  for (const a of tree.assets.values()) add(a.folder_id, { id: `a:${a.id}`, parentKey: a.folder_id ?? '', name: a.file_name });
+  // The "f:"/"a:" ids decide who keeps a contested name: they must stay as they are, or a
+  // clash would be settled the other way after an update and files renamed on disk.
+  for (const f of tree.folders.values()) add({ id: `f:${f.id}`, parentKey: f.parentId ?? '', name: f.name }, f);
+  for (const a of tree.assets.values()) add({ id: `a:${a.id}`, parentKey: a.folderId ?? '', name: a.fileName }, a);
 
-  const placed: PlacedRemoteTree = { files: new Map(), folders: new Map(), folderIds: new Map([['', null]]), excluded: 0, unplaced: new Set() };
+  const paths: TreePaths = { folders: new Map(), assets: new Map() };
+  const placed: PlacedRemoteTree = { files: new Map(), folders: new Map(), folderIds: new Map([['', null]]), excluded: 0, unplaced: new Set(), paths };
   const excludedFolderIds = new Set<string>();
   // Breadth first from the top: an item whose parent is not in the tree is never reached.
   const queue: Array<{ parentId: string | null; path: string }> = [{ parentId: null, path: '' }];
   for (let next = 0; next < queue.length; next += 1) {
     const { parentId, path } = queue[next] as { parentId: string | null; path: string };
-    const items = children.get(parentId ?? '') ?? [];
-    const names = assignLocalNames(items);
-    for (const item of items) {
-      const name = names.get(item.id) ?? item.name;
+    const { claims, items } = children.get(parentId ?? '') ?? { claims: [], items: [] };
+    const names = assignLocalNames(claims);
+    for (let i = 0; i < claims.length; i += 1) {
+      const claim = claims[i] as NamedItem;
+      const item = items[i] as RawFolder | RawAsset;
+      const name = names.get(claim.id) ?? claim.name;
       const childPath = path ? `${path}/${name}` : name;
-      const id = item.id.slice(2);
       // A hostile or broken tree 10,000 folders deep would otherwise cost quadratic memory.
-      if (utf8Length(childPath) > MAX_PATH_BYTES) continue;
-      if (item.id.startsWith('f:')) {
-        if (excludedKeys.has(pathKey(childPath))) {
+      // (A UTF-16 code unit is at most 3 UTF-8 bytes: most paths need no count.)
+      if (childPath.length * 3 > MAX_PATH_BYTES && utf8Length(childPath) > MAX_PATH_BYTES) continue;
+      const key = pathKey(childPath);
+      if (claim.id.startsWith('f:')) {
+        const id = item.id;
+        if (excludedKeys.has(key)) {
           excludedFolderIds.add(id);
           continue;
         }
-        placed.folders.set(pathKey(childPath), { path: childPath, folderId: id, parentId });
-        placed.folderIds.set(pathKey(childPath), id);
+        placed.folders.set(key, { path: childPath, folderId: id, parentId });
+        placed.folderIds.set(key, id);
+        paths.folders.set(id, childPath);
         queue.push({ parentId: id, path: childPath });
       } else {
-        const a = tree.assets.get(id);
-        if (!a) continue;
-        placed.files.set(pathKey(childPath), {
+        const a = item as RawAsset;
+        placed.files.set(key, {
           path: childPath,
           assetId: a.id,
-          folderId: a.folder_id,
-          versionId: a.current_version_id,
-          versionNumber: a.version_number,
+          folderId: a.folderId,
+          versionId: a.versionId,
+          versionNumber: a.versionNumber,
           checksum: a.checksum,
           size: a.size,
-          lockedByUserId: a.locked_by_user_id,
+          lockedByUserId: a.lockedByUserId,
           sequence: a.sequence,
         });
+        paths.assets.set(a.id, childPath);
       }
     }
   }
   placed.excluded = tree.folders.size + tree.assets.size - placed.folders.size - placed.files.size;
-  const placedAssets = new Set([...placed.files.values()].map((f) => f.assetId));
-  for (const a of tree.assets.values()) {
-    if (!placedAssets.has(a.id) && !underFolder(tree, a.folder_id, excludedFolderIds)) placed.unplaced.add(a.id);
+  if (paths.folders.size < tree.folders.size) for (const id of tree.folders.keys()) if (!paths.folders.has(id)) paths.folders.set(id, null);
+  if (paths.assets.size < tree.assets.size) {
+    for (const a of tree.assets.values()) {
+      if (paths.assets.has(a.id)) continue;
+      paths.assets.set(a.id, null);
+      if (!underFolder(tree, a.folderId, excludedFolderIds)) placed.unplaced.add(a.id);
+    }
   }
   return placed;
 }
@@ -119,9 +181,37 @@ export function placeRemoteTree(tree: RawRemoteTree, excludedPaths: readonly str
 /** Whether the chain of folders up from `folderId` meets one of `ids` (a cycle or a missing folder ends it). */
 function underFolder(tree: RawRemoteTree, folderId: string | null, ids: ReadonlySet<string>): boolean {
   const seen = new Set<string>();
-  for (let id = folderId; id !== null && !seen.has(id); id = tree.folders.get(id)?.parent_id ?? null) {
+  for (let id = folderId; id !== null && !seen.has(id); id = tree.folders.get(id)?.parentId ?? null) {
     if (ids.has(id)) return true;
     seen.add(id);
   }
   return false;
+}
+
+/**
+ * The rows that bring the index from what it holds (`stored`) to `tree` placed at `paths`:
+ * items the feed `touched` and items placed elsewhere than stored (a renamed folder moves every
+ * path below it) are written, items gone from the tree are deleted, the rest is left alone.
+ */
+export function treeDiff(tree: RawRemoteTree, paths: TreePaths, stored: TreePaths, touched: TreeChanges): Omit<TreeWrite, 'sequence'> {
+  const write = { folders: [] as Array<PlacedItem<RawFolder>>, assets: [] as Array<PlacedItem<RawAsset>>, deletedFolderIds: [] as string[], deletedAssetIds: [] as string[] };
+  for (const [id, item] of tree.folders) {
+    const path = paths.folders.get(id) ?? null;
+    if (touched.folders.has(id) || stored.folders.get(id) !== path) write.folders.push({ item, path });
+  }
+  for (const [id, item] of tree.assets) {
+    const path = paths.assets.get(id) ?? null;
+    if (touched.assets.has(id) || stored.assets.get(id) !== path) write.assets.push({ item, path });
+  }
+  for (const id of stored.folders.keys()) if (!tree.folders.has(id)) write.deletedFolderIds.push(id);
+  for (const id of stored.assets.keys()) if (!tree.assets.has(id)) write.deletedAssetIds.push(id);
+  return write;
+}
+
+/** Every item with its place: what a full listing stores. */
+export function treeRows(tree: RawRemoteTree, paths: TreePaths): Pick<TreeWrite, 'folders' | 'assets'> {
+  return {
+    folders: [...tree.folders.values()].map((item) => ({ item, path: paths.folders.get(item.id) ?? null })),
+    assets: [...tree.assets.values()].map((item) => ({ item, path: paths.assets.get(item.id) ?? null })),
+  };
 }

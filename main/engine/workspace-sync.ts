@@ -18,7 +18,18 @@ import { plan, type Plan } from '../sync/planner.js';
 import type { TransferQueue } from '../sync/transfer-queue.js';
 import { holdBack, localView, notIgnored, standAside } from './local-view.js';
 import { skippedProblems } from './skipped.js';
-import { applyChanges, placeRemoteTree, treeFromListing, type PlacedRemoteTree, type RawRemoteTree } from './remote-tree.js';
+import {
+  applyChanges,
+  noChanges,
+  placeRemoteTree,
+  treeDiff,
+  treeFromListing,
+  treeRows,
+  type PlacedRemoteTree,
+  type RawRemoteTree,
+  type TreeChanges,
+  type TreePaths,
+} from './remote-tree.js';
 
 export interface WorkspaceTarget {
   id: string;
@@ -60,9 +71,14 @@ const markerSetting = (workspaceId: string): string => `marker:${workspaceId}`;
 const BOOKKEEPING = new Set(['record-base', 'forget-base', 'record-folder-base', 'forget-folder-base', 'locked']);
 
 export class WorkspaceSync {
+  /** The service's tree at `tree.sequence`; on the first cycle, read back from the index. */
   private tree: RawRemoteTree | null = null;
-  /** The placement of the tree at this cursor: a quiet poll reuses it and writes nothing. */
-  private placed: { sequence: number; tree: PlacedRemoteTree } | null = null;
+  /** Ids the feed changed since the tree was last placed. */
+  private touched: TreeChanges = noChanges();
+  /** The placement of the tree as it is (while nothing is touched): a quiet poll reuses it. */
+  private placed: PlacedRemoteTree | null = null;
+  /** What the index holds: the tree at `sequence`, placed at `paths`. A write stores the difference. */
+  private stored: { sequence: number; paths: TreePaths } | null = null;
   private ignore: IgnoreMatcher | null = null;
 
   constructor(
@@ -80,7 +96,9 @@ export class WorkspaceSync {
     const ws = this.target;
     const idle: CycleOutcome = { blocked: null, plan: null, result: null, waiting: [], work: 0 };
 
-    const markerProblem = await this.ensureMarker();
+    // Counted once: at 100,000 rows a count is not free, and the base does not change before the plan runs.
+    const hasBase = index.base.countFiles(ws.id) > 0;
+    const markerProblem = await this.ensureMarker(hasBase);
     if (markerProblem) return { ...idle, blocked: markerProblem };
 
     this.deps.onPhase('listing');
@@ -98,13 +116,13 @@ export class WorkspaceSync {
     try {
       scan = await scanTree(ws.dir, { hashCache, ignore: this.ignore, ...(options.signal ? { signal: options.signal } : {}) });
     } catch (error) {
-      const gone = await this.markerProblem();
+      const gone = await this.markerProblem(hasBase);
       if (gone !== null && gone !== 'unguarded') return { ...idle, blocked: gone };
       return { ...idle, blocked: { workspaceId: ws.id, path: null, kind: 'error', message: `The folder ${ws.dir} could not be read: ${(error as Error).message}` } };
     }
     // The folder may have gone while it was read (an unplugged drive, rm -rf): what the scan
     // missed must not read as deletions.
-    const gone = await this.markerProblem();
+    const gone = await this.markerProblem(hasBase);
     if (gone !== null && gone !== 'unguarded') return { ...idle, blocked: gone };
     // Left alone on both sides: the scanner never reports an ignored path (see notIgnored).
     const base = notIgnored(index.base.load(ws.id), this.ignore);
@@ -174,34 +192,87 @@ export class WorkspaceSync {
     return { blocked: null, plan: decided, result, waiting: local.waiting, work };
   }
 
-  /** Changes since the cursor when the service offers them, a full listing otherwise. */
+  /**
+   * Changes since the cursor when the service offers them, a full listing otherwise. A fresh
+   * process starts from the tree the index kept, so a restart costs the changes made while it
+   * was stopped rather than a listing of the whole workspace.
+   */
   private async refreshRemote(signal?: AbortSignal): Promise<PlacedRemoteTree> {
-    const { client, index } = this.deps;
     const ws = this.target;
     const opts = signal ? { signal } : {};
-    if (this.tree) {
-      let since = this.tree.sequence;
-      for (;;) {
-        const answer = await client.getChanges(ws.id, since, 1000, opts);
-        // A page that does not move the cursor on would be asked for again and again: list in full.
-        if (!answer.ok || (answer.page.has_more && answer.page.sequence <= since)) {
-          this.tree = null;
-          break;
-        }
-        applyChanges(this.tree, answer.page.changes, answer.page.sequence);
-        if (!answer.page.has_more) break;
-        since = answer.page.sequence;
-      }
-    }
+    if (!this.tree) this.loadStoredTree();
+    if (this.tree && !(await this.followChanges(this.tree, opts))) this.forgetTree();
+    let listedAt: number | undefined;
     if (!this.tree) {
-      this.tree = treeFromListing(await client.getHierarchy(ws.id, opts));
-      this.placed = null;
+      this.tree = treeFromListing(await this.deps.client.getHierarchy(ws.id, opts));
+      listedAt = Date.now();
     }
-    if (this.placed?.sequence === this.tree.sequence) return this.placed.tree;
-    const placed = placeRemoteTree(this.tree, ws.excluded);
-    index.remote.replaceAll(ws.id, { folders: placed.folders.values(), files: placed.files.values(), sequence: this.tree.sequence });
-    this.placed = { sequence: this.tree.sequence, tree: placed };
-    return placed;
+    const touched = this.touched.folders.size > 0 || this.touched.assets.size > 0;
+    if (!this.placed || touched) this.placed = placeRemoteTree(this.tree, ws.excluded);
+    this.store(this.tree, this.placed, listedAt);
+    this.touched = noChanges();
+    return this.placed;
+  }
+
+  /**
+   * Brings the index to the tree: only what differs from what it holds, or every row when it
+   * holds nothing this process knows (a listing) or another process wrote meanwhile.
+   */
+  private store(tree: RawRemoteTree, placed: PlacedRemoteTree, listedAt: number | undefined): void {
+    const { index } = this.deps;
+    const ws = this.target;
+    const stored = this.stored;
+    if (stored?.sequence === tree.sequence && stored.paths === placed.paths) return;
+    const sameRows = stored?.paths === placed.paths;
+    const written =
+      stored !== null &&
+      index.remote.saveTree(ws.id, { sequence: tree.sequence, since: stored.sequence, ...(sameRows ? {} : treeDiff(tree, placed.paths, stored.paths, this.touched)) }, listedAt);
+    if (!written) index.remote.saveTree(ws.id, { sequence: tree.sequence, full: true, ...treeRows(tree, placed.paths) }, listedAt);
+    this.stored = { sequence: tree.sequence, paths: placed.paths };
+  }
+
+  /**
+   * Applies the feed from the tree's cursor; false when the service cannot answer from there
+   * (cursor expired, no feed) and the workspace must be listed in full.
+   */
+  private async followChanges(tree: RawRemoteTree, opts: { signal?: AbortSignal }): Promise<boolean> {
+    let since = tree.sequence;
+    for (;;) {
+      const answer = await this.deps.client.getChanges(this.target.id, since, 1000, opts);
+      if (!answer.ok) {
+        this.deps.logger.info({ reason: answer.reason }, 'the changes feed cannot answer from the stored cursor; listing the workspace in full');
+        return false;
+      }
+      // A page that does not move the cursor on would be asked for again and again: list in full.
+      if (answer.page.has_more && answer.page.sequence <= since) return false;
+      applyChanges(tree, answer.page.changes, answer.page.sequence, this.touched);
+      if (!answer.page.has_more) return true;
+      since = answer.page.sequence;
+    }
+  }
+
+  /** The tree as the index kept it, when it kept one it can vouch for. */
+  private loadStoredTree(): void {
+    let kept;
+    try {
+      kept = this.deps.index.remote.loadTree(this.target.id);
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'the stored remote tree could not be read; listing the workspace in full');
+      return;
+    }
+    if (!kept) return;
+    this.tree = { folders: kept.folders, assets: kept.assets, sequence: kept.sequence };
+    this.touched = noChanges();
+    this.placed = null;
+    this.stored = { sequence: kept.sequence, paths: { folders: kept.folderPaths, assets: kept.assetPaths } };
+  }
+
+  /** The feed cannot go on from the tree: the next listing replaces it and every stored row. */
+  private forgetTree(): void {
+    this.tree = null;
+    this.touched = noChanges();
+    this.placed = null;
+    this.stored = null;
   }
 
   /**
@@ -210,11 +281,10 @@ export class WorkspaceSync {
    * and syncing then would delete everything remotely. 'unguarded' while nothing is synced yet;
    * null when the marker is ours.
    */
-  private async markerProblem(): Promise<Problem | null | 'unguarded'> {
+  private async markerProblem(hasBase: boolean): Promise<Problem | null | 'unguarded'> {
     const { index } = this.deps;
     const ws = this.target;
     const expectedFolderId = index.settings.get<string>(markerSetting(ws.id));
-    const hasBase = index.base.countFiles(ws.id) > 0;
     const exists = await stat(ws.dir).then((s) => s.isDirectory(), () => false);
     if (expectedFolderId && hasBase) {
       const status = exists ? await checkMarker(ws.dir, { workspaceId: ws.id, folderId: expectedFolderId }) : 'missing';
@@ -235,8 +305,8 @@ export class WorkspaceSync {
   }
 
   /** Checks the marker, or writes one where nothing is synced yet. */
-  private async ensureMarker(): Promise<Problem | null> {
-    const problem = await this.markerProblem();
+  private async ensureMarker(hasBase: boolean): Promise<Problem | null> {
+    const problem = await this.markerProblem(hasBase);
     if (problem !== 'unguarded') return problem;
     const ws = this.target;
     await mkdir(ws.dir, { recursive: true });

@@ -144,8 +144,52 @@ const journalByPathKey: Migration = (db) => {
   db.exec('CREATE INDEX journal_by_path ON journal (workspace_id, kind, path_key, id)');
 };
 
+/**
+ * Version 4: the remote tables hold the service's tree as listed (names as the service spells
+ * them, and the items this device does not place, with a NULL path), so a restart rebuilds the
+ * tree from them and asks the changes feed for what happened since, instead of listing 100,000
+ * assets again. `tree_sequence` is the cursor at which the tables last held that whole tree; rows
+ * copied from version 3 lack the names, so it starts NULL and the next start lists in full once.
+ * SQLite cannot drop a NOT NULL: the tables are rebuilt.
+ */
+const REMOTE_TREE_SCHEMA = `
+CREATE TABLE remote_folders_v4 (
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  parent_id TEXT,
+  -- NULL: not placed on this device (selective sync, or no place for it).
+  path TEXT,
+  name TEXT,
+  PRIMARY KEY (workspace_id, id)
+) STRICT, WITHOUT ROWID;
+INSERT INTO remote_folders_v4 (workspace_id, id, parent_id, path) SELECT workspace_id, id, parent_id, path FROM remote_folders;
+DROP TABLE remote_folders;
+ALTER TABLE remote_folders_v4 RENAME TO remote_folders;
+
+CREATE TABLE remote_assets_v4 (
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  folder_id TEXT,
+  path TEXT,
+  version_id TEXT NOT NULL,
+  version_number INTEGER NOT NULL,
+  checksum TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  locked_by_user_id TEXT,
+  sequence INTEGER NOT NULL,
+  file_name TEXT,
+  PRIMARY KEY (workspace_id, id)
+) STRICT, WITHOUT ROWID;
+INSERT INTO remote_assets_v4 (workspace_id, id, folder_id, path, version_id, version_number, checksum, size, locked_by_user_id, sequence)
+  SELECT workspace_id, id, folder_id, path, version_id, version_number, checksum, size, locked_by_user_id, sequence FROM remote_assets;
+DROP TABLE remote_assets;
+ALTER TABLE remote_assets_v4 RENAME TO remote_assets;
+
+ALTER TABLE workspaces ADD COLUMN tree_sequence INTEGER;
+`;
+
 /** Version 1 held the sync state; version 2 added what the user sees (errors, notices, log, settings). */
-export const MIGRATIONS: readonly Migration[] = [STATE_SCHEMA, USER_FACING_SCHEMA, journalByPathKey];
+export const MIGRATIONS: readonly Migration[] = [STATE_SCHEMA, USER_FACING_SCHEMA, journalByPathKey, REMOTE_TREE_SCHEMA];
 
 export class SchemaTooNewError extends Error {
   constructor(

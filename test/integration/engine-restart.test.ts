@@ -1,0 +1,277 @@
+/**
+ * A restart picks up from the tree the index kept: the engine is stopped, the workspace changes
+ * on the service in every way a sync client must follow, and the engine started again in a fresh
+ * process state (new index connection, client and engine) follows the changes feed instead of
+ * listing the whole workspace, and ends where a full listing would have taken it.
+ *
+ * The service runs in its own process with its request log on (`service/cli.ts --log`), so the
+ * requests are counted by route from the service's own log, over real HTTP.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SyncEngine } from '../../main/engine/engine.js';
+import { placeRemoteTree, treeFromListing } from '../../main/engine/remote-tree.js';
+import { openIndex, type SyncIndex } from '../../main/index/sync-index.js';
+import { sanitizeName } from '../../main/local/paths.js';
+import { createLogger } from '../../main/logging.js';
+import { ServiceClient } from '../../main/service-client/index.js';
+import type { SyncReport } from '../../shared/engine.js';
+import { RemoteActor, TEST_BACKOFF, TRASH_HOME, bytesFor, convergeWith, idle, localChecksums, remoteChecksums } from '../helpers/engine.js';
+
+const CLI = fileURLToPath(new URL('../../service/cli.ts', import.meta.url));
+const HIERARCHY = 'GET /workspaces/folders/hierarchy';
+const CHANGES = 'GET /workspaces/changes';
+
+interface CliInfo {
+  base_url: string;
+  account_id: string;
+  workspace_id: string;
+  api_key: string;
+  api_secret: string;
+  colleague: { api_key: string; api_secret: string };
+}
+
+/** The service in a child process; every request it logs is kept as "METHOD /path". */
+class LoggedService {
+  private barriers = 0;
+
+  private constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    readonly info: CliInfo,
+    /** In the order the service logged them. */
+    readonly requests: readonly string[],
+    private readonly barrierSeen: Array<() => void>,
+  ) {}
+
+  static async start(): Promise<LoggedService> {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--blob-port', '0', '--demo', '--json', '--log'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const requests: string[] = [];
+    const barrierSeen: Array<() => void> = [];
+    const info = await new Promise<CliInfo>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`the service exited (${code}) before it listened`)));
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        const record = parseLine(line);
+        if (record && typeof record.base_url === 'string') resolve(record as unknown as CliInfo);
+        const request = record && requestOf(record);
+        if (request?.startsWith('GET /log-barrier-')) barrierSeen.shift()?.();
+        else if (request) requests.push(request);
+      });
+    });
+    return new LoggedService(child, info, requests, barrierSeen);
+  }
+
+  /** Every request sent before this call is in `requests` once it resolves (the log is in order). */
+  async settled(): Promise<void> {
+    const logged = new Promise<void>((resolve) => this.barrierSeen.push(resolve));
+    await fetch(`${this.info.base_url}/log-barrier-${(this.barriers += 1)}`).then((res) => res.text());
+    await logged;
+  }
+
+  /** How many requests of `route` were logged from index `from` on. */
+  count(route: string, from = 0): number {
+    return this.requests.slice(from).filter((r) => r === route).length;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+function parseLine(line: string): Record<string, unknown> | null {
+  try {
+    const value = JSON.parse(line) as unknown;
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function requestOf(record: Record<string, unknown>): string | null {
+  const req = record.req as { method?: string; url?: string } | undefined;
+  if (record.msg !== 'incoming request' || !req?.method || !req.url) return null;
+  return `${req.method} ${req.url.split('?')[0]}`;
+}
+
+/** One run of the app: its own index connection, service client and engine, as a fresh process has. */
+class AppRun {
+  private constructor(
+    readonly index: SyncIndex,
+    readonly client: ServiceClient,
+    readonly engine: SyncEngine,
+  ) {}
+
+  static async start(service: LoggedService, home: string): Promise<AppRun> {
+    const { info } = service;
+    const index = openIndex(join(home, 'index.db'), { backoff: TEST_BACKOFF });
+    const client = new ServiceClient({ baseUrl: info.base_url, accountId: info.account_id, credentials: { key: info.api_key, secret: info.api_secret }, baseDelayMs: 20, maxDelayMs: 500 });
+    const engine = new SyncEngine({
+      root: join(home, 'root'),
+      workspaces: [{ id: info.workspace_id }],
+      index,
+      client,
+      logger: createLogger(),
+      deviceName: 'laptop',
+      accountId: info.account_id,
+      quietMs: 100,
+      pollIntervalMs: 60_000,
+    });
+    await engine.init();
+    return new AppRun(index, client, engine);
+  }
+
+  converge(): Promise<{ report: SyncReport; runs: number }> {
+    return convergeWith(() => this.engine.syncOnce(), { name: 'the restarted engine' });
+  }
+
+  async stop(): Promise<void> {
+    await this.engine.stop();
+    await this.client.close();
+    this.index.close();
+  }
+}
+
+describe('restart with a stored remote tree', () => {
+  const cleanup: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
+    await rm(TRASH_HOME, { recursive: true, force: true });
+  });
+
+  async function setUp(): Promise<{ service: LoggedService; home: string; dir: string; user: RemoteActor; colleague: RemoteActor }> {
+    const service = await LoggedService.start();
+    cleanup.push(() => service.stop());
+    const home = await mkdtemp(join(tmpdir(), 'asset-sync-restart-'));
+    cleanup.push(() => rm(home, { recursive: true, force: true }));
+    await mkdir(join(home, 'root'));
+    const { info } = service;
+    const actor = (key: string, secret: string): RemoteActor => {
+      const client = new ServiceClient({ baseUrl: info.base_url, accountId: info.account_id, credentials: { key, secret }, baseDelayMs: 20, maxDelayMs: 500 });
+      cleanup.push(() => client.close());
+      return new RemoteActor(client, info.workspace_id);
+    };
+    const user = actor(info.api_key, info.api_secret);
+    const colleague = actor(info.colleague.api_key, info.colleague.api_secret);
+    const name = (await user.client.getWorkspace(info.workspace_id)).name;
+    return { service, home, dir: join(home, 'root', sanitizeName(name)), user, colleague };
+  }
+
+  /** The first run: a full listing (nothing is stored yet), everything downloaded, then stopped. */
+  async function firstRun(service: LoggedService, home: string): Promise<void> {
+    const first = await AppRun.start(service, home);
+    await first.converge();
+    await first.stop();
+    await service.settled();
+    expect(service.count(HIERARCHY)).toBe(1);
+  }
+
+  it('follows every kind of change made while it was stopped, without listing the workspace', async () => {
+    const { service, home, dir, user, colleague } = await setUp();
+    await firstRun(service, home);
+    const wsId = service.info.workspace_id;
+
+    // While stopped: a new file (in a new folder too), a new version, a rename, a move, a
+    // delete, a folder rename, a folder move and a folder deleted with what it holds.
+    const listing = await colleague.hierarchy();
+    const folderId = (name: string): string => {
+      const found = listing.folders.find((f) => f.name === name);
+      if (!found) throw new Error(`no folder ${name}`);
+      return found.id;
+    };
+    await colleague.createFile('Docs/new-notes.md', 'written while the laptop was off');
+    await colleague.createFile('Handoff/Week 1/cut.mov', bytesFor('cut', 70_000));
+    await colleague.newVersion((await colleague.assetAt('Brand/brand-guidelines.pdf')).assetId, bytesFor('guidelines v2', 50_000));
+    await colleague.client.updateAsset(wsId, (await colleague.assetAt('Docs/budget.xlsx')).assetId, { file_name: 'budget 2026.xlsx' });
+    await colleague.client.updateAsset(wsId, (await colleague.assetAt('Photography/studio-001.jpg')).assetId, { folder_id: folderId('Docs') });
+    await colleague.client.deleteAssets(wsId, [(await colleague.assetAt('README.txt')).assetId]);
+    await colleague.client.updateFolder(wsId, folderId('Logos'), { name: 'Marks' });
+    await colleague.client.updateFolder(wsId, folderId('Print'), { parent_id: folderId('Campaigns') });
+    await colleague.client.deleteFolder(wsId, folderId('Colors'), { recursive: true });
+    await service.settled();
+    const mark = service.requests.length;
+
+    const second = await AppRun.start(service, home);
+    cleanup.push(() => second.stop());
+    const { report } = await second.converge();
+    await service.settled();
+    const hierarchyCalls = service.count(HIERARCHY, mark);
+    const changesCalls = service.count(CHANGES, mark);
+
+    expect(report.ok).toBe(true);
+    expect(hierarchyCalls).toBe(0);
+    expect(changesCalls).toBeGreaterThan(0);
+    const remote = await remoteChecksums(user.client, wsId);
+    expect(remote.map(([path]) => path)).toEqual(expect.arrayContaining(['Brand/Marks/logo-mono.svg', 'Campaigns/Print/flyer.ai', 'Docs/budget 2026.xlsx', 'Docs/studio-001.jpg', 'Handoff/Week 1/cut.mov']));
+    expect(await localChecksums(dir)).toEqual(remote);
+    // Exactly the tree a full listing gives, in the index too.
+    const placed = placeRemoteTree(treeFromListing(await user.hierarchy()));
+    const stored = second.index.remote.load(wsId);
+    expect(new Map([...stored.files].sort())).toEqual(new Map([...placed.files].sort()));
+    expect(new Map([...stored.folders].sort())).toEqual(new Map([...placed.folders].sort()));
+
+    // And once more with nothing changed: no listing, nothing to do.
+    await second.stop();
+    cleanup.pop();
+    const third = await AppRun.start(service, home);
+    cleanup.push(() => third.stop());
+    const from = service.requests.length;
+    expect(idle(await third.engine.syncOnce())).toBe(true);
+    await service.settled();
+    expect(service.count(HIERARCHY, from)).toBe(0);
+  });
+
+  it('lists in full when the service no longer knows the stored cursor', async () => {
+    const { service, home, dir, user, colleague } = await setUp();
+    await firstRun(service, home);
+    const wsId = service.info.workspace_id;
+    // A cursor the service never gave (an index restored from another machine's backup): 410.
+    const index = openIndex(join(home, 'index.db'));
+    index.remote.saveTree(wsId, { sequence: 1_000_000_000 });
+    index.close();
+    await colleague.createFile('Docs/after-the-restore.md', 'new');
+    await service.settled();
+    const mark = service.requests.length;
+
+    const second = await AppRun.start(service, home);
+    cleanup.push(() => second.stop());
+    const { report } = await second.converge();
+    await service.settled();
+
+    expect(report.ok).toBe(true);
+    expect(service.count(HIERARCHY, mark)).toBe(1);
+    expect(await localChecksums(dir)).toEqual(await remoteChecksums(user.client, wsId));
+    expect(second.index.workspaces.get(wsId)?.sequence).toBeLessThan(1_000_000_000);
+  });
+
+  it('lists in full when the index holds no usable tree', async () => {
+    const { service, home, dir, user, colleague } = await setUp();
+    await firstRun(service, home);
+    const wsId = service.info.workspace_id;
+    // Rows written without the service's names (an index from before the tree was kept).
+    const index = openIndex(join(home, 'index.db'));
+    const kept = index.remote.load(wsId);
+    index.remote.replaceAll(wsId, { folders: kept.folders.values(), files: kept.files.values(), sequence: index.workspaces.get(wsId)?.sequence ?? 0 });
+    index.close();
+    await colleague.client.deleteAssets(wsId, [(await colleague.assetAt('Docs/budget.xlsx')).assetId]);
+    await service.settled();
+    const mark = service.requests.length;
+
+    const second = await AppRun.start(service, home);
+    cleanup.push(() => second.stop());
+    const { report } = await second.converge();
+    await service.settled();
+
+    expect(report.ok).toBe(true);
+    expect(service.count(HIERARCHY, mark)).toBe(1);
+    expect(await localChecksums(dir)).toEqual(await remoteChecksums(user.client, wsId));
+  });
+});
