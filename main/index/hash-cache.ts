@@ -1,4 +1,11 @@
-/** The scanner's hash cache (main/local/hash-cache.ts), kept in the index, one view per workspace. */
+/**
+ * The scanner's hash cache (main/local/hash-cache.ts), kept in the index, one view per workspace.
+ *
+ * A whole-tree scan looks up every file: as 100,000 point queries that alone took longer than
+ * listing the tree. So the first scan loads a workspace's rows, a page at a time, into a mirror
+ * that lives as long as the index, and every write through these views keeps it current: the
+ * engine's later rescans then cost no query but a count.
+ */
 import type { HashCache, HashCacheEntry } from '../local/hash-cache.js';
 import type { Db } from './database.js';
 
@@ -9,14 +16,38 @@ interface EntryRow {
   checksum: string;
 }
 
-/** Statements shared by every workspace's view, prepared once per index. */
+interface KeyedRow extends EntryRow {
+  path_key: string;
+}
+
+/** One workspace's rows in memory, and what the database looked like when they were read. */
+interface Mirror {
+  entries: Map<string, HashCacheEntry>;
+  /** SQLite's `data_version` then: it changes when another connection commits. */
+  dataVersion: number;
+  /** Set while pages are still being read. */
+  loading?: {
+    /** Keys written meanwhile: the mirror already has them newer than a page read later. */
+    touched: Set<string>;
+    done: Promise<void>;
+  };
+}
+
+/** Rows per query while loading: about 10 ms each, then the event loop gets a turn. */
+const PAGE_ROWS = 5000;
+
+/** Statements shared by every workspace's view, prepared once per index, and the mirrors. */
 export class HashCacheStatements {
   readonly get;
   readonly put;
   readonly delete;
   readonly putMany;
+  readonly deleteMany;
+  readonly page;
+  readonly count;
+  readonly mirrors = new Map<string, Mirror>();
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.get = db.prepare<[string, string], EntryRow>(
       'SELECT size, mtime_ns, inode, checksum FROM hash_cache WHERE workspace_id = ? AND path_key = ?',
     );
@@ -24,9 +55,20 @@ export class HashCacheStatements {
       'INSERT OR REPLACE INTO hash_cache (workspace_id, path_key, size, mtime_ns, inode, checksum) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.delete = db.prepare<[string, string]>('DELETE FROM hash_cache WHERE workspace_id = ? AND path_key = ?');
+    this.page = db.prepare<[string, string, number], KeyedRow>(
+      'SELECT path_key, size, mtime_ns, inode, checksum FROM hash_cache WHERE workspace_id = ? AND path_key > ? ORDER BY path_key LIMIT ?',
+    );
+    this.count = db.prepare<[string], number>('SELECT count(*) FROM hash_cache WHERE workspace_id = ?').pluck();
     this.putMany = db.transaction((workspaceId: string, entries: Iterable<readonly [string, HashCacheEntry]>) => {
       for (const [key, e] of entries) this.put.run(workspaceId, key, e.size, e.mtimeNs, e.inode, e.checksum);
     });
+    this.deleteMany = db.transaction((workspaceId: string, keys: Iterable<string>) => {
+      for (const key of keys) this.delete.run(workspaceId, key);
+    });
+  }
+
+  dataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
   }
 }
 
@@ -37,20 +79,92 @@ export class SqliteHashCache implements HashCache {
   ) {}
 
   get(key: string): HashCacheEntry | undefined {
+    const mirror = this.statements.mirrors.get(this.workspaceId);
+    if (mirror && !mirror.loading) return mirror.entries.get(key);
     const row = this.statements.get.get(this.workspaceId, key);
-    return row && { size: row.size, mtimeNs: row.mtime_ns, inode: row.inode, checksum: row.checksum };
+    return row && entryOf(row);
   }
 
   put(key: string, entry: HashCacheEntry): void {
     this.statements.put.run(this.workspaceId, key, entry.size, entry.mtimeNs, entry.inode, entry.checksum);
+    this.mirror(key, entry);
   }
 
   delete(key: string): void {
     this.statements.delete.run(this.workspaceId, key);
+    this.mirror(key, undefined);
   }
 
   /** A whole scan's results in one transaction (one commit instead of one per file). */
   putMany(entries: Iterable<readonly [string, HashCacheEntry]>): void {
-    this.statements.putMany.immediate(this.workspaceId, entries);
+    const list = [...entries];
+    this.statements.putMany.immediate(this.workspaceId, list);
+    for (const [key, entry] of list) this.mirror(key, entry);
   }
+
+  /** Forgets files that are gone, in one transaction. */
+  deleteMany(keys: Iterable<string>): void {
+    const list = [...keys];
+    if (list.length === 0) return;
+    this.statements.deleteMany.immediate(this.workspaceId, list);
+    for (const key of list) this.mirror(key, undefined);
+  }
+
+  /**
+   * Every entry of the workspace, from the mirror while it still matches the database. Writes
+   * that bypass these views make it reload: another connection's commits (they change
+   * `data_version`), and rows the database removed by itself, as when the workspace is removed
+   * (its rows go by ON DELETE CASCADE) or a transaction that wrote through a view rolled back
+   * (the counts then differ). Counting costs a few milliseconds per 100,000 rows.
+   */
+  async loadAll(): Promise<ReadonlyMap<string, HashCacheEntry>> {
+    const { mirrors, count } = this.statements;
+    const current = mirrors.get(this.workspaceId);
+    if (current?.loading) {
+      await current.loading.done;
+      return this.loadAll();
+    }
+    const dataVersion = this.statements.dataVersion();
+    if (current && current.dataVersion === dataVersion && current.entries.size === count.get(this.workspaceId)) return current.entries;
+
+    let finished = (): void => {};
+    const loading = { touched: new Set<string>(), done: new Promise<void>((resolve) => (finished = resolve)) };
+    const mirror: Mirror = { entries: new Map(), dataVersion, loading };
+    mirrors.set(this.workspaceId, mirror);
+    try {
+      for (let after = ''; ; ) {
+        const rows = this.statements.page.all(this.workspaceId, after, PAGE_ROWS);
+        for (const row of rows) if (!loading.touched.has(row.path_key)) mirror.entries.set(row.path_key, entryOf(row));
+        const last = rows.at(-1);
+        if (!last || rows.length < PAGE_ROWS) break;
+        after = last.path_key;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      mirror.loading = undefined;
+      return mirror.entries;
+    } catch (error) {
+      if (mirrors.get(this.workspaceId) === mirror) mirrors.delete(this.workspaceId);
+      throw error;
+    } finally {
+      finished();
+    }
+  }
+
+  /** Keeps the mirror, if any, as the database now is. */
+  private mirror(key: string, entry: HashCacheEntry | undefined): void {
+    const mirror = this.statements.mirrors.get(this.workspaceId);
+    if (!mirror) return;
+    mirror.loading?.touched.add(key);
+    if (entry) mirror.entries.set(key, copyOf(entry));
+    else mirror.entries.delete(key);
+  }
+}
+
+function entryOf(row: EntryRow): HashCacheEntry {
+  return { size: row.size, mtimeNs: row.mtime_ns, inode: row.inode, checksum: row.checksum };
+}
+
+/** Only the entry's own fields: callers may pass a richer object (a LocalFile) and keep mutating it. */
+function copyOf(e: HashCacheEntry): HashCacheEntry {
+  return { size: e.size, mtimeNs: e.mtimeNs, inode: e.inode, checksum: e.checksum };
 }

@@ -15,6 +15,13 @@ export interface HashCache {
   delete(key: string): void;
   /** Optional batch write; the scanner then stores its fresh checksums in batches. */
   putMany?(entries: Iterable<readonly [string, HashCacheEntry]>): void;
+  /** Optional batch delete; the scanner then forgets the files that are gone in one go. */
+  deleteMany?(keys: Iterable<string>): void;
+  /**
+   * Optional: every entry at once, for a scan that looks up every file anyway. The scanner
+   * then also prunes the entries of files that are gone. Read only: write through the cache.
+   */
+  loadAll?(): ReadonlyMap<string, HashCacheEntry> | Promise<ReadonlyMap<string, HashCacheEntry>>;
 }
 
 export class MemoryHashCache implements HashCache {
@@ -30,5 +37,9 @@ export class MemoryHashCache implements HashCache {
 
   delete(key: string): void {
     this.entries.delete(key);
+  }
+
+  loadAll(): ReadonlyMap<string, HashCacheEntry> {
+    return this.entries;
   }
 }

@@ -181,6 +181,74 @@ describe('scanTree', () => {
   it('stops when aborted', async () => {
     await expect(scan({ signal: AbortSignal.abort() })).rejects.toThrow(/abort/i);
   });
+
+  it('stops when aborted while hashing, keeps what it hashed, and scans again afterwards', async () => {
+    for (let i = 0; i < 300; i++) await put(`Many/f${i}.txt`, `file ${i}`);
+    const controller = new AbortController();
+    const scanning = scan({ signal: controller.signal, onProgress: (p) => p.hashed > 0 && controller.abort() });
+    await expect(scanning).rejects.toThrow(/abort/i);
+    const kept = cache.entries.size;
+    expect(kept).toBeGreaterThan(0);
+    const again = await scan();
+    expect(again.files.size).toBe(303);
+    expect(again.files.get('many/f299.txt')?.checksum).toBe(hashBuffer('file 299'));
+    expect(again.hashed).toBe(303 - kept);
+  });
+
+  it('hashes many files and large ones, each with its own checksum', async () => {
+    const big = Buffer.alloc(3 * 1024 * 1024 + 17, 7);
+    await writeFile(path.join(root, 'big.bin'), big);
+    await utimes(path.join(root, 'big.bin'), PAST, PAST);
+    for (let i = 0; i < 200; i++) await put(`Shots/${i % 7}/s${i}.jpg`, `shot ${i}`);
+    const result = await scan();
+    expect(result.hashed).toBe(204);
+    expect(result.files.get('big.bin')).toMatchObject({ size: big.length, checksum: hashBuffer(big) });
+    for (let i = 0; i < 200; i++) expect(result.files.get(`shots/${i % 7}/s${i}.jpg`)?.checksum).toBe(hashBuffer(`shot ${i}`));
+    expect((await scan()).hashed).toBe(0);
+  });
+
+  it('forgets the cache entries of files that are gone or now ignored', async () => {
+    await put('renders/frame1.png', 'x');
+    await scan();
+    expect([...cache.entries.keys()].sort()).toEqual(['a.txt', 'brand/hero.psd', 'brand/sub/deep.txt', 'renders/frame1.png']);
+    await rm(path.join(root, 'Brand', 'Sub'), { recursive: true });
+    await scan({ ignore: createIgnoreMatcher('renders/\n') });
+    expect([...cache.entries.keys()].sort()).toEqual(['a.txt', 'brand/hero.psd']);
+  });
+
+  it('sees every change to a folder it listed before: new, removed, renamed, retyped entries', async () => {
+    const ignore = createIgnoreMatcher();
+    await scan({ ignore });
+    await put('Brand/new.txt', 'new');
+    await rename(path.join(root, 'a.txt'), path.join(root, 'b.txt'));
+    await rm(path.join(root, 'Brand', 'Hero.psd'));
+    await mkdir(path.join(root, 'Brand', 'Hero.psd'));
+    await rm(path.join(root, 'Empty'), { recursive: true });
+    await put('Empty', 'now a file');
+    const result = await scan({ ignore });
+    expect([...result.files.keys()].sort()).toEqual(['b.txt', 'brand/new.txt', 'brand/sub/deep.txt', 'empty']);
+    expect([...result.folders.keys()].sort()).toEqual(['brand', 'brand/hero.psd', 'brand/sub']);
+    // The cache is keyed by path: the renamed file is read again, like the two new ones.
+    expect(result.hashed).toBe(3);
+  });
+
+  it('applies new ignore rules to folders it listed before', async () => {
+    await scan();
+    const result = await scan({ ignore: createIgnoreMatcher('Brand/Sub/\n') });
+    expect([...result.files.keys()].sort()).toEqual(['a.txt', 'brand/hero.psd']);
+    expect(result.folders.has('brand/sub')).toBe(false);
+  });
+
+  it('scans two trees with the same ignore rules side by side', async () => {
+    const ignore = createIgnoreMatcher();
+    const other = path.join(base, 'other');
+    await mkdir(path.join(other, 'Brand'), { recursive: true });
+    await writeFile(path.join(other, 'Brand', 'Logo.svg'), 'logo');
+    const [mine, theirs] = await Promise.all([scan({ ignore }), scanTree(other, { hashCache: new MemoryHashCache(), ignore })]);
+    expect([...mine.files.keys()].sort()).toEqual(['a.txt', 'brand/hero.psd', 'brand/sub/deep.txt']);
+    expect([...theirs.files.keys()]).toEqual(['brand/logo.svg']);
+    expect([...(await scan({ ignore })).files.keys()].sort()).toEqual(['a.txt', 'brand/hero.psd', 'brand/sub/deep.txt']);
+  });
 });
 
 describe('filterUnstable', () => {

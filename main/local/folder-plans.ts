@@ -1,0 +1,111 @@
+/**
+ * What the scanner makes of one folder's names: which entries the ignore rules leave, which
+ * lose a case clash, and each kept entry's relative path and `pathKey`. It is a pure function
+ * of the names, their types and the ignore rules, and it cost more than the lstats themselves
+ * (about 1.5 µs per entry, mostly in the `ignore` package), so a rescan reuses the previous
+ * scan's plan of each folder whose listing did not change.
+ */
+import type { FolderListing } from './fs-workers.js';
+import { EntryType } from './fs-workers.js';
+import type { IgnoreMatcher } from './ignore.js';
+import { pathKey } from './paths.js';
+import type { SkippedEntry } from './scanner.js';
+
+export interface FolderPlan {
+  /** The listing's names, joined as a worker sends them. */
+  names: string;
+  types: Uint8Array;
+  /** Listing index of each entry kept; `rels` and `keys` go with it. */
+  kept: number[];
+  /** Relative path on disk, POSIX separators. */
+  rels: string[];
+  keys: string[];
+  /** Reported again by every scan that finds the same listing. */
+  skipped: SkippedEntry[];
+}
+
+export interface FolderRef {
+  /** Relative path on disk, POSIX separators; '' is the root. */
+  rel: string;
+  key: string;
+}
+
+/**
+ * Drops ignored entries, and of entries sharing a `pathKey` keeps the first by code-unit order
+ * (readdir order is arbitrary), so the result is the same on every run.
+ */
+export function planFolder(listing: FolderListing, parent: FolderRef, ignore: IgnoreMatcher): FolderPlan {
+  const { types } = listing;
+  const plan: FolderPlan = { names: listing.names, types, kept: [], rels: [], keys: [], skipped: [] };
+  const names = types.length === 0 ? [] : listing.names.split('/');
+  const byKey = new Map<string, number>();
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index] as string;
+    const rel = childPath(parent.rel, name);
+    if (ignore.ignores(rel, types[index] === EntryType.Folder)) continue;
+    if (name.includes('\\')) {
+      plan.skipped.push({ path: rel, reason: 'invalid_name' });
+      continue;
+    }
+    const key = pathKey(name);
+    const other = byKey.get(key);
+    if (other === undefined) {
+      byKey.set(key, index);
+      continue;
+    }
+    const otherName = names[other] as string;
+    const [keep, drop] = otherName < name ? [other, name] : [index, otherName];
+    byKey.set(key, keep);
+    plan.skipped.push({ path: childPath(parent.rel, drop), reason: 'case_clash' });
+  }
+  for (const [key, index] of byKey) {
+    plan.kept.push(index);
+    plan.rels.push(childPath(parent.rel, names[index] as string));
+    plan.keys.push(childPath(parent.key, key));
+  }
+  return plan;
+}
+
+/** True when `listing` has the same names and types, in the same order, as the plan's. */
+export function fitsListing(plan: FolderPlan, { names, types }: FolderListing): boolean {
+  if (plan.names !== names || plan.types.length !== types.length) return false;
+  for (let i = 0; i < types.length; i++) if (plan.types[i] !== types[i]) return false;
+  return true;
+}
+
+/**
+ * The plans of the last complete scan of each tree, per ignore matcher (a new matcher, new
+ * rules: nothing is reused). A scan reads the last complete scan's plans and writes a fresh set,
+ * so the plans of folders that are gone are dropped with it.
+ */
+export class FolderPlans {
+  private static readonly byMatcher = new WeakMap<IgnoreMatcher, Map<string, Map<string, FolderPlan>>>();
+  private readonly previous: ReadonlyMap<string, FolderPlan>;
+  private readonly next = new Map<string, FolderPlan>();
+
+  constructor(
+    private readonly ignore: IgnoreMatcher,
+    private readonly root: string,
+  ) {
+    this.previous = FolderPlans.byMatcher.get(ignore)?.get(root) ?? new Map();
+  }
+
+  /** `id`: anything that tells the folder apart within the tree (its absolute path). */
+  plan(id: string, listing: FolderListing, folder: FolderRef): FolderPlan {
+    const last = this.previous.get(id);
+    const plan = last && fitsListing(last, listing) ? last : planFolder(listing, folder, this.ignore);
+    this.next.set(id, plan);
+    return plan;
+  }
+
+  /** Keeps this scan's plans for the next one; call only when the walk saw every folder. */
+  commit(): void {
+    let roots = FolderPlans.byMatcher.get(this.ignore);
+    if (!roots) FolderPlans.byMatcher.set(this.ignore, (roots = new Map()));
+    roots.set(this.root, this.next);
+  }
+}
+
+export function childPath(parent: string, name: string): string {
+  return parent === '' ? name : `${parent}/${name}`;
+}

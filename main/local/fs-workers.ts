@@ -1,0 +1,266 @@
+/**
+ * A few worker threads that do the scanner's system calls: list a folder and lstat its files,
+ * read and hash files. On the main thread each lstat of a 100,000-file tree cost about 4 µs of
+ * JavaScript around a 1 µs system call (path conversion, a BigIntStats with four Dates), and
+ * SHA-256 of every file on a first scan kept one core busy; workers spread both over the cores
+ * while the main thread only compares stamps and stays responsive.
+ *
+ * The pool starts on first use and outlives a scan: starting two workers takes 50 to 100 ms,
+ * a quarter of a whole rescan. It ends after a minute without work (the engine rescans every
+ * 30 s) and never keeps the process alive while idle.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+
+/** What the folder entry's own type says (readdir's d_type). */
+export const EntryType = { File: 1, Folder: 2, Symlink: 3, Other: 4 } as const;
+
+/**
+ * What an lstat of an entry listed as a file found, in the same numbers as EntryType; None:
+ * not stat'ed (not listed as a file).
+ */
+export const StatResult = { None: 0, ...EntryType, Gone: 5, Error: 6 } as const;
+
+/**
+ * One folder, as columns with a row per entry. Strings are joined into one per folder: a
+ * string per entry cost more to pass between threads than the lstat itself, and a rescan
+ * compares a folder's names with the previous scan's in one comparison (folder-plans.ts).
+ */
+export interface FolderListing {
+  /** The entries' names joined by "/", which no name can hold. */
+  names: string;
+  types: Uint8Array;
+  stats: Uint8Array;
+  sizes: Float64Array;
+  inodes: Float64Array;
+  /**
+   * Per entry, the mtime in ns as a decimal string for StatResult.File, the error code for
+   * StatResult.Error, else nothing; `texts` holds them back to back, each ending where
+   * `textEnds` says.
+   */
+  texts: string;
+  textEnds: Int32Array;
+}
+
+/** The text of entry `index` of a listing (its mtime or error code). */
+export function entryText({ texts, textEnds }: FolderListing, index: number): string {
+  return texts.slice(index === 0 ? 0 : textEnds[index - 1], textEnds[index]);
+}
+
+/** `entryText(listing, index) === text`, without cutting out a string per file. */
+export function entryTextIs({ texts, textEnds }: FolderListing, index: number, text: string): boolean {
+  const start = index === 0 ? 0 : (textEnds[index - 1] as number);
+  return (textEnds[index] as number) - start === text.length && texts.startsWith(text, start);
+}
+
+export interface FsError {
+  code?: string;
+  message: string;
+}
+
+export type ListAnswer = { listing: FolderListing } | { error: FsError };
+export type HashAnswer = { checksum: string; size: number } | { error: FsError };
+
+/** More threads than this would only queue behind the disk. */
+const MAX_WORKERS = 4;
+const IDLE_MS = 60_000;
+
+/**
+ * The worker, as CommonJS source run with `eval`: it needs no file of its own, so it runs the
+ * same under tsx, Vitest, the bench's transpiled children and inside the packaged app's asar.
+ * Synchronous calls: a worker has nothing else to wait for, and a promise per call is what
+ * made the main thread slow. Opening a file to hash it, O_NOFOLLOW keeps a symlink swapped in
+ * since the lstat from leading out of the tree, and O_NONBLOCK keeps a FIFO swapped in from
+ * blocking the open forever (it has no effect on regular files).
+ */
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { closeSync, constants, lstatSync, openSync, readdirSync, readSync } = require('node:fs');
+const { createHash } = require('node:crypto');
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW || 0) | (constants.O_NONBLOCK || 0);
+const buffer = Buffer.allocUnsafe(1024 * 1024);
+const errorOf = (err) => ({ code: err && typeof err.code === 'string' ? err.code : undefined, message: String(err && err.message) });
+const kindOf = (s) => (s.isFile() ? ${EntryType.File} : s.isDirectory() ? ${EntryType.Folder} : s.isSymbolicLink() ? ${EntryType.Symlink} : ${EntryType.Other});
+
+function list(prefix) {
+  let dirents;
+  try {
+    dirents = readdirSync(prefix, { withFileTypes: true });
+  } catch (err) {
+    return { answer: { error: errorOf(err) } };
+  }
+  const n = dirents.length;
+  const names = new Array(n);
+  const types = new Uint8Array(n);
+  const stats = new Uint8Array(n);
+  const sizes = new Float64Array(n);
+  const inodes = new Float64Array(n);
+  const textEnds = new Int32Array(n);
+  let texts = '';
+  for (let i = 0; i < n; i++) {
+    const d = dirents[i];
+    names[i] = d.name;
+    const type = kindOf(d);
+    types[i] = type;
+    if (type === ${EntryType.File}) {
+      let s;
+      try {
+        s = lstatSync(prefix + d.name, { bigint: true, throwIfNoEntry: false });
+        if (s === undefined) {
+          stats[i] = ${StatResult.Gone};
+        } else {
+          const kind = kindOf(s);
+          stats[i] = kind;
+          if (kind === ${StatResult.File}) {
+            sizes[i] = Number(s.size);
+            inodes[i] = Number(s.ino);
+            texts += s.mtimeNs.toString();
+          }
+        }
+      } catch (err) {
+        stats[i] = ${StatResult.Error};
+        texts += errorOf(err).code || String(err && err.message);
+      }
+    }
+    textEnds[i] = texts.length;
+  }
+  const listing = { names: names.join('/'), types, stats, sizes, inodes, texts, textEnds };
+  return { answer: { listing }, transfer: [types.buffer, stats.buffer, sizes.buffer, inodes.buffer, textEnds.buffer] };
+}
+
+function hashOne(path, cancel) {
+  let fd;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+    const hash = createHash('sha256');
+    let size = 0;
+    for (;;) {
+      if (cancel[0] !== 0) return { error: { code: 'ABORT_ERR', message: 'aborted' } };
+      const n = readSync(fd, buffer, 0, buffer.length, null);
+      if (n === 0) break;
+      hash.update(buffer.subarray(0, n));
+      size += n;
+    }
+    return { checksum: hash.digest('hex'), size };
+  } catch (err) {
+    return { error: errorOf(err) };
+  } finally {
+    if (fd !== undefined) try { closeSync(fd); } catch {}
+  }
+}
+
+parentPort.on('message', (m) => {
+  if (m.kind === 'list') {
+    const answers = [];
+    const transfer = [];
+    for (const prefix of m.prefixes) {
+      const listed = list(prefix);
+      answers.push(listed.answer);
+      if (listed.transfer) transfer.push(...listed.transfer);
+    }
+    parentPort.postMessage({ id: m.id, answer: answers }, transfer);
+  } else {
+    parentPort.postMessage({ id: m.id, answer: m.paths.map((p) => hashOne(p, m.cancel)) });
+  }
+});
+`;
+
+type Request = { kind: 'list'; prefixes: string[] } | { kind: 'hash'; paths: string[]; cancel: Int32Array };
+
+interface Pending {
+  resolve: (answer: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+interface PooledWorker {
+  worker: Worker;
+  pending: Map<number, Pending>;
+}
+
+export class FsWorkerPool {
+  private readonly workers: PooledWorker[] = [];
+  private nextId = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(readonly size: number) {}
+
+  /**
+   * Lists folders, answering in the order of `prefixes` (absolute paths ending in a separator).
+   * Several folders per message: a message each cost the main thread more than its listing.
+   */
+  list(prefixes: string[]): Promise<ListAnswer[]> {
+    return this.send({ kind: 'list', prefixes }) as Promise<ListAnswer[]>;
+  }
+
+  /** Answers in the order of `paths`. Setting `cancel[0]` to 1 stops the batch between reads. */
+  hash(paths: string[], cancel: Int32Array): Promise<HashAnswer[]> {
+    return this.send({ kind: 'hash', paths, cancel }) as Promise<HashAnswer[]>;
+  }
+
+  /** Starts the workers now, so they boot while the caller does other work. */
+  warm(): void {
+    while (this.workers.length < this.size) this.start().worker.unref();
+    if (this.workers.every((w) => w.pending.size === 0)) this.armIdleTimer();
+  }
+
+  /** Ends the workers now; the next request starts new ones. */
+  async close(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    const workers = this.workers.splice(0);
+    await Promise.all(workers.map((w) => w.worker.terminate()));
+  }
+
+  private send(request: Request): Promise<unknown> {
+    clearTimeout(this.idleTimer);
+    const target = this.leastBusy();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (target.pending.size === 0) target.worker.ref();
+      target.pending.set(id, { resolve, reject });
+      target.worker.postMessage({ id, ...request });
+    });
+  }
+
+  private leastBusy(): PooledWorker {
+    let best: PooledWorker | undefined;
+    for (const w of this.workers) if (!best || w.pending.size < best.pending.size) best = w;
+    if (best && (best.pending.size === 0 || this.workers.length >= this.size)) return best;
+    return this.start();
+  }
+
+  private start(): PooledWorker {
+    const pooled: PooledWorker = { worker: new Worker(WORKER_SOURCE, { eval: true }), pending: new Map() };
+    const { worker, pending } = pooled;
+    worker.on('message', ({ id, answer }: { id: number; answer: unknown }) => {
+      const waiting = pending.get(id);
+      pending.delete(id);
+      if (pending.size === 0) worker.unref();
+      this.armIdleTimer();
+      waiting?.resolve(answer);
+    });
+    const fail = (err: unknown): void => {
+      const index = this.workers.indexOf(pooled);
+      if (index >= 0) this.workers.splice(index, 1);
+      for (const waiting of pending.values()) waiting.reject(err);
+      pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`a scanner worker exited (code ${code})`)));
+    this.workers.push(pooled);
+    return pooled;
+  }
+
+  private armIdleTimer(): void {
+    if (this.workers.some((w) => w.pending.size > 0)) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => void this.close(), IDLE_MS).unref();
+  }
+}
+
+let shared: FsWorkerPool | undefined;
+
+/** The process's pool: one worker per core, at most MAX_WORKERS. */
+export function fsWorkers(): FsWorkerPool {
+  shared ??= new FsWorkerPool(Math.max(1, Math.min(MAX_WORKERS, availableParallelism())));
+  return shared;
+}

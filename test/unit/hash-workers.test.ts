@@ -1,0 +1,92 @@
+/** The scanner's worker threads: hashing in batches, and what they refuse to read. */
+import { spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { entryText, FsWorkerPool, type HashAnswer, StatResult } from '../../main/local/fs-workers.js';
+import { HashQueue } from '../../main/local/hash-workers.js';
+
+const sha256 = (data: Uint8Array | string): string => createHash('sha256').update(data).digest('hex');
+
+let dir: string;
+let pool: FsWorkerPool;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'hash-workers-'));
+  pool = new FsWorkerPool(2);
+});
+
+afterEach(async () => {
+  await pool.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function hashAll(paths: string[], signal?: AbortSignal): Promise<Map<string, HashAnswer>> {
+  const answers = new Map<string, HashAnswer>();
+  const queue = new HashQueue<{ absPath: string; sizeHint: number }>((item, answer) => answers.set(item.absPath, answer), signal, pool);
+  for (const absPath of paths) queue.add({ absPath, sizeHint: 0 });
+  await queue.finish();
+  return answers;
+}
+
+describe('hashing on worker threads', () => {
+  it('answers every file of many batches with its checksum and size', async () => {
+    const files = new Map<string, Buffer>();
+    for (let i = 0; i < 300; i++) files.set(path.join(dir, `f${i}.bin`), randomBytes(i * 37));
+    files.set(path.join(dir, 'big.bin'), randomBytes(2 * 1024 * 1024 + 5));
+    for (const [p, data] of files) await writeFile(p, data);
+    const answers = await hashAll([...files.keys()]);
+    expect(answers.size).toBe(files.size);
+    for (const [p, data] of files) expect(answers.get(p)).toEqual({ checksum: sha256(data), size: data.length });
+  });
+
+  it('reports a missing file and does not follow a symlink', async () => {
+    await writeFile(path.join(dir, 'target.txt'), 'secret');
+    await symlink(path.join(dir, 'target.txt'), path.join(dir, 'link.txt'));
+    const answers = await hashAll([path.join(dir, 'missing.txt'), path.join(dir, 'link.txt')]);
+    expect(answers.get(path.join(dir, 'missing.txt'))).toMatchObject({ error: { code: 'ENOENT' } });
+    expect(answers.get(path.join(dir, 'link.txt'))).toMatchObject({ error: { code: 'ELOOP' } });
+  });
+
+  it.runIf(process.platform !== 'win32')('does not hang on a FIFO that took a file\'s place', async () => {
+    const fifo = path.join(dir, 'pipe');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const answers = await hashAll([fifo]);
+    expect(answers.has(fifo)).toBe(true);
+  });
+
+  it('stops when aborted, and the pool still works afterwards', async () => {
+    await mkdir(path.join(dir, 'many'));
+    const paths: string[] = [];
+    for (let i = 0; i < 500; i++) {
+      paths.push(path.join(dir, 'many', `f${i}`));
+      await writeFile(paths[i] as string, `file ${i}`);
+    }
+    const controller = new AbortController();
+    const queue = new HashQueue<{ absPath: string; sizeHint: number }>(() => controller.abort(), controller.signal, pool);
+    for (const absPath of paths) queue.add({ absPath, sizeHint: 0 });
+    await expect(queue.finish()).rejects.toThrow(/abort/i);
+    await expect(hashAll(paths.slice(0, 3))).resolves.toHaveProperty('size', 3);
+  });
+
+  it('lists a folder: names, types, and the stamp of each file', async () => {
+    await writeFile(path.join(dir, 'a.txt'), 'alpha');
+    await mkdir(path.join(dir, 'Sub'));
+    await symlink(path.join(dir, 'a.txt'), path.join(dir, 'link'));
+    const [answer] = await pool.list([dir + path.sep]);
+    if (!answer || 'error' in answer) throw new Error('the listing failed');
+    const { listing } = answer;
+    const names = listing.names.split('/');
+    expect([...names].sort()).toEqual(['Sub', 'a.txt', 'link']);
+    const file = names.indexOf('a.txt');
+    expect(listing.sizes[file]).toBe(5);
+    expect(listing.inodes[file]).toBeGreaterThan(0);
+    expect(listing.stats[file]).toBe(StatResult.File);
+    expect(entryText(listing, file)).toMatch(/^\d{19}$/);
+    expect(listing.stats[names.indexOf('link')]).toBe(StatResult.None);
+    const [missing] = await pool.list([path.join(dir, 'nope') + path.sep]);
+    expect(missing).toMatchObject({ error: { code: 'ENOENT' } });
+  });
+});
