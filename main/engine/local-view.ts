@@ -122,15 +122,27 @@ export function standAside(unplaced: ReadonlySet<string>, base: ReadonlyMap<stri
  * so a remote file at one (a colleague's "Thumbs.db", a folder named like our temp files) would
  * be downloaded and then read as deleted here, and deleted on the service; a synced file
  * ignored since would read as deleted too. Ignored paths are left alone on both sides.
+ *
+ * `scanned`: what the scanner reported with the same matcher. An item at exactly a path it
+ * reported (file for file, folder for folder) was matched already and kept, so a synced tree
+ * costs a lookup per item instead of a match (about 1.5 µs each, 0.3 s at 100,000 files). When
+ * nothing is ignored the tree itself is returned, not a copy.
  */
 export function notIgnored<F extends { path: string }, D extends { path: string }>(
   tree: { files: ReadonlyMap<string, F>; folders: ReadonlyMap<string, D> },
   ignore: IgnoreMatcher,
-): { files: Map<string, F>; folders: Map<string, D> } {
-  const keep = <V extends { path: string }>(items: ReadonlyMap<string, V>, isDir: boolean): Map<string, V> => {
-    const out = new Map<string, V>();
-    for (const [key, item] of items) if (!ignore.ignores(item.path, isDir)) out.set(key, item);
+  scanned?: { files: ReadonlyMap<string, { path: string }>; folders: ReadonlyMap<string, { path: string }> },
+): { files: ReadonlyMap<string, F>; folders: ReadonlyMap<string, D> } {
+  const keep = <V extends { path: string }>(items: ReadonlyMap<string, V>, isDir: boolean, seen: ReadonlyMap<string, { path: string }> | undefined): ReadonlyMap<string, V> => {
+    const ignored: string[] = [];
+    for (const [key, item] of items) {
+      if (seen?.get(key)?.path === item.path) continue;
+      if (ignore.ignores(item.path, isDir)) ignored.push(key);
+    }
+    if (ignored.length === 0) return items;
+    const out = new Map(items);
+    for (const key of ignored) out.delete(key);
     return out;
   };
-  return { files: keep(tree.files, false), folders: keep(tree.folders, true) };
+  return { files: keep(tree.files, false, scanned?.files), folders: keep(tree.folders, true, scanned?.folders) };
 }

@@ -26,6 +26,7 @@ import {
   treeFromListing,
   treeRows,
   type PlacedRemoteTree,
+  type RawAsset,
   type RawRemoteTree,
   type TreeChanges,
   type TreePaths,
@@ -48,6 +49,11 @@ export interface WorkspaceSyncDeps {
   selfUserId: string;
   /** How long a file must be left alone before it is uploaded (Nextcloud waits 2 s). */
   quietMs: number;
+  /**
+   * The longest the tree is kept up by the changes feed alone: once the last full listing is
+   * older, a cycle lists the workspace in full and the listing replaces the tree. Default 24 h.
+   */
+  fullListingIntervalMs?: number;
   onPhase: (phase: SyncState) => void;
   onProblem: (problem: Problem) => void;
   onActivity: ExecutorDeps['onActivity'];
@@ -70,6 +76,13 @@ const markerSetting = (workspaceId: string): string => `marker:${workspaceId}`;
 
 const BOOKKEEPING = new Set(['record-base', 'forget-base', 'record-folder-base', 'forget-folder-base', 'locked']);
 
+/**
+ * A feed that ever dropped a change would leave the tree wrong until the cursor expires (410),
+ * perhaps for ever: once a day a listing, one request and one pass over the tree, sets it right.
+ */
+export const DEFAULT_FULL_LISTING_INTERVAL_MS = 24 * 60 * 60 * 1000;
+const LISTING_RETRY_MS = 60 * 60 * 1000;
+
 export class WorkspaceSync {
   /** The service's tree at `tree.sequence`; on the first cycle, read back from the index. */
   private tree: RawRemoteTree | null = null;
@@ -79,6 +92,12 @@ export class WorkspaceSync {
   private placed: PlacedRemoteTree | null = null;
   /** What the index holds: the tree at `sequence`, placed at `paths`. A write stores the difference. */
   private stored: { sequence: number; paths: TreePaths } | null = null;
+  /** When the tree last came from a full listing (ms since the epoch); null: not known. */
+  private listedAt: number | null = null;
+  /** After a failed periodic listing: not tried again before this time. */
+  private retryListingAt: number | null = null;
+  /** This process has brought the tree up to date once (its start-up cycle is behind it). */
+  private refreshed = false;
   private ignore: IgnoreMatcher | null = null;
 
   constructor(
@@ -96,8 +115,8 @@ export class WorkspaceSync {
     const ws = this.target;
     const idle: CycleOutcome = { blocked: null, plan: null, result: null, waiting: [], work: 0 };
 
-    // Counted once: at 100,000 rows a count is not free, and the base does not change before the plan runs.
-    const hasBase = index.base.countFiles(ws.id) > 0;
+    // Asked once: the base does not change before the plan runs.
+    const hasBase = index.base.hasFiles(ws.id);
     const markerProblem = await this.ensureMarker(hasBase);
     if (markerProblem) return { ...idle, blocked: markerProblem };
 
@@ -110,11 +129,12 @@ export class WorkspaceSync {
     }
 
     this.deps.onPhase('scanning');
-    this.ignore ??= await loadIgnoreMatcher(ws.dir);
+    // One matcher for the whole cycle: the watcher may drop the cached one meanwhile.
+    const ignore = (this.ignore ??= await loadIgnoreMatcher(ws.dir));
     const hashCache = index.hashCache(ws.id);
     let scan;
     try {
-      scan = await scanTree(ws.dir, { hashCache, ignore: this.ignore, ...(options.signal ? { signal: options.signal } : {}) });
+      scan = await scanTree(ws.dir, { hashCache, ignore, ...(options.signal ? { signal: options.signal } : {}) });
     } catch (error) {
       const gone = await this.markerProblem(hasBase);
       if (gone !== null && gone !== 'unguarded') return { ...idle, blocked: gone };
@@ -125,8 +145,8 @@ export class WorkspaceSync {
     const gone = await this.markerProblem(hasBase);
     if (gone !== null && gone !== 'unguarded') return { ...idle, blocked: gone };
     // Left alone on both sides: the scanner never reports an ignored path (see notIgnored).
-    const base = notIgnored(index.base.load(ws.id), this.ignore);
-    const remoteView = notIgnored(remote, this.ignore);
+    const base = notIgnored(index.base.load(ws.id), ignore, scan);
+    const remoteView = notIgnored(remote, ignore, scan);
     const excludedKeys = new Set(ws.excluded.map((p) => pathKey(p)));
     const local = localView(scan, base.files, { nowMs: Date.now(), quietMs: this.deps.quietMs, excludedKeys });
     for (const path of local.waiting) logger.debug({ path }, 'waiting for the file to stop changing');
@@ -195,23 +215,94 @@ export class WorkspaceSync {
   /**
    * Changes since the cursor when the service offers them, a full listing otherwise. A fresh
    * process starts from the tree the index kept, so a restart costs the changes made while it
-   * was stopped rather than a listing of the whole workspace.
+   * was stopped rather than a listing of the whole workspace. Once the last full listing is
+   * older than the interval, the workspace is listed again and checked against the tree.
    */
   private async refreshRemote(signal?: AbortSignal): Promise<PlacedRemoteTree> {
     const ws = this.target;
     const opts = signal ? { signal } : {};
     if (!this.tree) this.loadStoredTree();
     if (this.tree && !(await this.followChanges(this.tree, opts))) this.forgetTree();
+    let tree = this.tree;
     let listedAt: number | undefined;
-    if (!this.tree) {
-      this.tree = treeFromListing(await this.deps.client.getHierarchy(ws.id, opts));
+    if (!tree) {
       listedAt = Date.now();
+      tree = this.adoptListing(treeFromListing(await this.deps.client.getHierarchy(ws.id, opts)), listedAt);
+    } else if (this.listingDue(!this.refreshed)) {
+      const startedAt = Date.now();
+      const listed = await this.periodicListing(opts);
+      if (listed) {
+        this.checkAgainst(tree, listed);
+        listedAt = startedAt;
+        tree = this.adoptListing(listed, startedAt);
+      }
     }
     const touched = this.touched.folders.size > 0 || this.touched.assets.size > 0;
-    if (!this.placed || touched) this.placed = placeRemoteTree(this.tree, ws.excluded);
-    this.store(this.tree, this.placed, listedAt);
+    if (!this.placed || touched) this.placed = placeRemoteTree(tree, ws.excluded);
+    this.store(tree, this.placed, listedAt);
     this.touched = noChanges();
+    this.refreshed = true;
     return this.placed;
+  }
+
+  private adoptListing(listed: RawRemoteTree, listedAt: number): RawRemoteTree {
+    this.tree = listed;
+    this.listedAt = listedAt;
+    // Placed afresh: the listing's maps are new, whatever they hold.
+    this.placed = null;
+    return listed;
+  }
+
+  /**
+   * The periodic listing, or null when it failed: it can wait, the feed's tree serves
+   * meanwhile, and it is tried again an hour later (or at the interval, if shorter) rather than
+   * at every poll.
+   */
+  private async periodicListing(opts: { signal?: AbortSignal }): Promise<RawRemoteTree | null> {
+    try {
+      const listed = treeFromListing(await this.deps.client.getHierarchy(this.target.id, opts));
+      this.retryListingAt = null;
+      return listed;
+    } catch (error) {
+      if (opts.signal?.aborted) throw error;
+      this.retryListingAt = Date.now() + Math.min(this.fullListingIntervalMs, LISTING_RETRY_MS);
+      this.deps.logger.warn({ err: error }, 'the periodic full listing failed; the changes feed keeps the tree meanwhile');
+      return null;
+    }
+  }
+
+  private get fullListingIntervalMs(): number {
+    return this.deps.fullListingIntervalMs ?? DEFAULT_FULL_LISTING_INTERVAL_MS;
+  }
+
+  /**
+   * The last full listing is older than the interval (or of unknown age, or in the future: a
+   * clock set back). A start-up is kept quick: at the first cycle of a process it must be twice
+   * as old. Someone who opens the app every morning would otherwise wait for a listing at most
+   * starts; the app lists at its next poll instead, and a command line run that ends after one
+   * cycle still lists every other interval.
+   */
+  private listingDue(firstCycle: boolean): boolean {
+    const now = Date.now();
+    if (this.retryListingAt !== null && now < this.retryListingAt) return false;
+    if (this.listedAt === null) return true;
+    const age = now - this.listedAt;
+    return age < 0 || age >= (firstCycle ? 2 : 1) * this.fullListingIntervalMs;
+  }
+
+  /**
+   * The periodic listing against the tree the feed kept: what differs is marked touched, so the
+   * index writes only those rows, and said in the log. The feed was just followed, so at the
+   * same cursor any difference is a change the feed never reported.
+   */
+  private checkAgainst(kept: RawRemoteTree, listed: RawRemoteTree): void {
+    const differ = treeDifferences(kept, listed);
+    for (const id of differ.folders) this.touched.folders.add(id);
+    for (const id of differ.assets) this.touched.assets.add(id);
+    const counts = { folders: differ.folders.size, assets: differ.assets.size, feedSequence: kept.sequence, listingSequence: listed.sequence };
+    if (counts.folders + counts.assets === 0) this.deps.logger.info(counts, 'the periodic full listing agrees with the tree the changes feed kept');
+    else if (kept.sequence === listed.sequence) this.deps.logger.warn(counts, 'the periodic full listing found changes the changes feed never reported; the listing replaces the tree');
+    else this.deps.logger.info(counts, 'the periodic full listing differs from the tree the changes feed kept (changes came in meanwhile); the listing replaces the tree');
   }
 
   /**
@@ -262,6 +353,7 @@ export class WorkspaceSync {
     }
     if (!kept) return;
     this.tree = { folders: kept.folders, assets: kept.assets, sequence: kept.sequence };
+    this.listedAt = kept.listedAt;
     this.touched = noChanges();
     this.placed = null;
     this.stored = { sequence: kept.sequence, paths: { folders: kept.folderPaths, assets: kept.assetPaths } };
@@ -336,4 +428,36 @@ export class WorkspaceSync {
     }
   }
 
+}
+
+/**
+ * The ids whose raw item differs between two trees, either way (set, changed or gone): what a
+ * full listing says the tree built from the feed got wrong.
+ */
+export function treeDifferences(kept: RawRemoteTree, listed: RawRemoteTree): TreeChanges {
+  const differ = noChanges();
+  for (const [id, f] of listed.folders) {
+    const k = kept.folders.get(id);
+    if (!k || k.parentId !== f.parentId || k.name !== f.name) differ.folders.add(id);
+  }
+  for (const id of kept.folders.keys()) if (!listed.folders.has(id)) differ.folders.add(id);
+  for (const [id, a] of listed.assets) {
+    const k = kept.assets.get(id);
+    if (!k || !sameAsset(k, a)) differ.assets.add(id);
+  }
+  for (const id of kept.assets.keys()) if (!listed.assets.has(id)) differ.assets.add(id);
+  return differ;
+}
+
+function sameAsset(a: RawAsset, b: RawAsset): boolean {
+  return (
+    a.folderId === b.folderId &&
+    a.fileName === b.fileName &&
+    a.versionId === b.versionId &&
+    a.versionNumber === b.versionNumber &&
+    a.checksum === b.checksum &&
+    a.size === b.size &&
+    a.lockedByUserId === b.lockedByUserId &&
+    a.sequence === b.sequence
+  );
 }

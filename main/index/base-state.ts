@@ -26,6 +26,10 @@ interface FolderRow {
   folder_id: string;
 }
 
+/** `path_key`, then FILE_COLUMNS: the whole base is read as arrays (see `load`). */
+type FileTuple = [pathKey: string, path: string, assetId: string, versionId: string, checksum: string, size: number, mtimeNs: string, inode: number];
+type FolderTuple = [pathKey: string, path: string, folderId: string];
+
 const FILE_COLUMNS = 'path, asset_id, version_id, checksum, size, mtime_ns, inode';
 
 const toFile = (row: FileRow): BaseFile => ({
@@ -62,6 +66,7 @@ export class BaseStateStore {
   private readonly allFilesStmt;
   private readonly allFoldersStmt;
   private readonly countFilesStmt;
+  private readonly hasFilesStmt;
   private readonly putFilesTx;
   private readonly putFoldersTx;
   private readonly deleteTreeTx;
@@ -87,9 +92,12 @@ export class BaseStateStore {
     this.getFolderStmt = db.prepare<[string, string], FolderRow>(
       'SELECT path, folder_id FROM base_folders WHERE workspace_id = ? AND path_key = ?',
     );
-    this.allFilesStmt = db.prepare<[string], FileRow>(`SELECT ${FILE_COLUMNS} FROM base_files WHERE workspace_id = ?`);
-    this.allFoldersStmt = db.prepare<[string], FolderRow>('SELECT path, folder_id FROM base_folders WHERE workspace_id = ?');
+    // Every cycle reads the whole base (100,000 rows at scale): as arrays, with the key the row
+    // is stored under, it costs no row object and no NFC pass per row.
+    this.allFilesStmt = db.prepare<[string], FileTuple>(`SELECT path_key, ${FILE_COLUMNS} FROM base_files WHERE workspace_id = ?`).raw(true);
+    this.allFoldersStmt = db.prepare<[string], FolderTuple>('SELECT path_key, path, folder_id FROM base_folders WHERE workspace_id = ?').raw(true);
     this.countFilesStmt = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM base_files WHERE workspace_id = ?');
+    this.hasFilesStmt = db.prepare<[string], { any: number }>('SELECT EXISTS (SELECT 1 FROM base_files WHERE workspace_id = ?) AS any');
 
     this.putFilesTx = db.transaction((workspaceId: string, files: Iterable<BaseFile>) => {
       for (const file of files) this.putFile(workspaceId, file);
@@ -105,17 +113,27 @@ export class BaseStateStore {
     });
   }
 
-  /** Every file and folder of the workspace, one query each, keyed by `pathKey`. */
   /** How many files are synced: for status lines, without loading the rows. */
   countFiles(workspaceId: string): number {
     return this.countFilesStmt.get(workspaceId)?.n ?? 0;
   }
 
+  /** Whether any file is synced: stops at the first row, where a count reads them all. */
+  hasFiles(workspaceId: string): boolean {
+    return this.hasFilesStmt.get(workspaceId)?.any === 1;
+  }
+
+  /**
+   * Every file and folder of the workspace, one query each, keyed by `pathKey` (as stored: every
+   * write computes the key from the path, and lookups by key depend on it already).
+   */
   load(workspaceId: string): BaseTree {
     const files = new Map<string, BaseFile>();
-    for (const row of this.allFilesStmt.iterate(workspaceId)) files.set(pathKey(row.path), toFile(row));
+    for (const [key, path, assetId, versionId, checksum, size, mtimeNs, inode] of this.allFilesStmt.iterate(workspaceId)) {
+      files.set(key, { path, assetId, versionId, checksum, size, mtimeNs, inode });
+    }
     const folders = new Map<string, BaseFolder>();
-    for (const row of this.allFoldersStmt.iterate(workspaceId)) folders.set(pathKey(row.path), toFolder(row));
+    for (const [key, path, folderId] of this.allFoldersStmt.iterate(workspaceId)) folders.set(key, { path, folderId });
     return { files, folders };
   }
 

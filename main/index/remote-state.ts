@@ -68,6 +68,8 @@ export interface PlacedItem<T> {
 /** The raw tree as stored, with where each item was placed when it was stored. */
 export interface StoredTree {
   sequence: number;
+  /** When the workspace was last listed in full (ms since the epoch); null if never recorded. */
+  listedAt: number | null;
   folders: Map<string, RawFolder>;
   assets: Map<string, RawAsset>;
   /** By id; null: stored as not placed. */
@@ -203,8 +205,8 @@ export class RemoteStateStore {
     );
     this.treeCursorStmt = db.prepare<[number, number, string]>('UPDATE workspaces SET sequence = ?, tree_sequence = ? WHERE id = ?');
     this.listedAtStmt = db.prepare<[number, string]>('UPDATE workspaces SET last_full_listing_at = ? WHERE id = ?');
-    this.treeSequenceStmt = db.prepare<[string], { sequence: number | null; tree_sequence: number | null }>(
-      'SELECT sequence, tree_sequence FROM workspaces WHERE id = ?',
+    this.treeSequenceStmt = db.prepare<[string], { sequence: number | null; tree_sequence: number | null; last_full_listing_at: number | null }>(
+      'SELECT sequence, tree_sequence, last_full_listing_at FROM workspaces WHERE id = ?',
     );
     this.allFoldersStmt = db.prepare<[string], FolderRow>(`SELECT id, parent_id, path FROM remote_folders WHERE workspace_id = ? AND ${PLACED}`);
     this.allAssetsStmt = db.prepare<[string], AssetRow>(`SELECT ${ASSET_COLUMNS} FROM remote_assets WHERE workspace_id = ? AND ${PLACED}`);
@@ -267,7 +269,14 @@ export class RemoteStateStore {
     this.loadTreeTx = db.transaction((workspaceId: string): StoredTree | null => {
       const cursor = this.treeSequenceStmt.get(workspaceId);
       if (!cursor || cursor.sequence === null || cursor.tree_sequence !== cursor.sequence) return null;
-      const tree: StoredTree = { sequence: cursor.sequence, folders: new Map(), assets: new Map(), folderPaths: new Map(), assetPaths: new Map() };
+      const tree: StoredTree = {
+        sequence: cursor.sequence,
+        listedAt: cursor.last_full_listing_at,
+        folders: new Map(),
+        assets: new Map(),
+        folderPaths: new Map(),
+        assetPaths: new Map(),
+      };
       for (const [id, parentId, path, name] of this.treeFoldersStmt.iterate(workspaceId)) {
         if (name === null) throw new IncompleteTree();
         tree.folders.set(id, { id, parentId, name });

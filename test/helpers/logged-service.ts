@@ -1,0 +1,136 @@
+/**
+ * The service in its own process with its request log on (`service/cli.ts --log`), so a test
+ * counts the requests an engine sent by route, from the service's own log, over real HTTP; and
+ * one run of the app against it (its own index connection, client and engine, as a fresh
+ * process has).
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { SyncEngine, type EngineOptions } from '../../main/engine/engine.js';
+import { openIndex, type SyncIndex } from '../../main/index/sync-index.js';
+import { createLogger, type Logger } from '../../main/logging.js';
+import { ServiceClient } from '../../main/service-client/index.js';
+import type { SyncReport } from '../../shared/engine.js';
+import { TEST_BACKOFF, convergeWith } from './engine.js';
+
+const CLI = fileURLToPath(new URL('../../service/cli.ts', import.meta.url));
+export const HIERARCHY = 'GET /workspaces/folders/hierarchy';
+export const CHANGES = 'GET /workspaces/changes';
+
+export interface CliInfo {
+  base_url: string;
+  account_id: string;
+  workspace_id: string;
+  api_key: string;
+  api_secret: string;
+  colleague: { api_key: string; api_secret: string };
+}
+
+export class LoggedService {
+  private barriers = 0;
+
+  private constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    readonly info: CliInfo,
+    /** In the order the service logged them, as "METHOD /path". */
+    readonly requests: readonly string[],
+    private readonly barrierSeen: Array<() => void>,
+  ) {}
+
+  static async start(): Promise<LoggedService> {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--blob-port', '0', '--demo', '--json', '--log'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const requests: string[] = [];
+    const barrierSeen: Array<() => void> = [];
+    const info = await new Promise<CliInfo>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`the service exited (${code}) before it listened`)));
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        const record = parseLine(line);
+        if (record && typeof record.base_url === 'string') resolve(record as unknown as CliInfo);
+        const request = record && requestOf(record);
+        if (request?.startsWith('GET /log-barrier-')) barrierSeen.shift()?.();
+        else if (request) requests.push(request);
+      });
+    });
+    return new LoggedService(child, info, requests, barrierSeen);
+  }
+
+  /** Every request sent before this call is in `requests` once it resolves (the log is in order). */
+  async settled(): Promise<void> {
+    const logged = new Promise<void>((resolve) => this.barrierSeen.push(resolve));
+    await fetch(`${this.info.base_url}/log-barrier-${(this.barriers += 1)}`).then((res) => res.text());
+    await logged;
+  }
+
+  /** How many requests of `route` were logged from index `from` on. */
+  count(route: string, from = 0): number {
+    return this.requests.slice(from).filter((r) => r === route).length;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+function parseLine(line: string): Record<string, unknown> | null {
+  try {
+    const value = JSON.parse(line) as unknown;
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function requestOf(record: Record<string, unknown>): string | null {
+  const req = record.req as { method?: string; url?: string } | undefined;
+  if (record.msg !== 'incoming request' || !req?.method || !req.url) return null;
+  return `${req.method} ${req.url.split('?')[0]}`;
+}
+
+export class AppRun {
+  private constructor(
+    readonly index: SyncIndex,
+    readonly client: ServiceClient,
+    readonly engine: SyncEngine,
+  ) {}
+
+  static async start(
+    service: LoggedService,
+    home: string,
+    options: { logger?: Logger; engine?: Pick<EngineOptions, 'fullListingIntervalMs'> } = {},
+  ): Promise<AppRun> {
+    const { info } = service;
+    const index = openIndex(join(home, 'index.db'), { backoff: TEST_BACKOFF });
+    const client = new ServiceClient({ baseUrl: info.base_url, accountId: info.account_id, credentials: { key: info.api_key, secret: info.api_secret }, baseDelayMs: 20, maxDelayMs: 500 });
+    const engine = new SyncEngine({
+      root: join(home, 'root'),
+      workspaces: [{ id: info.workspace_id }],
+      index,
+      client,
+      logger: options.logger ?? createLogger(),
+      deviceName: 'laptop',
+      accountId: info.account_id,
+      quietMs: 100,
+      pollIntervalMs: 60_000,
+      ...options.engine,
+    });
+    await engine.init();
+    return new AppRun(index, client, engine);
+  }
+
+  converge(): Promise<{ report: SyncReport; runs: number }> {
+    return convergeWith(() => this.engine.syncOnce(), { name: 'the engine' });
+  }
+
+  async stop(): Promise<void> {
+    await this.engine.stop();
+    await this.client.close();
+    this.index.close();
+  }
+}
