@@ -39,6 +39,8 @@ export interface SendOptions {
   headers: Record<string, string>;
   body?: string | Buffer | Readable | null | undefined;
   signal?: AbortSignal | undefined;
+  /** Bytes the response body buffers before the socket is paused (undici's default: 64 KiB). */
+  highWaterMark?: number | undefined;
 }
 
 export interface RawResponse {
@@ -129,6 +131,7 @@ export class Transport {
         signal: options.signal ?? null,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
+        ...(options.highWaterMark !== undefined ? { highWaterMark: options.highWaterMark } : {}),
       });
       this.options.logger?.debug({ request, status: res.statusCode, ms: Date.now() - started }, 'service response');
       return { status: res.statusCode, headers: res.headers, body: res.body, request };

@@ -14,6 +14,11 @@ import { SignedUploadAnswer } from './schemas.js';
 
 const MAX_REDIRECTS = 5;
 const UPLOAD_ANSWER_LIMIT = 64 * KiB;
+/**
+ * A downloaded body may buffer this much before the socket pauses: with undici's 64 KiB, every
+ * pause to hash or write a chunk stopped the connection too.
+ */
+const DOWNLOAD_BUFFER_BYTES = 1024 * KiB;
 
 export interface UploadOptions {
   /** Byte count, sent as Content-Length (a Buffer's own length when omitted). */
@@ -143,7 +148,7 @@ async function getFollowingRedirects(
 ): Promise<RawResponse> {
   let target = start;
   for (let hop = 0; ; hop++) {
-    const res = await context.transport.blob(target, { method: 'GET', headers, signal });
+    const res = await context.transport.blob(target, { method: 'GET', headers, signal, highWaterMark: DOWNLOAD_BUFFER_BYTES });
     const location = headerValue(res.headers, 'location');
     if (res.status < 300 || res.status >= 400 || res.status === 304 || location === undefined) return res;
     await res.body.dump().catch(() => undefined);
