@@ -5,15 +5,19 @@
  * process has).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
 import { SyncEngine, type EngineOptions } from '../../main/engine/engine.js';
 import { openIndex, type SyncIndex } from '../../main/index/sync-index.js';
+import { sanitizeName } from '../../main/local/paths.js';
 import { createLogger, type Logger } from '../../main/logging.js';
 import { ServiceClient } from '../../main/service-client/index.js';
 import type { SyncReport } from '../../shared/engine.js';
-import { TEST_BACKOFF, convergeWith } from './engine.js';
+import { RemoteActor, TEST_BACKOFF, TRASH_HOME, convergeWith } from './engine.js';
 
 const CLI = fileURLToPath(new URL('../../service/cli.ts', import.meta.url));
 export const HIERARCHY = 'GET /workspaces/folders/hierarchy';
@@ -133,4 +137,44 @@ export class AppRun {
     await this.client.close();
     this.index.close();
   }
+}
+
+export interface LoggedWorld {
+  service: LoggedService;
+  /** The app's home: its index and its sync root (`<home>/root`). */
+  home: string;
+  /** The workspace's folder under the root. */
+  dir: string;
+  user: RemoteActor;
+  colleague: RemoteActor;
+}
+
+/**
+ * Per test: a logged service, an app home and the two demo users acting on the service.
+ * `cleanup` runs newest first after each test; tests add their app runs to it.
+ */
+export function loggedWorlds(prefix: string): { setUp: () => Promise<LoggedWorld>; cleanup: Array<() => Promise<void>> } {
+  const cleanup: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
+    await rm(TRASH_HOME, { recursive: true, force: true });
+  });
+  const setUp = async (): Promise<LoggedWorld> => {
+    const service = await LoggedService.start();
+    cleanup.push(() => service.stop());
+    const home = await mkdtemp(join(tmpdir(), prefix));
+    cleanup.push(() => rm(home, { recursive: true, force: true }));
+    await mkdir(join(home, 'root'));
+    const { info } = service;
+    const actor = (key: string, secret: string): RemoteActor => {
+      const client = new ServiceClient({ baseUrl: info.base_url, accountId: info.account_id, credentials: { key, secret }, baseDelayMs: 20, maxDelayMs: 500 });
+      cleanup.push(() => client.close());
+      return new RemoteActor(client, info.workspace_id);
+    };
+    const user = actor(info.api_key, info.api_secret);
+    const colleague = actor(info.colleague.api_key, info.colleague.api_secret);
+    const name = (await user.client.getWorkspace(info.workspace_id)).name;
+    return { service, home, dir: join(home, 'root', sanitizeName(name)), user, colleague };
+  };
+  return { setUp, cleanup };
 }

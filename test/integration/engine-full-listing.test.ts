@@ -5,18 +5,14 @@
  * moved past it without applying it: exactly what the tree looks like after a feed that dropped
  * one. Listing requests are counted from the service's own request log.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { placeRemoteTree, treeFromListing } from '../../main/engine/remote-tree.js';
 import { openIndex } from '../../main/index/sync-index.js';
-import { sanitizeName } from '../../main/local/paths.js';
 import type { Logger } from '../../main/logging.js';
-import { ServiceClient } from '../../main/service-client/index.js';
-import { RemoteActor, TRASH_HOME, idle, localChecksums, remoteChecksums } from '../helpers/engine.js';
-import { AppRun, CHANGES, HIERARCHY, LoggedService } from '../helpers/logged-service.js';
+import { RemoteActor, idle, localChecksums, remoteChecksums } from '../helpers/engine.js';
+import { AppRun, CHANGES, HIERARCHY, loggedWorlds, type LoggedWorld } from '../helpers/logged-service.js';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -31,33 +27,19 @@ const listingLines = (lines: Array<Record<string, unknown>>): Array<Record<strin
   lines.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('the periodic full listing'));
 
 describe('periodic full listing', () => {
-  const cleanup: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
-    await rm(TRASH_HOME, { recursive: true, force: true });
-  });
+  const world = loggedWorlds('asset-sync-full-listing-');
+  const { cleanup } = world;
 
-  async function setUp(): Promise<{ service: LoggedService; home: string; dir: string; user: RemoteActor; colleague: RemoteActor }> {
-    const service = await LoggedService.start();
-    cleanup.push(() => service.stop());
-    const home = await mkdtemp(join(tmpdir(), 'asset-sync-full-listing-'));
-    cleanup.push(() => rm(home, { recursive: true, force: true }));
-    await mkdir(join(home, 'root'));
-    const { info } = service;
-    const actor = (key: string, secret: string): RemoteActor => {
-      const client = new ServiceClient({ baseUrl: info.base_url, accountId: info.account_id, credentials: { key, secret }, baseDelayMs: 20, maxDelayMs: 500 });
-      cleanup.push(() => client.close());
-      return new RemoteActor(client, info.workspace_id);
-    };
-    const user = actor(info.api_key, info.api_secret);
-    const colleague = actor(info.colleague.api_key, info.colleague.api_secret);
-    const name = (await user.client.getWorkspace(info.workspace_id)).name;
+  /** A logged service and a home whose app has synced once (one full listing, as a first sync makes). */
+  async function setUp(): Promise<LoggedWorld> {
+    const synced = await world.setUp();
+    const { service, home } = synced;
     const first = await AppRun.start(service, home);
     await first.converge();
     await first.stop();
     await service.settled();
     expect(service.count(HIERARCHY)).toBe(1);
-    return { service, home, dir: join(home, 'root', sanitizeName(name)), user, colleague };
+    return synced;
   }
 
   /** Moves the index's cursor to the service's without applying what lies between: a feed that dropped those changes. */

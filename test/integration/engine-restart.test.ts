@@ -7,41 +7,15 @@
  * The service runs in its own process with its request log on (`service/cli.ts --log`), so the
  * requests are counted by route from the service's own log, over real HTTP.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { placeRemoteTree, treeFromListing } from '../../main/engine/remote-tree.js';
 import { openIndex } from '../../main/index/sync-index.js';
-import { sanitizeName } from '../../main/local/paths.js';
-import { ServiceClient } from '../../main/service-client/index.js';
-import { RemoteActor, TRASH_HOME, bytesFor, idle, localChecksums, remoteChecksums } from '../helpers/engine.js';
-import { AppRun, CHANGES, HIERARCHY, LoggedService } from '../helpers/logged-service.js';
+import { bytesFor, idle, localChecksums, remoteChecksums } from '../helpers/engine.js';
+import { AppRun, CHANGES, HIERARCHY, loggedWorlds, type LoggedService } from '../helpers/logged-service.js';
 
 describe('restart with a stored remote tree', () => {
-  const cleanup: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
-    await rm(TRASH_HOME, { recursive: true, force: true });
-  });
-
-  async function setUp(): Promise<{ service: LoggedService; home: string; dir: string; user: RemoteActor; colleague: RemoteActor }> {
-    const service = await LoggedService.start();
-    cleanup.push(() => service.stop());
-    const home = await mkdtemp(join(tmpdir(), 'asset-sync-restart-'));
-    cleanup.push(() => rm(home, { recursive: true, force: true }));
-    await mkdir(join(home, 'root'));
-    const { info } = service;
-    const actor = (key: string, secret: string): RemoteActor => {
-      const client = new ServiceClient({ baseUrl: info.base_url, accountId: info.account_id, credentials: { key, secret }, baseDelayMs: 20, maxDelayMs: 500 });
-      cleanup.push(() => client.close());
-      return new RemoteActor(client, info.workspace_id);
-    };
-    const user = actor(info.api_key, info.api_secret);
-    const colleague = actor(info.colleague.api_key, info.colleague.api_secret);
-    const name = (await user.client.getWorkspace(info.workspace_id)).name;
-    return { service, home, dir: join(home, 'root', sanitizeName(name)), user, colleague };
-  }
+  const { setUp, cleanup } = loggedWorlds('asset-sync-restart-');
 
   /** The first run: a full listing (nothing is stored yet), everything downloaded, then stopped. */
   async function firstRun(service: LoggedService, home: string): Promise<void> {
