@@ -215,3 +215,35 @@ export function treeRows(tree: RawRemoteTree, paths: TreePaths): Pick<TreeWrite,
     assets: [...tree.assets.values()].map((item) => ({ item, path: paths.assets.get(item.id) ?? null })),
   };
 }
+
+/**
+ * The ids whose raw item differs between two trees, either way (set, changed or gone): what a
+ * full listing says the tree built from the feed got wrong.
+ */
+export function treeDifferences(kept: RawRemoteTree, listed: RawRemoteTree): TreeChanges {
+  const differ = noChanges();
+  for (const [id, f] of listed.folders) {
+    const k = kept.folders.get(id);
+    if (!k || k.parentId !== f.parentId || k.name !== f.name) differ.folders.add(id);
+  }
+  for (const id of kept.folders.keys()) if (!listed.folders.has(id)) differ.folders.add(id);
+  for (const [id, a] of listed.assets) {
+    const k = kept.assets.get(id);
+    if (!k || !sameAsset(k, a)) differ.assets.add(id);
+  }
+  for (const id of kept.assets.keys()) if (!listed.assets.has(id)) differ.assets.add(id);
+  return differ;
+}
+
+function sameAsset(a: RawAsset, b: RawAsset): boolean {
+  return (
+    a.folderId === b.folderId &&
+    a.fileName === b.fileName &&
+    a.versionId === b.versionId &&
+    a.versionNumber === b.versionNumber &&
+    a.checksum === b.checksum &&
+    a.size === b.size &&
+    a.lockedByUserId === b.lockedByUserId &&
+    a.sequence === b.sequence
+  );
+}

@@ -5,8 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { notIgnored } from '../../main/engine/local-view.js';
-import { noChanges, type RawRemoteTree } from '../../main/engine/remote-tree.js';
-import { treeDifferences } from '../../main/engine/workspace-sync.js';
+import { noChanges, treeDifferences, type RawRemoteTree } from '../../main/engine/remote-tree.js';
 import { createIgnoreMatcher, type IgnoreMatcher } from '../../main/local/ignore.js';
 import { pathKey } from '../../main/local/paths.js';
 import type { RawAsset } from '../../main/index/remote-state.js';
