@@ -2,6 +2,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { ServiceContext } from './context.js';
 import { ApiError, errorBody } from './http/errors.js';
+import { routeFaultCode } from './http/faults.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { registerRoutes } from './routes/index.js';
 
@@ -24,9 +25,16 @@ export async function createApiServer(ctx: ServiceContext): Promise<FastifyInsta
   const faults = ctx.faults;
   const limiter = ctx.options.rateLimitPerSecond ? createRateLimiter(ctx.options.rateLimitPerSecond) : undefined;
 
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (!faults) return;
     if (faults.options.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.options.latencyMs));
+    const rule = faults.routeFault(request.method, request.url);
+    if (rule?.answer === 'drop') {
+      reply.hijack();
+      reply.raw.destroy();
+      return reply;
+    }
+    if (rule) return reply.code(rule.answer).send(errorBody(shape, routeFaultCode(rule.answer), `Injected fault: ${rule.method} ${rule.path} answers ${rule.answer}.`));
     if (faults.roll('error5xx')) {
       return reply.code(503).header('retry-after', '0').send(errorBody(shape, 'unavailable', 'Injected fault: service unavailable.'));
     }

@@ -37,7 +37,7 @@ const program = new Command('asset-service')
   .option('--error-shape <shape>', 'error bodies: object | flat', oneOf(['object', 'flat']), 'object')
   .option('--workspaces-shape <shape>', 'GET /workspaces: object | list', oneOf(['object', 'list']), 'object')
   .option('--rate-limit <rate>', 'requests per second per token, e.g. 50/s', wrap(parseRateLimit))
-  .option('--faults <spec>', 'latency=MS,error5xx=P,drop=P,truncate=P,seed=N', wrap(parseFaults))
+  .option('--faults <spec>', 'latency=MS,error5xx=P,drop=P,truncate=P,seed=N,route=METHOD:/path:STATUS|drop', wrap(parseFaults))
   .option('--log', 'log requests');
 
 program.parse();

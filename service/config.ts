@@ -9,6 +9,29 @@ export interface FaultOptions {
   /** Share of blob downloads cut short. */
   truncate: number;
   seed: number;
+  /** Routes answered the same way every time (no dice): a service without a route, or one route down. */
+  routes?: readonly RouteFault[] | undefined;
+}
+
+/** One route's fixed answer: e.g. `GET /workspaces/changes` → 404, as a service without the feed answers. */
+export interface RouteFault {
+  /** Upper case, as sent: 'GET'. */
+  method: string;
+  /** Matches the request path itself and every path below it ('/workspaces/changes', '/workspaces/changes/…'); the query is ignored. */
+  path: string;
+  /** An error status (400–599), or 'drop': the connection is destroyed before any answer. */
+  answer: number | 'drop';
+}
+
+/** Throws unless the rule can be applied as written. */
+export function checkRouteFault(rule: RouteFault): RouteFault {
+  const { method, path, answer } = rule;
+  if (!/^[A-Z]+$/.test(method)) throw new Error(`route fault: the method "${method}" must be upper case, like GET`);
+  if (!path.startsWith('/') || path.includes('?')) throw new Error(`route fault: the path "${path}" must start with / and carry no query`);
+  if (answer !== 'drop' && !(Number.isInteger(answer) && answer >= 400 && answer <= 599)) {
+    throw new Error(`route fault: the answer must be an error status (400-599) or "drop", got "${String(answer)}"`);
+  }
+  return rule;
 }
 
 export interface ServiceOptions {
@@ -53,11 +76,16 @@ export function parseRateLimit(text: string): number {
   return perMinute ? n / 60 : n;
 }
 
-/** `latency=20,error5xx=0.05,drop=0.02,truncate=0.05,seed=7`. */
+/** `latency=20,error5xx=0.05,drop=0.02,truncate=0.05,seed=7,route=GET:/workspaces/changes:404`. */
 export function parseFaults(text: string): FaultOptions {
   const faults: FaultOptions = { latencyMs: 0, error5xx: 0, drop: 0, truncate: 0, seed: 1 };
+  const routes: RouteFault[] = [];
   for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
     const [name, raw] = part.split('=');
+    if (name === 'route') {
+      routes.push(parseRouteFault(raw ?? ''));
+      continue;
+    }
     const value = Number(raw);
     if (raw === undefined || !Number.isFinite(value) || value < 0) throw new Error(`--faults: bad value in "${part}"`);
     switch (name) {
@@ -67,8 +95,21 @@ export function parseFaults(text: string): FaultOptions {
         faults[name] = value;
         break;
       case 'seed': faults.seed = Math.floor(value); break;
-      default: throw new Error(`--faults: unknown fault "${name}" (latency, error5xx, drop, truncate, seed)`);
+      default: throw new Error(`--faults: unknown fault "${name}" (latency, error5xx, drop, truncate, seed, route)`);
     }
   }
+  if (routes.length > 0) faults.routes = routes;
   return faults;
+}
+
+/** `GET:/workspaces/changes:404` or `GET:/workspaces/folders/hierarchy:drop`. */
+function parseRouteFault(text: string): RouteFault {
+  const match = /^([A-Za-z]+):(\/[^:]*):(\d{3}|drop)$/.exec(text);
+  if (!match) throw new Error(`--faults: route wants METHOD:/path:STATUS or METHOD:/path:drop, got "${text}"`);
+  const [, method = '', path = '', answer = ''] = match;
+  try {
+    return checkRouteFault({ method: method.toUpperCase(), path, answer: answer === 'drop' ? 'drop' : Number(answer) });
+  } catch (error) {
+    throw new Error(`--faults: ${(error as Error).message}`);
+  }
 }

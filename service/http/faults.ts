@@ -1,16 +1,28 @@
-import type { FaultOptions } from '../config.js';
+import { checkRouteFault, type FaultOptions, type RouteFault } from '../config.js';
 import { seededRandom } from '../../shared/random.js';
+
+export type { RouteFault };
+
+export type FaultKind = 'error5xx' | 'drop' | 'truncate';
 
 export interface FaultInjector {
   readonly options: FaultOptions;
   /** Whether the next event of this kind fails. */
-  roll(kind: 'error5xx' | 'drop' | 'truncate'): boolean;
-  readonly counts: Record<'error5xx' | 'drop' | 'truncate', number>;
+  roll(kind: FaultKind): boolean;
+  /** The first route rule this request falls under (counted as a `route` fault), if any. */
+  routeFault(method: string, url: string): RouteFault | undefined;
+  /**
+   * Replaces the route rules while the service runs: a test takes a route down and brings it
+   * back, as an outage of one part of a real service would.
+   */
+  setRoutes(routes: readonly RouteFault[]): void;
+  readonly counts: Record<FaultKind | 'route', number>;
 }
 
 export function createFaultInjector(options: FaultOptions): FaultInjector {
   const random = seededRandom(options.seed);
-  const counts = { error5xx: 0, drop: 0, truncate: 0 };
+  const counts = { error5xx: 0, drop: 0, truncate: 0, route: 0 };
+  let routes = (options.routes ?? []).map(checkRouteFault);
   return {
     options,
     counts,
@@ -19,5 +31,26 @@ export function createFaultInjector(options: FaultOptions): FaultInjector {
       if (hit) counts[kind] += 1;
       return hit;
     },
+    routeFault(method, url) {
+      if (routes.length === 0) return undefined;
+      const path = url.split('?')[0] ?? '';
+      const rule = routes.find((r) => r.method === method && (path === r.path || path.startsWith(r.path.endsWith('/') ? r.path : `${r.path}/`)));
+      if (rule) counts.route += 1;
+      return rule;
+    },
+    setRoutes(next) {
+      routes = next.map(checkRouteFault);
+    },
   };
+}
+
+/** The error code a fixed status is answered with: the one the service itself uses for it. */
+export function routeFaultCode(status: number): string {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 429) return 'rate_limited';
+  if (status === 503) return 'unavailable';
+  if (status >= 500) return 'internal';
+  return 'invalid_request';
 }

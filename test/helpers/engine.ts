@@ -15,7 +15,7 @@ import { SyncEngine, type EngineOptions, type EngineWorkspace } from '../../main
 import { openIndex, type SyncIndex } from '../../main/index/sync-index.js';
 import { sanitizeName } from '../../main/local/paths.js';
 import { MARKER_FILE_NAME, TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX } from '../../main/local/own-files.js';
-import { createLogger } from '../../main/logging.js';
+import { createLogger, type Logger } from '../../main/logging.js';
 import { ServiceClient, type RetryEvent } from '../../main/service-client/index.js';
 import { startService, type DemoInfo, type DemoOptions, type FaultOptions, type RunningService, type ServiceOptions } from '../../service/index.js';
 
@@ -236,6 +236,8 @@ export interface DeviceOptions {
   quietMs?: number;
   credentials?: Credentials;
   engine?: Partial<Omit<EngineOptions, 'root' | 'index' | 'client' | 'logger'>>;
+  /** The engine's logger (default: a silent one), e.g. `keptLogger()` to read what it said. */
+  logger?: Logger;
 }
 
 export class Device {
@@ -297,6 +299,7 @@ export interface World {
   /** The demo user (whose devices sync) acting on the service from elsewhere, for checks. */
   user: RemoteActor;
   colleague: RemoteActor;
+  /** A name used before (that device closed) starts a new engine on the same root and index: a restart. */
   device(name: string, options?: DeviceOptions): Promise<Device>;
   /** Files below `home` that are neither inside a device root nor a device's index files. */
   strayFiles(): Promise<string[]>;
@@ -356,7 +359,7 @@ export async function startWorld(options: { service?: Partial<ServiceOptions>; d
           workspaces,
           index,
           client,
-          logger: createLogger(),
+          logger: deviceOptions.logger ?? createLogger(),
           deviceName: name,
           accountId: demo.accountId,
           quietMs: deviceOptions.quietMs ?? 100,
