@@ -276,7 +276,8 @@ export class ServiceClient {
         path: '/workspaces/changes',
         query: { since, limit },
         schema: ChangesPage,
-        retriable: true,
+        // 501 is a 5xx but no outage: the service has no feed, and asking again will not add one.
+        retriable: (err) => err.status !== 501,
         scope: { workspaceId },
         maxBytes: CHANGES_LIMIT,
         ...options,

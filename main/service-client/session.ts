@@ -25,7 +25,8 @@ export interface ApiCall<S extends z.ZodType> {
   body?: unknown;
   schema: S;
   /** Safe to send twice: decided per endpoint from the protocol, never from the method alone. */
-  retriable: boolean;
+  /** Whether a failure may be tried again; a function decides per error (e.g. 501 means "never"). */
+  retriable: boolean | ((err: ServiceError) => boolean);
   scope: Scope;
   /** False only for POST /auth/token. */
   auth?: boolean;
@@ -117,7 +118,7 @@ export class ApiSession {
       },
       {
         policy: this.context.policy,
-        retriable: (err) => spec.retriable && !tokenFailures.has(err),
+        retriable: (err) => (typeof spec.retriable === 'function' ? spec.retriable(err) : spec.retriable) && !tokenFailures.has(err),
         request,
         signal,
         onRetry: this.context.onRetry,
