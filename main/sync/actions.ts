@@ -5,7 +5,7 @@
  *
  * Base rows: unless stated otherwise, an action that succeeds leaves the base row at its `path`
  * describing the result (a transfer writes it from the bytes it moved; a delete removes it).
- * Moves re-key the row at `basePath` to `to`.
+ * File moves re-key the row at `basePath` to `to`; folder renames write the folder's row at `to`.
  */
 import type { BaseFile, BaseFolder, LocalFile, RemoteFile } from './model.js';
 
@@ -25,8 +25,9 @@ export interface CreateRemoteFolder {
 }
 
 /** Rename or move a file on disk. */
-export interface MoveLocal {
+export interface MoveLocalFile {
   readonly kind: 'move-local';
+  readonly item?: 'file';
   readonly from: string;
   readonly to: string;
   /** The base row that moves with the file (null: none). */
@@ -34,15 +35,49 @@ export interface MoveLocal {
   readonly reason: string;
 }
 
+/**
+ * Rename a folder on disk in place, in letter case only ("Brand" -> "brand"); other folder
+ * renames are planned as a new folder, file moves and a deletion. What is in it stays where it
+ * is. On success the folder's base row is written at `to` with `folderId`; the rows of what is
+ * in it keep their keys (case-folded) and are re-spelled by the plan's record actions.
+ */
+export interface MoveLocalFolder {
+  readonly kind: 'move-local';
+  readonly item: 'folder';
+  readonly from: string;
+  readonly to: string;
+  /** The remote folder both sides share, for the base row. */
+  readonly folderId: string;
+  readonly reason: string;
+}
+
+export type MoveLocal = MoveLocalFile | MoveLocalFolder;
+
 /** Rename or move an asset: `file_name` = last segment of `to`, folder = the folder at its parent. */
-export interface MoveRemote {
+export interface MoveRemoteAsset {
   readonly kind: 'move-remote';
+  readonly item?: 'file';
   readonly from: string;
   readonly to: string;
   readonly assetId: string;
   readonly basePath: string | null;
   readonly reason: string;
 }
+
+/**
+ * Rename a folder on the service in place, in letter case only: `name` = last segment of `to`,
+ * its parent unchanged. On success its base row is written at `to`, as for MoveLocalFolder.
+ */
+export interface MoveRemoteFolder {
+  readonly kind: 'move-remote';
+  readonly item: 'folder';
+  readonly from: string;
+  readonly to: string;
+  readonly folderId: string;
+  readonly reason: string;
+}
+
+export type MoveRemote = MoveRemoteAsset | MoveRemoteFolder;
 
 /** Move the local file to the trash, only if it still has `expectedChecksum`. */
 export interface DeleteLocal {
@@ -120,7 +155,7 @@ export interface Conflict {
   readonly local: LocalFile;
   readonly remote: RemoteFile;
   readonly base: BaseFile | null;
-  readonly steps: readonly [MoveLocal, UploadNew, Download];
+  readonly steps: readonly [MoveLocalFile, UploadNew, Download];
   readonly reason: string;
 }
 

@@ -15,7 +15,7 @@
  * but never loses data.
  */
 import type { BaseFile, LocalFile, RemoteFile, SyncState } from './model.js';
-import type { MoveLocal, MoveRemote } from './actions.js';
+import type { MoveLocalFile, MoveRemoteAsset } from './actions.js';
 import { sortedEntries } from './rel-path.js';
 
 /** What sits at one path key once moves are applied. */
@@ -28,7 +28,7 @@ export interface FileSlot {
 
 export interface AlignedFiles {
   slots: Map<string, FileSlot>;
-  moves: Array<MoveLocal | MoveRemote>;
+  moves: Array<MoveLocalFile | MoveRemoteAsset>;
 }
 
 /** `localSpelling` turns a remote path into the path it takes on disk (existing folders' case). */
@@ -41,7 +41,7 @@ export function alignMoves(
   const remote = new Map(files.remote);
   const remoteKeyByAsset = uniqueIndex(remote, (r) => r.assetId);
   const localMoves = detectLocalMoves(files.local, files.base);
-  const moves: Array<MoveLocal | MoveRemote> = [];
+  const moves: Array<MoveLocalFile | MoveRemoteAsset> = [];
   // A destination must be free before and after the moves planned so far: a move onto a path
   // another move empties would depend on the order the two run in (a chain), so it falls back.
   // Nor can a file move into a folder that takes its own name ("Notes" to "Notes/old.txt"):

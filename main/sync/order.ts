@@ -1,8 +1,11 @@
 /**
- * The order the executor runs a plan in (design notes §2): folders created shallow to deep, so
- * every parent exists first; then moves, so nothing is deleted or re-transferred that only
- * changed its name; then deletions deep to shallow, so a folder is emptied before it goes;
- * then transfers; then base bookkeeping and reports. Within a phase: by path, then by kind.
+ * The order the executor runs a plan in (design notes §2): folders' case-only renames first,
+ * shallow to deep, since everything after them names those folders by their new spelling (a
+ * folder made below one beforehand would bring the new spelling into being as a second folder
+ * on a case-sensitive disk); folders created shallow to deep, so every parent exists first;
+ * then moves, so nothing is deleted or re-transferred that only changed its name; then
+ * deletions deep to shallow, so a folder is emptied before it goes; then transfers; then base
+ * bookkeeping and reports. Within a phase: by path, then by kind.
  * A folder that takes the place of a file (a file became a folder on the other side) is
  * created once that file is deleted, right after the deletions.
  */
@@ -11,12 +14,13 @@ import { pathKey } from '../local/paths.js';
 import { compareStrings, depthOf } from './rel-path.js';
 
 const Phase = {
-  createFolders: 0,
-  moves: 1,
-  deletions: 2,
-  replacingFolders: 3,
-  transfers: 4,
-  bookkeeping: 5,
+  renameFolders: 0,
+  createFolders: 1,
+  moves: 2,
+  deletions: 3,
+  replacingFolders: 4,
+  transfers: 5,
+  bookkeeping: 6,
 } as const;
 
 function phaseOf(action: Action, deletedFiles: ReadonlySet<string>): number {
@@ -27,7 +31,7 @@ function phaseOf(action: Action, deletedFiles: ReadonlySet<string>): number {
       return deletedFiles.has(`remote:${pathKey(action.path)}`) ? Phase.replacingFolders : Phase.createFolders;
     case 'move-local':
     case 'move-remote':
-      return Phase.moves;
+      return action.item === 'folder' ? Phase.renameFolders : Phase.moves;
     // Base rows are dropped with the deletions, before the transfers: a transfer may write a
     // new row at the same path.
     case 'delete-local':
@@ -61,7 +65,8 @@ export function orderActions(actions: readonly Action[]): Action[] {
     const phase = phaseOf(action, deletedFiles);
     const path = actionPath(action);
     const depth = depthOf(path);
-    const byDepth = phase === Phase.createFolders || phase === Phase.replacingFolders ? depth : phase === Phase.deletions ? -depth : 0;
+    const shallowFirst = phase === Phase.renameFolders || phase === Phase.createFolders || phase === Phase.replacingFolders;
+    const byDepth = shallowFirst ? depth : phase === Phase.deletions ? -depth : 0;
     return { action, phase, path, byDepth };
   });
   keyed.sort(

@@ -12,7 +12,7 @@
  *   rewritten (design notes §6).
  */
 import { pathKey } from '../local/paths.js';
-import type { Action, Conflict, Download, MoveLocal, MoveRemote, RecordBase } from './actions.js';
+import type { Action, Conflict, Download, MoveLocalFile, MoveRemoteAsset, RecordBase } from './actions.js';
 import { assertNever } from './actions.js';
 import { massDeleteBrake, summarize, type Brake, type PlanSummary } from './brake.js';
 import { conflictCopyPath } from './conflict-name.js';
@@ -21,6 +21,7 @@ import { foldersHolding, planFolders } from './folders.js';
 import type { BaseFile, LocalFile, LocalFolder, PlannerInput, RemoteFile } from './model.js';
 import { alignMoves, type FileSlot } from './moves.js';
 import { orderActions } from './order.js';
+import { alignFolderCase } from './planner-folder-case.js';
 import { isRename, joinPath, nameOf, parentOf, sortedEntries } from './rel-path.js';
 
 export interface Plan {
@@ -32,8 +33,10 @@ export interface Plan {
 }
 
 export function plan(input: PlannerInput): Plan {
-  const localSpelling = spellingOnDisk(input.folders.local);
-  const { slots, moves } = alignMoves(input.files, localSpelling);
+  // From here on, paths are as they will be once the folders' case-only renames ran.
+  const { renames, input: views } = alignFolderCase(input);
+  const localSpelling = spellingOnDisk(views.folders.local);
+  const { slots, moves } = alignMoves(views.files, localSpelling);
   const context: SlotContext = {
     selfUserId: input.selfUserId,
     localSpelling,
@@ -42,9 +45,15 @@ export function plan(input: PlannerInput): Plan {
   const fileActions: Action[] = [...moves];
   for (const [key, slot] of sortedEntries(slots)) fileActions.push(...planSlot(key, slot, context));
 
-  const after = filesAfter(input.files, fileActions);
+  const after = filesAfter(views.files, fileActions);
   const occupied = foldersHolding([...after.local.values(), ...after.remote.values()]);
-  const actions = orderActions([...fileActions, ...planFolders(input.folders, occupied, localSpelling)]);
+  // A renamed folder's base row is written by its rename, and only if that succeeds: recorded
+  // at the new spelling while the rename failed, it would read as a rename the other way.
+  const renamed = new Set(renames.map((r) => pathKey(r.to)));
+  const folderActions = planFolders(views.folders, occupied, localSpelling).filter(
+    (a) => a.kind !== 'record-folder-base' || !renamed.has(pathKey(a.base.path)),
+  );
+  const actions = orderActions([...renames, ...fileActions, ...folderActions]);
   const summary = summarize(actions, input.files.base.size);
   return { actions, summary, brake: input.allowMassDelete === true ? null : massDeleteBrake(summary) };
 }
@@ -64,7 +73,7 @@ function planSlot(key: string, slot: FileSlot, context: SlotContext): Action[] {
   // service moved a file deleted here. Unless a rename carries it along, it leaves the old path
   // (which may get a row of its own). The actions here write the row at the new path, except
   // a wait for a lock: then the row itself moves, so the next attempt finds it.
-  const rowCarried = actions.some((a) => (a.kind === 'move-local' || a.kind === 'move-remote') && a.basePath === base.path);
+  const rowCarried = actions.some((a) => (a.kind === 'move-local' || a.kind === 'move-remote') && a.item !== 'folder' && a.basePath === base.path);
   if (pathKey(base.path) !== key && !rowCarried) {
     actions.push({ kind: 'forget-base', path: base.path, reason: 'the file is now tracked at its new path' });
     const wait = actions.find((a) => a.kind === 'locked');
@@ -246,7 +255,7 @@ function alignNames(
   local: LocalFile,
   base: BaseFile | undefined,
   remote: RemoteFile,
-): { path: string; rename: MoveLocal | MoveRemote | null } {
+): { path: string; rename: MoveLocalFile | MoveRemoteAsset | null } {
   if (!isRename(local.path, remote.path)) return { path: local.path, rename: null };
   const basePath = base?.path ?? null;
   if (base === undefined || isRename(base.path, remote.path)) {

@@ -383,7 +383,7 @@ describe('plan: moves', () => {
     expect(only(actions, 'conflict').copyPath).toBe(`b (conflicted copy Studio Mac ${STAMP}).txt`);
   });
 
-  it('a remote move into a new folder lands in the folder as spelled on disk', () => {
+  it('a remote move into a folder spelled differently on disk: the folder takes the service\'s spelling first', () => {
     const actions = moveScenario({
       local: [local('a.txt', 'v1')],
       base: [base('a.txt', 'v1')],
@@ -391,7 +391,10 @@ describe('plan: moves', () => {
       localFolders: ['docs'],
       remoteFolders: ['Docs'],
     });
-    expect(only(actions, 'move-local')).toMatchObject({ from: 'a.txt', to: 'docs/a.txt' });
+    expect(actions).toEqual([
+      expect.objectContaining({ kind: 'move-local', item: 'folder', from: 'docs', to: 'Docs' }),
+      expect.objectContaining({ kind: 'move-local', from: 'a.txt', to: 'Docs/a.txt', basePath: 'a.txt' }),
+    ]);
   });
 });
 
@@ -456,7 +459,7 @@ describe('plan: case-only renames', () => {
     expect(only(actions, 'upload-version').path).toBe('report.pdf');
   });
 
-  it('a parent folder spelled differently is not a file rename', () => {
+  it('a parent folder spelled differently is not a file rename: the folder is renamed, the file only re-recorded', () => {
     const { actions } = plan(
       input({
         local: [local('Docs/a.txt', 'v1')],
@@ -467,12 +470,169 @@ describe('plan: case-only renames', () => {
         remoteFolders: ['docs'],
       }),
     );
-    expect(kinds(actions)).toEqual([]);
+    expect(steps(actions)).toEqual(['move-local docs', 'record-base docs/a.txt']);
+    expect(only(actions, 'move-local')).toMatchObject({ item: 'folder', from: 'Docs', to: 'docs' });
   });
 
-  it('a new remote file in a folder spelled differently on disk lands in the folder on disk', () => {
+  it('a new remote file in a folder renamed on the service lands in the folder once renamed', () => {
     const { actions } = plan(input({ remote: [remote('docs/new.txt', 'x')], localFolders: ['Docs'], baseFolders: ['Docs'], remoteFolders: ['docs'] }));
-    expect(only(actions, 'download').path).toBe('Docs/new.txt');
+    expect(steps(actions)).toEqual(['move-local docs', 'download docs/new.txt']);
+  });
+});
+
+// ---- case-only folder renames --------------------------------------------------------------
+
+describe('plan: case-only folder renames', () => {
+  /**
+   * "Brand" holding a file and a subfolder with a file, synced; then each side spells the
+   * folder its own way. The files are the same bytes everywhere: nothing is to transfer.
+   */
+  const brand = (spelling: { local: string; base: string | null; remote: string }, extra: Scenario = {}): PlannerInput => {
+    const paths = (top: string): string[] => [`${top}/guide.pdf`, `${top}/Logos/logo.svg`];
+    const remoteIds = (path: string): Partial<RemoteFile> => ({ assetId: assetOf(path), folderId: folderId(parentOfPath(path)) });
+    return input({
+      local: [...paths(spelling.local).map((p) => local(p, p.toLowerCase())), ...(extra.local ?? [])],
+      base: [...(spelling.base === null ? [] : paths(spelling.base).map((p) => base(p, p.toLowerCase()))), ...(extra.base ?? [])],
+      remote: [...paths(spelling.remote).map((p) => remote(p, p.toLowerCase(), remoteIds(p))), ...(extra.remote ?? [])],
+      localFolders: [spelling.local, `${spelling.local}/Logos`, ...(extra.localFolders ?? [])],
+      baseFolders: spelling.base === null ? [] : [spelling.base, `${spelling.base}/Logos`],
+      remoteFolders: [spelling.remote, `${spelling.remote}/Logos`, ...(extra.remoteFolders ?? [])],
+    });
+  };
+  const parentOfPath = (path: string): string => path.slice(0, path.lastIndexOf('/'));
+  /** The base rows of what is in the folder, re-spelled; in the bookkeeping phase's order (by path). */
+  const recorded = ['record-folder-base brand/Logos', 'record-base brand/Logos/logo.svg', 'record-base brand/guide.pdf'];
+
+  it.each<[string, { local: string; base: string | null; remote: string }, string[]]>([
+    ['renamed locally: the service folder is renamed', { local: 'brand', base: 'Brand', remote: 'Brand' }, ['move-remote brand', ...recorded]],
+    ['renamed on the service: the local folder is renamed', { local: 'Brand', base: 'Brand', remote: 'brand' }, ['move-local brand', ...recorded]],
+    ['renamed alike on both sides: only the base learns the name', { local: 'brand', base: 'Brand', remote: 'brand' }, ['record-folder-base brand', ...recorded]],
+    ['renamed differently on both sides: the service spelling wins', { local: 'BRAND', base: 'Brand', remote: 'brand' }, ['move-local brand', ...recorded]],
+    ['never synced, spelled differently: the service spelling wins', { local: 'BRAND', base: null, remote: 'brand' }, ['move-local brand', ...recorded]],
+    ['spelled alike everywhere: nothing to do', { local: 'Brand', base: 'Brand', remote: 'Brand' }, []],
+  ])('%s', (_name, spelling, expected) => {
+    const { actions, brake } = plan(brand(spelling));
+    expect(steps(actions)).toEqual(expected);
+    // No transfer, no deletion, no file moved on its own: only the folder, once.
+    expect(kinds(actions).filter((k) => !k.startsWith('record-'))).toEqual(expected.some((e) => e.startsWith('move-')) ? [expected[0]?.split(' ')[0]] : []);
+    expect(brake).toBeNull();
+    for (const action of actions) expect(action.reason).not.toBe('');
+  });
+
+  it('a rename carries the folder id and the spellings, its parent unchanged', () => {
+    const { actions } = plan(brand({ local: 'brand', base: 'Brand', remote: 'Brand' }));
+    expect(only(actions, 'move-remote')).toEqual({
+      kind: 'move-remote',
+      item: 'folder',
+      from: 'Brand',
+      to: 'brand',
+      folderId: folderId('Brand'),
+      reason: 'folder renamed to "brand" locally',
+    });
+    const fromService = plan(brand({ local: 'BRAND', base: 'Brand', remote: 'brand' })).actions;
+    expect(only(fromService, 'move-local')).toMatchObject({ item: 'folder', from: 'BRAND', to: 'brand', folderId: folderId('brand') });
+    expect(only(fromService, 'move-local').reason).toContain('nothing is lost');
+  });
+
+  it('the renamed folder\'s own base row is written by the rename, not recorded beside it', () => {
+    // Recorded while the rename failed, the new spelling would read as a rename the other way.
+    for (const spelling of [
+      { local: 'brand', base: 'Brand', remote: 'Brand' },
+      { local: 'Brand', base: 'Brand', remote: 'brand' },
+    ]) {
+      const { actions } = plan(brand(spelling));
+      expect(actions.filter((a) => a.kind === 'record-folder-base' && a.base.path === 'brand')).toEqual([]);
+    }
+  });
+
+  it('a subfolder renamed alone: only it is renamed', () => {
+    const { actions } = plan(
+      input({
+        local: [local('Brand/logos/logo.svg', 'l')],
+        base: [base('Brand/Logos/logo.svg', 'l')],
+        remote: [remote('Brand/Logos/logo.svg', 'l')],
+        localFolders: ['Brand', 'Brand/logos'],
+        baseFolders: ['Brand', 'Brand/Logos'],
+        remoteFolders: ['Brand', 'Brand/Logos'],
+      }),
+    );
+    expect(steps(actions)).toEqual(['move-remote Brand/logos', 'record-base Brand/logos/logo.svg']);
+  });
+
+  it('a folder and its subfolder renamed on the service: renamed shallow to deep, the deeper one named under the new parent', () => {
+    const { actions } = plan(
+      input({
+        local: [local('Brand/Logos/logo.svg', 'l')],
+        base: [base('Brand/Logos/logo.svg', 'l')],
+        remote: [remote('brand/logos/logo.svg', 'l')],
+        localFolders: ['Brand', 'Brand/Logos'],
+        baseFolders: ['Brand', 'Brand/Logos'],
+        remoteFolders: ['brand', 'brand/logos'],
+      }),
+    );
+    expect(actions.slice(0, 2)).toEqual([
+      expect.objectContaining({ kind: 'move-local', item: 'folder', from: 'Brand', to: 'brand' }),
+      expect.objectContaining({ kind: 'move-local', item: 'folder', from: 'brand/Logos', to: 'brand/logos' }),
+    ]);
+    expect(steps(actions.slice(2))).toEqual(['record-base brand/logos/logo.svg']);
+  });
+
+  it('renamed on the service with changes inside: the rename runs first, then everything lands in the new spelling', () => {
+    const { actions } = plan(
+      brand(
+        { local: 'Brand', base: 'Brand', remote: 'brand' },
+        { remote: [remote('brand/Fonts/new.otf', 'font')], remoteFolders: ['brand/Fonts'], local: [local('Brand/mine.txt', 'mine')] },
+      ),
+    );
+    expect(steps(actions).filter((s) => !s.startsWith('record-'))).toEqual([
+      'move-local brand',
+      'create-local-folder brand/Fonts',
+      'download brand/Fonts/new.otf',
+      'upload-new brand/mine.txt',
+    ]);
+  });
+
+  it('renamed locally with a new subfolder inside: the service folder is renamed before the subfolder is made in it', () => {
+    const { actions } = plan(
+      brand({ local: 'brand', base: 'Brand', remote: 'Brand' }, { local: [local('brand/New/x.txt', 'x')], localFolders: ['brand/New'] }),
+    );
+    expect(steps(actions).filter((s) => !s.startsWith('record-'))).toEqual(['move-remote brand', 'create-remote-folder brand/New', 'upload-new brand/New/x.txt']);
+  });
+
+  it('renamed locally and a file in it edited: the folder is renamed, the edit uploaded as a version', () => {
+    const { actions } = plan(
+      input({
+        local: [local('brand/guide.pdf', 'edit')],
+        base: [base('Brand/guide.pdf', 'v1')],
+        remote: [remote('Brand/guide.pdf', 'v1')],
+        localFolders: ['brand'],
+        baseFolders: ['Brand'],
+        remoteFolders: ['Brand'],
+      }),
+    );
+    expect(steps(actions)).toEqual(['move-remote brand', 'upload-version brand/guide.pdf']);
+    expect(only(actions, 'upload-version')).toMatchObject({ assetId: assetOf('Brand/guide.pdf'), parentVersionId: versionOf('v1') });
+  });
+
+  it('renamed on the service and a file in it edited locally: the folder is renamed, the edit uploaded in it', () => {
+    const { actions } = plan(
+      input({
+        local: [local('Brand/guide.pdf', 'edit')],
+        base: [base('Brand/guide.pdf', 'v1')],
+        remote: [remote('brand/guide.pdf', 'v1')],
+        localFolders: ['Brand'],
+        baseFolders: ['Brand'],
+        remoteFolders: ['brand'],
+      }),
+    );
+    expect(steps(actions)).toEqual(['move-local brand', 'upload-version brand/guide.pdf']);
+    expect(only(actions, 'upload-version').local.path).toBe('brand/guide.pdf');
+  });
+
+  it('a folder on one side only is never renamed', () => {
+    const { actions } = plan(input({ localFolders: ['brand'], baseFolders: ['Brand'] }));
+    expect(kinds(actions)).not.toContain('move-local');
+    expect(kinds(actions)).not.toContain('move-remote');
   });
 });
 
@@ -727,8 +887,10 @@ const inputArb = fc
     // Remote asset ids are the base's rotated by `shift`: 0 keeps them in place, others move them.
     shift: fc.nat(KEYS.length - 1),
     folders: fc.record({ local: fc.boolean(), base: fc.boolean(), remote: fc.boolean() }),
+    // Variant 1 spells the folder "D" on that side: a case-only folder rename.
+    folderCase: fc.record({ local: fc.nat(1), base: fc.nat(1), remote: fc.nat(1) }),
   })
-  .map(({ slots, shift, folders }) => {
+  .map(({ slots, shift, folders, folderCase }) => {
     const s: Required<Pick<Scenario, 'local' | 'base' | 'remote' | 'localFolders' | 'baseFolders' | 'remoteFolders'>> = {
       local: [],
       base: [],
@@ -737,12 +899,16 @@ const inputArb = fc
       baseFolders: [],
       remoteFolders: [],
     };
+    const folderName = (variant: number): string => (variant === 0 ? 'd' : 'D');
+    const inFolder = (path: string, variant: number): string => (path.startsWith('d/') ? `${folderName(variant)}${path.slice(1)}` : path);
     slots.forEach((slot, i) => {
-      if (slot.local) s.local.push(local(spell(i, slot.local.variant), slot.local.content, { inode: slot.local.inode }));
-      if (slot.base) s.base.push(base(spell(i, slot.base.variant), slot.base.content, { inode: slot.base.inode, assetId: `asset-${i}` }));
+      if (slot.local) s.local.push(local(inFolder(spell(i, slot.local.variant), folderCase.local), slot.local.content, { inode: slot.local.inode }));
+      if (slot.base) {
+        s.base.push(base(inFolder(spell(i, slot.base.variant), folderCase.base), slot.base.content, { inode: slot.base.inode, assetId: `asset-${i}` }));
+      }
       if (slot.remote) {
         s.remote.push(
-          remote(spell(i, slot.remote.variant), slot.remote.content, {
+          remote(inFolder(spell(i, slot.remote.variant), folderCase.remote), slot.remote.content, {
             assetId: `asset-${(i + shift) % KEYS.length}`,
             lockedByUserId: slot.remote.locked ? 'user-other' : null,
           }),
@@ -750,9 +916,9 @@ const inputArb = fc
       }
     });
     const holds = (files: Array<{ path: string }>): boolean => files.some((f) => f.path.toLowerCase().startsWith('d/'));
-    if (folders.local || holds(s.local)) s.localFolders.push('d');
-    if (folders.base || holds(s.base)) s.baseFolders.push('d');
-    if (folders.remote || holds(s.remote)) s.remoteFolders.push('d');
+    if (folders.local || holds(s.local)) s.localFolders.push(folderName(folderCase.local));
+    if (folders.base || holds(s.base)) s.baseFolders.push(folderName(folderCase.base));
+    if (folders.remote || holds(s.remote)) s.remoteFolders.push(folderName(folderCase.remote));
     return input(s);
   });
 
@@ -905,13 +1071,25 @@ describe('plan: safety over generated inputs', () => {
 
 /**
  * Runs file actions the way the executor's contract says (actions.ts) on in-memory copies of
- * the three views. Folders are left out: only files are compared afterwards.
+ * the three views. Folders are left out (only files are compared afterwards), but for their
+ * case-only renames, which re-spell what is below them, and their base rows.
  */
 function runFileActions(start: PlannerInput, actions: readonly Action[]): PlannerInput {
   const localFiles = new Map(start.files.local);
   const remoteFiles = new Map(start.files.remote);
   const baseFiles = new Map(start.files.base);
+  const localFolders = new Map(start.folders.local);
+  const remoteFolders = new Map(start.folders.remote);
+  const baseFolders = new Map(start.folders.base);
   let counter = 0;
+  /** Gives every path below `to`'s key (and the folder's own) the spelling of `to`. */
+  const respellBelow = <T extends { path: string }>(map: Map<string, T>, to: string): void => {
+    const key = pathKey(to);
+    for (const [k, item] of map) {
+      if (k === key) map.set(k, { ...item, path: to });
+      else if (k.startsWith(`${key}/`)) map.set(k, { ...item, path: to + item.path.slice(to.length) });
+    }
+  };
   const rekey = (basePath: string | null, to: string): void => {
     if (basePath === null) return;
     const row = baseFiles.get(pathKey(basePath));
@@ -924,6 +1102,12 @@ function runFileActions(start: PlannerInput, actions: readonly Action[]): Planne
   const run = (action: Action): void => {
     switch (action.kind) {
       case 'move-local': {
+        if (action.item === 'folder') {
+          respellBelow(localFiles, action.to);
+          respellBelow(localFolders, action.to);
+          baseFolders.set(pathKey(action.to), { path: action.to, folderId: action.folderId });
+          return;
+        }
         const l = localFiles.get(pathKey(action.from)) as LocalFile;
         localFiles.delete(pathKey(action.from));
         localFiles.set(pathKey(action.to), { ...l, path: action.to });
@@ -931,6 +1115,12 @@ function runFileActions(start: PlannerInput, actions: readonly Action[]): Planne
         return;
       }
       case 'move-remote': {
+        if (action.item === 'folder') {
+          respellBelow(remoteFiles, action.to);
+          respellBelow(remoteFolders, action.to);
+          baseFolders.set(pathKey(action.to), { path: action.to, folderId: action.folderId });
+          return;
+        }
         const r = remoteFiles.get(pathKey(action.from)) as RemoteFile;
         remoteFiles.delete(pathKey(action.from));
         remoteFiles.set(pathKey(action.to), { ...r, path: action.to });
@@ -974,12 +1164,14 @@ function runFileActions(start: PlannerInput, actions: readonly Action[]): Planne
       case 'forget-base':
         baseFiles.delete(pathKey(action.path));
         return;
+      case 'record-folder-base':
+        baseFolders.set(pathKey(action.base.path), action.base);
+        return;
       case 'locked':
       case 'create-local-folder':
       case 'create-remote-folder':
       case 'delete-local-folder':
       case 'delete-remote-folder':
-      case 'record-folder-base':
       case 'forget-folder-base':
         return;
       default:
@@ -987,7 +1179,11 @@ function runFileActions(start: PlannerInput, actions: readonly Action[]): Planne
     }
   };
   for (const action of actions) run(action);
-  return { ...start, files: { local: localFiles, remote: remoteFiles, base: baseFiles } };
+  return {
+    ...start,
+    files: { local: localFiles, remote: remoteFiles, base: baseFiles },
+    folders: { local: localFolders, remote: remoteFolders, base: baseFolders },
+  };
 }
 
 describe('plan: convergence', () => {

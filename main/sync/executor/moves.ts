@@ -1,17 +1,21 @@
 /**
  * Renames and moves, on disk or on the service. The base row moves with the file, so the next
  * cycle sees a synced file at its new path rather than a deletion and a new file; on disk the
- * hash cache entry moves too, so the moved file is not read again.
+ * hash cache entry moves too, so the moved file is not read again. A folder is only ever renamed
+ * in letter case here (actions.ts): its content stays put, and its keys with it.
  */
-import { lstat, rename } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import type { Stats } from 'node:fs';
+import { lstat, readdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { pathKey, resolveInsideRoot } from '../../local/paths.js';
 import { isServiceError } from '../../service-client/index.js';
-import type { MoveLocal, MoveRemote } from '../actions.js';
+import type { MoveLocal, MoveLocalFolder, MoveRemote, MoveRemoteFolder } from '../actions.js';
 import { nameOf, parentOf } from '../rel-path.js';
 import { DONE, deferred, recordActivity, remoteFolderId, signalOpt, suppress, type ExecutorDeps, type Outcome } from './context.js';
 import { ensureParent, fsyncDir, writablePath } from './disk.js';
 import { NotAFileError, TargetExistsError, isMissing } from './errors.js';
+import { recordFolder } from './folders.js';
 
 /**
  * Renames the file `from` to `to` inside the root, creating missing folders, and never over
@@ -22,17 +26,77 @@ export async function renameLocalFile(deps: ExecutorDeps, from: string, to: stri
   const target = await writablePath(deps, to);
   const sourceStats = await lstat(source);
   if (!sourceStats.isFile()) throw new NotAFileError(from);
+  const ontoItself = await isSameItem(target, sourceStats, to);
+  await ensureParent(deps, to);
+  suppress(deps, from, to);
+  await renameOnDisk(deps, source, target, ontoItself);
+  await fsyncDir(path.dirname(target));
+}
+
+/** Renames the folder `from` to `to`, a spelling of the same key in the same parent. */
+async function renameLocalFolder(deps: ExecutorDeps, from: string, to: string): Promise<void> {
+  if (pathKey(from) !== pathKey(to) || parentOf(from) !== parentOf(to)) {
+    throw new Error(`"${from}" -> "${to}" is not a case-only rename: folders are not moved on disk`);
+  }
+  const source = await writablePath(deps, from);
+  const target = await writablePath(deps, to);
+  const sourceStats = await lstat(source);
+  // A symlink is no folder of ours: renaming it would rename what it points out to, elsewhere.
+  if (!sourceStats.isDirectory()) throw new Error(`"${from}" is not a folder`);
+  const ontoItself = await isSameItem(target, sourceStats, to);
+  suppress(deps, from, to);
+  await renameOnDisk(deps, source, target, ontoItself);
+  await fsyncDir(path.dirname(target));
+}
+
+/**
+ * Whether `target` is the item at the source already: a case-only rename on a case-insensitive
+ * disk. Anything else there is never replaced.
+ */
+async function isSameItem(target: string, source: Stats, to: string): Promise<boolean> {
   const targetStats = await lstat(target).catch((err: unknown) => {
     if (isMissing(err)) return undefined;
     throw err;
   });
-  if (targetStats !== undefined && (targetStats.ino !== sourceStats.ino || targetStats.dev !== sourceStats.dev)) {
-    throw new TargetExistsError(to);
+  if (targetStats === undefined) return false;
+  if (targetStats.ino !== source.ino || targetStats.dev !== source.dev) throw new TargetExistsError(to);
+  return true;
+}
+
+/**
+ * rename(2), and for a case-only rename onto the same item (`ontoItself`) a rename that takes:
+ * APFS, HFS+ and NTFS change the spelling with a plain rename, but some file systems (FAT and
+ * exFAT on Windows, case-insensitive ones mounted on Linux) answer success and keep the old
+ * name, or refuse. There the item goes through a temp name beside it. That name is a plain visible one, never our
+ * hidden temp-file name: were the process to die between the two steps, the next scan would
+ * find the item there (a rename, by inode) rather than miss it and take it for deleted, and the
+ * start-up clean-up of temp files would not delete it.
+ */
+async function renameOnDisk(deps: ExecutorDeps, source: string, target: string, ontoItself: boolean): Promise<void> {
+  if (!ontoItself) {
+    await rename(source, target);
+    return;
   }
-  await ensureParent(deps, to);
-  suppress(deps, from, to);
-  await rename(source, target);
-  await fsyncDir(path.dirname(target));
+  const renamed = await rename(source, target).then(
+    () => true,
+    () => false,
+  );
+  if (renamed && (await isSpelledAs(target))) return;
+  const temp = path.join(path.dirname(source), `assetsync-renaming-${randomBytes(4).toString('hex')}`);
+  suppress(deps, path.relative(deps.root, temp).split(path.sep).join('/'));
+  await rename(source, temp);
+  try {
+    await rename(temp, target);
+  } catch (err) {
+    await rename(temp, source).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Whether the entry at `abs` has exactly that name in its folder's listing (up to normalization). */
+async function isSpelledAs(abs: string): Promise<boolean> {
+  const name = path.basename(abs).normalize('NFC');
+  return (await readdir(path.dirname(abs))).some((entry) => entry.normalize('NFC') === name);
 }
 
 /** Re-keys the base row at `basePath` to `to` (keeping what it says about the file). */
@@ -45,6 +109,7 @@ function moveBaseRow(deps: ExecutorDeps, basePath: string | null, to: string): v
 }
 
 export async function moveLocal(action: MoveLocal, deps: ExecutorDeps): Promise<Outcome> {
+  if (action.item === 'folder') return renameFolderOnDisk(action, deps);
   await renameLocalFile(deps, action.from, action.to);
   const cache = deps.index.hashCache(deps.workspaceId);
   deps.index.transaction(() => {
@@ -60,6 +125,7 @@ export async function moveLocal(action: MoveLocal, deps: ExecutorDeps): Promise<
 }
 
 export async function moveRemote(action: MoveRemote, deps: ExecutorDeps): Promise<Outcome> {
+  if (action.item === 'folder') return renameFolderOnService(action, deps);
   // Both are local paths: a hostile one is refused here like anywhere else.
   resolveInsideRoot(deps.root, action.from);
   resolveInsideRoot(deps.root, action.to);
@@ -77,5 +143,26 @@ export async function moveRemote(action: MoveRemote, deps: ExecutorDeps): Promis
   }
   deps.index.transaction(() => moveBaseRow(deps, action.basePath, action.to));
   recordActivity(deps, 'moved', action.to, `Moved ${action.from} to ${action.to} on the service`);
+  return DONE;
+}
+
+async function renameFolderOnDisk(action: MoveLocalFolder, deps: ExecutorDeps): Promise<Outcome> {
+  await renameLocalFolder(deps, action.from, action.to);
+  // Same key: the hash cache and the rows of what is in the folder need no re-keying.
+  recordFolder(deps, action.to, action.folderId);
+  recordActivity(deps, 'moved', action.to, `Renamed the folder ${action.from} to ${nameOf(action.to)}`);
+  return DONE;
+}
+
+async function renameFolderOnService(action: MoveRemoteFolder, deps: ExecutorDeps): Promise<Outcome> {
+  resolveInsideRoot(deps.root, action.from);
+  resolveInsideRoot(deps.root, action.to);
+  if (pathKey(action.from) !== pathKey(action.to) || parentOf(action.from) !== parentOf(action.to)) {
+    throw new Error(`"${action.from}" -> "${action.to}" is not a case-only rename: folders are not moved on the service`);
+  }
+  // Only the name: the parent stays whatever the service has, so a rename never moves it.
+  await deps.client.updateFolder(deps.workspaceId, action.folderId, { name: nameOf(action.to) }, signalOpt(deps));
+  recordFolder(deps, action.to, action.folderId);
+  recordActivity(deps, 'moved', action.to, `Renamed the folder ${action.from} to ${nameOf(action.to)} on the service`);
   return DONE;
 }

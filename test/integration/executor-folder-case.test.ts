@@ -1,0 +1,164 @@
+/**
+ * The executor's side of case-only folder renames (actions.ts MoveLocalFolder and
+ * MoveRemoteFolder): the folder is renamed in place, what is in it stays, and the folder's base
+ * row takes the new spelling only once the rename is done.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { lstat, mkdir, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Action } from '../../main/sync/actions.js';
+import { executePlan } from '../../main/sync/executor/execute-plan.js';
+import { startService, type RunningService } from '../../service/index.js';
+import { putAsset, setUp, writeLocal, type Harness } from './executor-fixture.js';
+
+let service: RunningService;
+let h: Harness;
+
+beforeAll(async () => {
+  service = await startService();
+});
+afterAll(async () => {
+  await service?.stop();
+});
+afterEach(async () => {
+  await h?.close();
+});
+
+/** Whether the disk under the OS temp folder folds case (macOS and Windows by default). */
+const caseInsensitiveDisk = ((): boolean => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'case-probe-'));
+  try {
+    writeFileSync(path.join(dir, 'Probe'), '');
+    return existsSync(path.join(dir, 'PROBE'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+})();
+
+const renameOnDisk = (from: string, to: string, folderId = 'folder-1'): Action => ({
+  kind: 'move-local',
+  item: 'folder',
+  from,
+  to,
+  folderId,
+  reason: 'test',
+});
+
+describe('a folder renamed on disk', () => {
+  it('is renamed in place: what is in it keeps its inodes, its base row and id take the new spelling', async () => {
+    h = await setUp(service);
+    await writeLocal(h.root, 'Brand/guide.pdf', 'guide');
+    await writeLocal(h.root, 'Brand/Logos/logo.svg', '<svg/>');
+    const inodes = await Promise.all(['Brand', 'Brand/guide.pdf', 'Brand/Logos/logo.svg'].map(async (p) => (await lstat(path.join(h.root, p))).ino));
+    h.index.base.putFolder(h.ws, { path: 'Brand', folderId: 'folder-1' });
+
+    const result = await executePlan([renameOnDisk('Brand', 'brand')], h.deps);
+
+    expect(result).toMatchObject({ moved: 1, failed: [] });
+    expect(await readdir(h.root)).toEqual(['brand']);
+    expect(await Promise.all(['brand', 'brand/guide.pdf', 'brand/Logos/logo.svg'].map(async (p) => (await lstat(path.join(h.root, p))).ino))).toEqual(inodes);
+    expect(await readFile(path.join(h.root, 'brand/Logos/logo.svg'), 'utf8')).toBe('<svg/>');
+    expect(h.index.base.getFolder(h.ws, 'brand')).toEqual({ path: 'brand', folderId: 'folder-1' });
+    expect(h.deps.folderIds.get('brand')).toBe('folder-1');
+    expect(h.suppressed).toEqual(expect.arrayContaining(['Brand', 'brand']));
+    expect(h.activity.map((a) => a.message)).toContain('Renamed the folder Brand to brand');
+  });
+
+  it.skipIf(caseInsensitiveDisk)('is never renamed onto another folder (a case-sensitive disk holding both spellings)', async () => {
+    h = await setUp(service);
+    await writeLocal(h.root, 'Brand/mine.txt', 'mine');
+    await writeLocal(h.root, 'brand/theirs.txt', 'theirs');
+    h.index.base.putFolder(h.ws, { path: 'Brand', folderId: 'folder-1' });
+
+    const result = await executePlan([renameOnDisk('Brand', 'brand')], h.deps);
+
+    expect(result.failed.map((f) => [f.path, (f.error as { code?: string }).code])).toEqual([['brand', 'target_exists']]);
+    expect((await readdir(h.root)).sort()).toEqual(['Brand', 'brand']);
+    expect(await readdir(path.join(h.root, 'brand'))).toEqual(['theirs.txt']);
+    expect(h.index.base.getFolder(h.ws, 'Brand')?.path).toBe('Brand');
+  });
+
+  it('refuses anything but a change of letter case', async () => {
+    h = await setUp(service);
+    await mkdir(path.join(h.root, 'Brand'));
+
+    const result = await executePlan([renameOnDisk('Brand', 'Other'), renameOnDisk('Brand', 'Sub/brand')], h.deps);
+
+    expect(result.failed.map((f) => f.path)).toEqual(['Other', 'Sub/brand']);
+    expect(await readdir(h.root)).toEqual(['Brand']);
+  });
+
+  it('renames a folder only, never a file by that name', async () => {
+    h = await setUp(service);
+    await writeLocal(h.root, 'Brand', 'a file');
+
+    const result = await executePlan([renameOnDisk('Brand', 'brand')], h.deps);
+
+    expect(result.failed.map((f) => f.path)).toEqual(['brand']);
+    expect(await readdir(h.root)).toEqual(['Brand']);
+  });
+
+  it.runIf(caseInsensitiveDisk)('takes on a case-insensitive disk, for a folder and for a file', async () => {
+    h = await setUp(service);
+    await writeLocal(h.root, 'Brand/Guide.pdf', 'guide');
+    const inode = (await lstat(path.join(h.root, 'Brand/Guide.pdf'))).ino;
+
+    const result = await executePlan(
+      [renameOnDisk('Brand', 'brand'), { kind: 'move-local', from: 'brand/Guide.pdf', to: 'brand/guide.pdf', basePath: null, reason: 'test' }],
+      h.deps,
+    );
+
+    expect(result).toMatchObject({ moved: 2, failed: [] });
+    expect(await readdir(h.root)).toEqual(['brand']);
+    expect(await readdir(path.join(h.root, 'brand'))).toEqual(['guide.pdf']);
+    expect((await lstat(path.join(h.root, 'brand/guide.pdf'))).ino).toBe(inode);
+  });
+});
+
+describe('a folder renamed on the service', () => {
+  it('is renamed by its id, its parent and content unchanged; its base row takes the new spelling', async () => {
+    h = await setUp(service);
+    // The demo's "Brand" and "Brand/Logos".
+    const brand = { id: h.demo.folderIds.Brand as string };
+    const logos = { id: h.demo.folderIds['Brand/Logos'] as string };
+    const asset = await putAsset(h.client, h.ws, { name: 'logo-test.svg', bytes: Buffer.from('<svg/>'), folderId: logos.id });
+    const foldersBefore = (await h.client.getHierarchy(h.ws)).folders.filter((f) => f.isActive).length;
+    h.index.base.putFolder(h.ws, { path: 'Brand', folderId: brand.id });
+    h.index.base.putFolder(h.ws, { path: 'Brand/Logos', folderId: logos.id });
+
+    const result = await executePlan(
+      [
+        { kind: 'move-remote', item: 'folder', from: 'Brand', to: 'brand', folderId: brand.id, reason: 'test' },
+        { kind: 'move-remote', item: 'folder', from: 'brand/Logos', to: 'brand/logos', folderId: logos.id, reason: 'test' },
+      ],
+      h.deps,
+    );
+
+    expect(result).toMatchObject({ moved: 2, failed: [] });
+    const listing = await h.client.getHierarchy(h.ws);
+    expect(listing.folders.filter((f) => f.isActive).map((f) => [f.id, f.name, f.parent_id ?? null])).toEqual(
+      expect.arrayContaining([
+        [brand.id, 'brand', null],
+        [logos.id, 'logos', brand.id],
+      ]),
+    );
+    expect(listing.folders.filter((f) => f.isActive)).toHaveLength(foldersBefore);
+    expect(await h.client.getAsset(h.ws, asset.id)).toMatchObject({ folder_id: logos.id, current_version_id: asset.current_version_id });
+    expect(h.index.base.getFolder(h.ws, 'brand')).toEqual({ path: 'brand', folderId: brand.id });
+    expect(h.index.base.getFolder(h.ws, 'brand/logos')).toEqual({ path: 'brand/logos', folderId: logos.id });
+  });
+
+  it('keeps the old spelling in the base when the rename fails (a rename recorded but not done would read as one the other way)', async () => {
+    h = await setUp(service);
+    const gone = await h.client.createFolder(h.ws, { name: 'Gone', parent_id: null });
+    h.index.base.putFolder(h.ws, { path: 'Gone', folderId: gone.id });
+    await h.colleague.deleteFolder(h.ws, gone.id);
+
+    const result = await executePlan([{ kind: 'move-remote', item: 'folder', from: 'Gone', to: 'gone', folderId: gone.id, reason: 'test' }], h.deps);
+
+    expect(result.failed.map((f) => f.path)).toEqual(['gone']);
+    expect(h.index.base.getFolder(h.ws, 'gone')).toEqual({ path: 'Gone', folderId: gone.id });
+  });
+});
