@@ -20,6 +20,7 @@ import { joinPath, parentOf } from '../rel-path.js';
 import type { TransferHandle } from '../transfer-queue.js';
 import { DONE, deferred, recordActivity, signalOpt, suppress, type ExecutorDeps, type Outcome } from './context.js';
 import { BatchedWriter, FileWriteError } from './batched-writer.js';
+import { FOLLOW_MIN_BYTES, followHash } from './follow-hash.js';
 import { NO_FOLLOW, currentChecksum, ensureParent, fsyncDir, writablePath } from './disk.js';
 import { ChecksumMismatchError, IncompleteDownloadError, NotAFileError, isTransient } from './errors.js';
 import { discardDownload, openEntriesAt, tempPathOf } from './journal-entries.js';
@@ -28,7 +29,7 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
   const { remote } = action;
   await ensureParent(deps, action.path);
   const target = await writablePath(deps, action.path);
-  const entry = await journalEntryFor(action, deps);
+  const { entry, fresh } = await journalEntryFor(action, deps);
   const tempRel = tempPathOf(entry);
   if (tempRel === undefined) throw new Error(`journal entry ${entry.id} names no temp file`);
   // Beside the target, whose folder was just checked: the temp file itself is opened without
@@ -38,7 +39,7 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
   try {
     await deps.queue.run(
       { workspaceId: deps.workspaceId, path: action.path, direction: 'download', bytesTotal: remote.size, ...signalOpt(deps) },
-      (t) => fetchInto(deps, remote, temp, t),
+      (t) => fetchInto(deps, remote, temp, fresh, t),
     );
   } catch (err) {
     // Bytes received are kept for a resume, unless they are wrong or nothing can complete them.
@@ -93,7 +94,7 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
  * The journal entry of this download: the one an earlier attempt left for the same bytes (its
  * temp file is resumed), or a new one. Entries of the path for other bytes are obsolete.
  */
-async function journalEntryFor(action: Download, deps: ExecutorDeps): Promise<JournalEntry> {
+async function journalEntryFor(action: Download, deps: ExecutorDeps): Promise<{ entry: JournalEntry; fresh: boolean }> {
   let resumable: JournalEntry | undefined;
   for (const entry of openEntriesAt(deps, 'download', action.path)) {
     if (resumable === undefined && entry.state.checksum === action.remote.checksum && tempPathOf(entry) !== undefined) {
@@ -102,8 +103,8 @@ async function journalEntryFor(action: Download, deps: ExecutorDeps): Promise<Jo
       await discardDownload(deps, entry);
     }
   }
-  if (resumable) return resumable;
-  return deps.index.journal.begin({
+  if (resumable) return { entry: resumable, fresh: false };
+  const entry = deps.index.journal.begin({
     workspaceId: deps.workspaceId,
     kind: 'download',
     path: action.path,
@@ -116,6 +117,7 @@ async function journalEntryFor(action: Download, deps: ExecutorDeps): Promise<Jo
       bytesDone: 0,
     },
   });
+  return { entry, fresh: true };
 }
 
 async function sizeOf(abs: string): Promise<number> {
@@ -126,18 +128,22 @@ async function sizeOf(abs: string): Promise<number> {
 }
 
 /** Brings the temp file to the remote's full bytes, verified; resumes from what it holds. */
-async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, t: TransferHandle): Promise<void> {
-  const existing = lstatSync(temp, { throwIfNoEntry: false });
+async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, fresh: boolean, t: TransferHandle): Promise<void> {
+  // A fresh entry's temp name was just made up: nothing can be there, and O_EXCL proves it.
+  // (An lstat of a name in a folder where other downloads create and rename files waits for
+  // the folder's lock: 60 µs a file on the main thread.)
+  const existing = fresh ? undefined : lstatSync(temp, { throwIfNoEntry: false });
   if (existing !== undefined && !existing.isFile()) throw new NotAFileError(temp);
   const flags = existing ? constants.O_RDWR : constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
   const file = await open(temp, flags | NO_FOLLOW, 0o644);
+  let sum: DownloadChecksum | undefined;
   try {
-    let hash = createHash('sha256');
     let offset = 0;
     if (existing !== undefined) {
       if (existing.size > remote.size) await file.truncate(0);
-      else offset = await hashPrefix(file, existing.size, hash);
+      else offset = existing.size;
     }
+    sum = await startChecksum(file, temp, remote.size, offset);
     t.progress(offset);
     if (offset < remote.size) {
       const signed = await deps.client.getDownloadUrl(deps.workspaceId, remote.assetId, remote.versionId, { signal: t.signal });
@@ -150,25 +156,54 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, t
       }
       if (offset > 0 && res.status === 200) {
         // The range was ignored: the body is the whole file.
+        sum.cancel();
         await file.truncate(0);
-        hash = createHash('sha256');
         offset = 0;
+        sum = await startChecksum(file, temp, remote.size, 0);
       }
-      offset = await writeBody(res.body, file, offset, hash, remote, t);
+      offset = await writeBody(res.body, file, offset, sum, remote, t);
     }
     if (offset < remote.size) throw new IncompleteDownloadError(`${remote.path}: the body ended at byte ${offset} of ${remote.size}`);
-    const checksum = hash.digest('hex');
+    const checksum = await sum.digest(offset);
     if (checksum !== remote.checksum) {
       throw new ChecksumMismatchError(`${remote.path}: the bytes received hash to ${checksum}, not ${remote.checksum}`);
     }
     await file.sync();
   } finally {
+    sum?.cancel();
     await file.close();
   }
 }
 
-/** Feeds the first `length` bytes of `file` to `hash` (a resumed download's prefix); returns `length`. */
-async function hashPrefix(file: FileHandle, length: number, hash: Hash): Promise<number> {
+/**
+ * The checksum of the bytes a download puts in its temp file: large files are hashed by a
+ * worker that reads back what was written (follow-hash.ts), small ones inline as they arrive.
+ */
+interface DownloadChecksum {
+  /** Each chunk received, in order, before it is written. */
+  received(chunk: Buffer): void;
+  /** The file holds its bytes up to `position`. */
+  written(position: number): void;
+  digest(size: number): Promise<string>;
+  cancel(): void;
+}
+
+/** Hashing starts from byte 0: a resumed download's `prefix` already on disk is hashed first. */
+async function startChecksum(file: FileHandle, temp: string, size: number, prefix: number): Promise<DownloadChecksum> {
+  if (size >= FOLLOW_MIN_BYTES) {
+    const followed = followHash(temp, Number((await file.stat()).ino));
+    if (followed) {
+      followed.written(prefix);
+      return { received: () => undefined, written: (p) => followed.written(p), digest: (n) => followed.digest(n), cancel: () => followed.cancel() };
+    }
+  }
+  const hash = createHash('sha256');
+  if (prefix > 0) await hashPrefix(file, prefix, hash);
+  return { received: (chunk) => hash.update(chunk), written: () => undefined, digest: () => Promise.resolve(hash.digest('hex')), cancel: () => undefined };
+}
+
+/** Feeds the first `length` bytes of `file` to `hash` (a resumed download's prefix). */
+async function hashPrefix(file: FileHandle, length: number, hash: Hash): Promise<void> {
   const buffer = Buffer.allocUnsafe(Math.min(HASH_CHUNK_BYTES, Math.max(length, 1)));
   let position = 0;
   while (position < length) {
@@ -177,7 +212,7 @@ async function hashPrefix(file: FileHandle, length: number, hash: Hash): Promise
     hash.update(buffer.subarray(0, bytesRead));
     position += bytesRead;
   }
-  return position;
+  if (position < length) throw new IncompleteDownloadError(`the partial download ends at byte ${position}, not ${length}`);
 }
 
 /** Stops a body we no longer want; undici reports that as an error nobody needs to hear. */
@@ -186,24 +221,24 @@ function discard(body: Readable): void {
   body.destroy();
 }
 
-/** Writes the body from `offset` on, hashing each chunk as it goes; returns the end offset. */
+/** Writes the body from `offset` on, the checksum following; returns the end offset. */
 async function writeBody(
   body: Readable,
   file: FileHandle,
   offset: number,
-  hash: Hash,
+  sum: DownloadChecksum,
   remote: RemoteFile,
   t: TransferHandle,
 ): Promise<number> {
   let position = offset;
-  const writer = new BatchedWriter(file, offset);
+  const writer = new BatchedWriter(file, offset, (p) => sum.written(p));
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
       await t.throttle(chunk.length);
       if (position + chunk.length > remote.size) {
         throw new ChecksumMismatchError(`${remote.path}: the service sent more than the ${remote.size} bytes announced`);
       }
-      hash.update(chunk);
+      sum.received(chunk);
       await writer.add(chunk);
       position += chunk.length;
       t.progress(position);
