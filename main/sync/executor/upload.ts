@@ -87,8 +87,10 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
       deps.index.journal.finish(entry.id);
       return stillChanging(action.path);
     }
-    // Only stored bytes are worth a key in the journal: a retry commits them without sending again.
-    deps.index.journal.update(entry.id, { state: { uploadKey: ticket.key, uploaded: true } });
+    // Stored bytes are worth a key in the journal: a retry commits them without sending again.
+    // Not for a small file: sending it again on the rare retry costs less than a commit on every
+    // upload, and the commit stays idempotent either way (a landed asset or version is adopted).
+    if (local.size > SMALL_UPLOAD_BYTES) deps.index.journal.update(entry.id, { state: { uploadKey: ticket.key, uploaded: true } });
     key = ticket.key;
   }
 
