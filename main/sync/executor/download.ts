@@ -5,7 +5,7 @@
  * disk; bytes that do not hash to the announced checksum are thrown away.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { constants, lstatSync } from 'node:fs';
+import { constants, fstatSync, lstatSync } from 'node:fs';
 import { lstat, open, rename, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -13,7 +13,7 @@ import type { JournalEntry } from '../../index/journal.js';
 import { HASH_CHUNK_BYTES } from '../../local/hash.js';
 import { tempFileName } from '../../local/own-files.js';
 import { pathKey, resolveInsideRoot } from '../../local/paths.js';
-import { readStamp } from '../../local/stamp.js';
+import { stampOf, type FileStamp } from '../../local/stamp.js';
 import type { Download } from '../actions.js';
 import type { RemoteFile } from '../model.js';
 import { joinPath, parentOf } from '../rel-path.js';
@@ -36,8 +36,9 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
   // following a symlink.
   const temp = parentOf(tempRel) === parentOf(action.path) ? resolveInsideRoot(deps.root, tempRel) : await writablePath(deps, tempRel);
 
+  let stamp: FileStamp;
   try {
-    await deps.queue.run(
+    stamp = await deps.queue.run(
       { workspaceId: deps.workspaceId, path: action.path, direction: 'download', bytesTotal: remote.size, ...signalOpt(deps) },
       (t) => fetchInto(deps, remote, temp, fresh, t),
     );
@@ -72,7 +73,6 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
   suppress(deps, action.path);
   await rename(temp, target);
   await fsyncDir(path.dirname(target));
-  const stamp = await readStamp(target);
   deps.index.transaction(() => {
     deps.index.base.putFile(deps.workspaceId, {
       path: action.path,
@@ -127,8 +127,12 @@ async function sizeOf(abs: string): Promise<number> {
   );
 }
 
-/** Brings the temp file to the remote's full bytes, verified; resumes from what it holds. */
-async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, fresh: boolean, t: TransferHandle): Promise<void> {
+/**
+ * Brings the temp file to the remote's full bytes, verified and on disk; resumes from what it
+ * holds. Answers the file's stamp, which the rename into place keeps (an fstat needs no lookup
+ * in a folder where other downloads hold the lock).
+ */
+async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, fresh: boolean, t: TransferHandle): Promise<FileStamp> {
   // A fresh entry's temp name was just made up: nothing can be there, and O_EXCL proves it.
   // (An lstat of a name in a folder where other downloads create and rename files waits for
   // the folder's lock: 60 µs a file on the main thread.)
@@ -169,6 +173,7 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
       throw new ChecksumMismatchError(`${remote.path}: the bytes received hash to ${checksum}, not ${remote.checksum}`);
     }
     await file.sync();
+    return stampOf(fstatSync(file.fd, { bigint: true }));
   } finally {
     sum?.cancel();
     await file.close();
