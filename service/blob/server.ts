@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Db } from '../db/open.js';
 import { errorBody } from '../http/errors.js';
 import type { FaultInjector } from '../http/faults.js';
-import { BlobStore } from './store.js';
+import { BlobStore, SMALL_BLOB_BYTES } from './store.js';
 import type { UrlSigner } from './signer.js';
 
 interface BlobServerDeps {
@@ -62,7 +62,7 @@ async function put(deps: BlobServerDeps, key: string, sha256: string | undefined
   }
   let staged;
   try {
-    staged = await deps.store.stage(req);
+    staged = await deps.store.stage(req, contentLength(req));
   } catch {
     // The client went away mid-body: nothing is kept, the same signed URL may be used again.
     if (!res.headersSent) res.destroy();
@@ -124,6 +124,7 @@ async function get(deps: BlobServerDeps, key: string, req: IncomingMessage, res:
   headers['content-length'] = length;
   res.writeHead(status, headers);
   if (headOnly || length === 0) return void res.end();
+  if (length <= SMALL_BLOB_BYTES) return sendSmall(deps, key, { start, end }, length, res);
   const stream = deps.store.read(key, { start, end });
   if (deps.faults?.roll('truncate')) {
     // Send part of the promised bytes, then cut the connection: the client must notice.
@@ -142,4 +143,21 @@ async function get(deps: BlobServerDeps, key: string, req: IncomingMessage, res:
   }
   stream.pipe(res);
   stream.on('error', () => res.destroy());
+}
+
+/** The streamed answer above for a blob read in one piece: the same bytes, the same cut when a truncation is injected. */
+function sendSmall(deps: BlobServerDeps, key: string, range: { start: number; end: number }, length: number, res: ServerResponse): void {
+  const truncate = deps.faults?.roll('truncate') ?? false;
+  const bytes = deps.store.readSmall(key, range);
+  if (!truncate) return void res.end(bytes);
+  // Send part of the promised bytes, then cut the connection: the client must notice.
+  res.flushHeaders();
+  res.write(bytes.subarray(0, Math.floor(length / 2)), () => res.destroy());
+}
+
+/** The declared body size of a request, when it has one. */
+function contentLength(req: IncomingMessage): number | undefined {
+  const value = req.headers['content-length'];
+  if (value === undefined || !/^\d+$/.test(value)) return undefined;
+  return Number(value);
 }

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 export type BlobOp = 'get' | 'put';
 
@@ -10,20 +10,26 @@ export interface SignedParams {
   sha256?: string | undefined;
 }
 
+/** Values that form-encoding leaves as they are: such a query can be written without URLSearchParams. */
+const PLAIN = /^[A-Za-z0-9]*$/;
+
 /** HMAC-signed URLs for the blob origin: anyone holding one may do that one thing until `exp`. */
 export class UrlSigner {
+  /** Made once: createHmac with the secret as text imports it again on every call. */
+  private readonly key: KeyObject;
+
   constructor(
-    private readonly secret: string,
+    secret: string,
     private readonly origin: () => string,
     private readonly ttlSeconds: number,
-  ) {}
+  ) {
+    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
+  }
 
   sign(op: BlobOp, key: string, sha256?: string): { url: string; expiresAt: Date } {
     const exp = Math.floor(Date.now() / 1000) + this.ttlSeconds;
-    const params = new URLSearchParams({ op, exp: String(exp) });
-    if (sha256) params.set('sha256', sha256);
-    params.set('sig', this.mac({ op, key, exp, sha256 }));
-    return { url: `${this.origin()}/blobs/${encodeURIComponent(key)}?${params.toString()}`, expiresAt: new Date(exp * 1000) };
+    const sig = this.mac({ op, key, exp, sha256 });
+    return { url: `${this.origin()}/blobs/${encodeURIComponent(key)}?${query(op, exp, sha256, sig)}`, expiresAt: new Date(exp * 1000) };
   }
 
   /** The verified parameters, or the reason the URL is refused. */
@@ -41,6 +47,17 @@ export class UrlSigner {
   }
 
   private mac(p: SignedParams): string {
-    return createHmac('sha256', this.secret).update(`${p.op}\n${p.key}\n${p.exp}\n${p.sha256 ?? ''}`).digest('hex');
+    return createHmac('sha256', this.key).update(`${p.op}\n${p.key}\n${p.exp}\n${p.sha256 ?? ''}`).digest('hex');
   }
+}
+
+/** `op=…&exp=…[&sha256=…]&sig=…`, exactly as URLSearchParams writes it. */
+function query(op: BlobOp, exp: number, sha256: string | undefined, sig: string): string {
+  if (sha256 && !PLAIN.test(sha256)) {
+    const params = new URLSearchParams({ op, exp: String(exp) });
+    params.set('sha256', sha256);
+    params.set('sig', sig);
+    return params.toString();
+  }
+  return sha256 ? `op=${op}&exp=${exp}&sha256=${sha256}&sig=${sig}` : `op=${op}&exp=${exp}&sig=${sig}`;
 }

@@ -36,6 +36,20 @@ export function getVersion(db: Db, assetId: string, versionId: string): VersionR
   return row;
 }
 
+/**
+ * A version of an asset of the workspace in one lookup; when there is none, the two lookups above
+ * tell whether the asset or the version is missing.
+ */
+export function getAssetVersion(db: Db, workspaceId: string, assetId: string, versionId: string): VersionRow {
+  const row = db
+    .prepare(
+      `SELECT v.* FROM asset_versions v JOIN assets a ON a.id = v.asset_id
+       WHERE v.id = ? AND v.asset_id = ? AND a.workspace_id = ? AND a.purged = 0`,
+    )
+    .get(versionId, assetId, workspaceId) as VersionRow | undefined;
+  return row ?? getVersion(db, getAsset(db, workspaceId, assetId).id, versionId);
+}
+
 export function checkFolder(db: Db, workspaceId: string, folderId: string | null | undefined): string | null {
   if (folderId === null || folderId === undefined) return null;
   const row = db.prepare('SELECT 1 FROM folders WHERE id = ? AND workspace_id = ? AND is_active = 1').get(folderId, workspaceId);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { Checksum } from '../../shared/api/index.js';
 import { parse, workspaceCaller, type ServiceContext } from '../context.js';
-import { createVersion, deleteVersion, getAsset, getVersion, restoreVersion, updateVersion } from '../domain/assets.js';
+import { createVersion, deleteVersion, getAsset, getAssetVersion, restoreVersion, updateVersion } from '../domain/assets.js';
 import { loadUser, versionJson } from '../store/serialize.js';
 import type { VersionRow } from '../store/rows.js';
 import { redirectToBlob } from './downloads.js';
@@ -38,10 +38,9 @@ export function versionRoutes(app: FastifyInstance, ctx: ServiceContext): void {
     return reply.code(created ? 201 : 200).send(json(version));
   });
 
-  app.get<VersionParams>('/workspaces/assets/:asset_id/versions/:version_id', async (request) => {
-    const asset = getAsset(db, workspaceCaller(request).workspaceId, request.params.asset_id);
-    return json(getVersion(db, asset.id, request.params.version_id));
-  });
+  app.get<VersionParams>('/workspaces/assets/:asset_id/versions/:version_id', async (request) =>
+    json(getAssetVersion(db, workspaceCaller(request).workspaceId, request.params.asset_id, request.params.version_id)),
+  );
 
   app.patch<VersionParams>('/workspaces/assets/:asset_id/versions/:version_id', async (request) =>
     json(updateVersion(db, actorOf(request), request.params.asset_id, request.params.version_id, parse(UpdateVersion, request.body))),
@@ -57,7 +56,7 @@ export function versionRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   );
 
   app.get<VersionParams>('/workspaces/assets/:asset_id/versions/:version_id/download', async (request, reply) => {
-    const asset = getAsset(db, workspaceCaller(request).workspaceId, request.params.asset_id);
-    return redirectToBlob(ctx, request, reply, getVersion(db, asset.id, request.params.version_id));
+    const version = getAssetVersion(db, workspaceCaller(request).workspaceId, request.params.asset_id, request.params.version_id);
+    return redirectToBlob(ctx, request, reply, version);
   });
 }

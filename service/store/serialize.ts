@@ -125,18 +125,51 @@ export function workspaceJson(db: Db, row: WorkspaceRow, userId?: string): Works
   };
 }
 
+interface AssetTypeRow { id: string; name: string; display_type: string; color: string; generic: number; known_extensions: string }
+
+/**
+ * Asset types by id, per database. The table is reference data, written only when the database is
+ * opened (db/reference-data.ts), so its rows need not be read again for every asset.
+ */
+const assetTypes = new WeakMap<Db, Map<string, AssetTypeRow | undefined>>();
+
+function assetType(db: Db, id: string): AssetTypeRow | undefined {
+  let byId = assetTypes.get(db);
+  if (!byId) assetTypes.set(db, (byId = new Map()));
+  if (!byId.has(id)) byId.set(id, db.prepare('SELECT * FROM asset_types WHERE id = ?').get(id) as AssetTypeRow | undefined);
+  return byId.get(id);
+}
+
+/** loadUser for one answer: a user named twice in it (creator and collaborator) is read once. */
+function userLoader(db: Db): (id: string) => User | undefined {
+  const rows = new Map<string, UserRow | undefined>();
+  return (id) => {
+    if (!rows.has(id)) rows.set(id, db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined);
+    const row = rows.get(id);
+    return row ? userJson(row) : undefined;
+  };
+}
+
+/**
+ * Who made the asset's versions. One creator of every version (the usual case) is read off the rows
+ * already loaded; several are left to the query, whose order the answer has always had.
+ */
+function collaboratorIds(db: Db, assetId: string, versions: VersionRow[]): string[] {
+  const first = versions[0]?.created_by_user_id;
+  if (first === undefined) return [];
+  if (versions.every((v) => v.created_by_user_id === first)) return [first];
+  return (db.prepare('SELECT DISTINCT created_by_user_id AS id FROM asset_versions WHERE asset_id = ?').all(assetId) as Array<{ id: string }>).map((u) => u.id);
+}
+
 export function assetJson(db: Db, row: AssetRow, opts: { withVersions?: boolean; userId?: string } = {}): Record<string, unknown> {
   const versionRows = db.prepare('SELECT * FROM asset_versions WHERE asset_id = ? ORDER BY version_number DESC').all(row.id) as VersionRow[];
   const current = versionRows.find((v) => v.id === row.current_version_id);
+  const user = userLoader(db);
   const tags = db.prepare('SELECT t.* FROM tags t JOIN asset_tags at ON at.tag_id = t.id WHERE at.asset_id = ? ORDER BY t.name').all(row.id);
   const libraries = db
     .prepare('SELECT l.* FROM libraries l JOIN asset_libraries al ON al.library_id = l.id WHERE al.asset_id = ? ORDER BY l.name')
     .all(row.id) as Array<Record<string, unknown>>;
-  const type = row.asset_type_id
-    ? (db.prepare('SELECT * FROM asset_types WHERE id = ?').get(row.asset_type_id) as
-        | { id: string; name: string; display_type: string; color: string; generic: number; known_extensions: string }
-        | undefined)
-    : undefined;
+  const type = row.asset_type_id ? assetType(db, row.asset_type_id) : undefined;
   const status = row.status_id ? (db.prepare('SELECT * FROM asset_statuses WHERE id = ?').get(row.status_id) as Record<string, unknown> | undefined) : undefined;
   return {
     id: row.id,
@@ -156,14 +189,12 @@ export function assetJson(db: Db, row: AssetRow, opts: { withVersions?: boolean;
     updated_at: row.updated_at,
     deleted_at: row.deleted_at,
     favorited: false,
-    ...(current ? { currentVersion: versionJson(current, loadUser(db, current.created_by_user_id)) } : {}),
+    ...(current ? { currentVersion: versionJson(current, user(current.created_by_user_id)) } : {}),
     ...(opts.withVersions ? { versions: versionRows.map((v) => versionJson(v)) } : {}),
     tags: tags.map((t) => ({ ...(t as object) })),
     libraries: libraries.map((l) => ({ ...l, defaultAvatar: l.default_avatar })),
-    collaborators: (
-      db.prepare('SELECT DISTINCT created_by_user_id AS id FROM asset_versions WHERE asset_id = ?').all(row.id) as Array<{ id: string }>
-    )
-      .map((u) => loadUser(db, u.id))
+    collaborators: collaboratorIds(db, row.id, versionRows)
+      .map(user)
       .filter((u): u is User => u !== undefined),
     assetType: type
       ? { id: type.id, name: type.name, displayType: type.display_type, color: type.color, generic: type.generic === 1, knownExtensions: JSON.parse(type.known_extensions) as string[] }
