@@ -6,7 +6,6 @@ import { pathKey } from '../../main/local/paths.js';
 import { ServiceClient, type DownloadOptions, type DownloadResponse } from '../../main/service-client/index.js';
 import type { Download } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
-import { FOLLOW_MIN_BYTES } from '../../main/sync/executor/follow-hash.js';
 import type { RemoteFile } from '../../main/sync/model.js';
 import { startService, type FaultOptions, type RunningService } from '../../service/index.js';
 import { bytesOf, clientOptions, putAsset, remoteFileOf, setUp, sha256, type Harness } from './executor-fixture.js';
@@ -47,118 +46,108 @@ const recordingClient = (): RangeRecordingClient => new RangeRecordingClient(cli
 
 const tempFiles = async (dir: string): Promise<string[]> => (await readdir(dir)).filter((n) => n.startsWith('.assetsync-') && n.endsWith('.part'));
 
-// Large files are hashed by a worker reading back what was written (follow-hash.ts), small ones
-// as they arrive: both ways must resume, verify and refuse alike.
-describe.each([
-  { label: 'small file, hashed as it arrives', size: 300_000 },
-  { label: 'large file, hashed by a worker', size: FOLLOW_MIN_BYTES + 300_000 },
-])('download of a $label', ({ size }) => {
-  const half = Math.floor(size / 2);
-  // Bytes are compared by checksum: toEqual walks a 16 MiB buffer key by key.
-
-    it('writes the bytes, the base row and the hash cache entry, and leaves no temp file', async () => {
-      h = await setUp(service);
-      const bytes = bytesOf(size, 'hero');
-      const asset = await putAsset(h.colleague, h.ws, { name: 'hero.psd', bytes });
-      const remote = await remoteFileOf(h.client, h.ws, asset.id, 'Brand/hero.psd');
-
-      const result = await executePlan([download(remote)], h.deps);
-
-      expect(result).toMatchObject({ done: 1, downloaded: 1, failed: [] });
-      const abs = path.join(h.root, 'Brand/hero.psd');
-      expect(sha256(await readFile(abs))).toBe(sha256(bytes));
-      const st = await stat(abs, { bigint: true });
-      expect(h.index.base.getFile(h.ws, 'Brand/hero.psd')).toEqual({
-        path: 'Brand/hero.psd',
-        assetId: asset.id,
-        versionId: asset.current_version_id,
-        checksum: sha256(bytes),
-        size: bytes.length,
-        mtimeNs: st.mtimeNs.toString(),
-        inode: Number(st.ino),
-      });
-      expect(h.index.hashCache(h.ws).get(pathKey('Brand/hero.psd'))).toMatchObject({ checksum: sha256(bytes), size: bytes.length });
-      expect(await tempFiles(path.join(h.root, 'Brand'))).toEqual([]);
-      expect(h.index.journal.open(h.ws)).toEqual([]);
-      expect(h.suppressed).toContain('Brand/hero.psd');
-      expect(h.activity.map((a) => a.kind)).toContain('downloaded');
-    });
-
-    it('resumes a download cut off mid-body from the bytes already on disk', async () => {
-      h = await setUp(service);
-      const bytes = bytesOf(size, 'teaser');
-      const asset = await putAsset(h.colleague, h.ws, { name: 'teaser.mp4', bytes });
-      const remote = await remoteFileOf(h.client, h.ws, asset.id, 'teaser.mp4');
-      const client = recordingClient();
-      const deps = h.depsWith({ client });
-
-      faults.truncate = 1;
-      const first = await executePlan([download(remote)], deps);
-      expect(first.failed.map((f) => f.path)).toEqual(['teaser.mp4']);
-      expect(existsSync(path.join(h.root, 'teaser.mp4'))).toBe(false);
-      const [entry] = h.index.journal.open(h.ws);
-      expect(entry).toMatchObject({ kind: 'download', path: 'teaser.mp4' });
-      const temps = await tempFiles(h.root);
-      expect(temps).toHaveLength(1);
-      const kept = (await stat(path.join(h.root, temps[0] as string))).size;
-      expect(kept).toBeGreaterThan(0);
-      expect(kept).toBeLessThan(bytes.length);
-      expect(h.index.errors.get(h.ws, 'teaser.mp4')?.attempts).toBe(1);
-
-      faults.truncate = 0;
-      const second = await executePlan([download(remote)], deps);
-      expect(second).toMatchObject({ downloaded: 1, failed: [] });
-      expect(client.starts).toEqual([0, kept]);
-      expect(sha256(await readFile(path.join(h.root, 'teaser.mp4')))).toBe(sha256(bytes));
-      expect(await tempFiles(h.root)).toEqual([]);
-      expect(h.index.errors.get(h.ws, 'teaser.mp4')).toBeUndefined();
-      await client.close();
-    });
-
-    it('resumes from a temp file the journal names, asking only for the rest', async () => {
-      h = await setUp(service);
-      const bytes = bytesOf(size, 'poster');
-      const asset = await putAsset(h.colleague, h.ws, { name: 'poster.indd', bytes });
-      const remote = await remoteFileOf(h.client, h.ws, asset.id, 'poster.indd');
-      const tempPath = '.assetsync-0123456789abcdef.part';
-      await writeFile(path.join(h.root, tempPath), bytes.subarray(0, half));
-      h.index.journal.begin({ workspaceId: h.ws, kind: 'download', path: 'poster.indd', assetId: asset.id, state: { tempPath, checksum: remote.checksum } });
-      const client = recordingClient();
-
-      const result = await executePlan([download(remote)], h.depsWith({ client }));
-
-      expect(result.downloaded).toBe(1);
-      expect(client.starts).toEqual([half]);
-      expect(sha256(await readFile(path.join(h.root, 'poster.indd')))).toBe(sha256(bytes));
-      expect(existsSync(path.join(h.root, tempPath))).toBe(false);
-      await client.close();
-    });
-
-    it('throws away a resumed temp file whose bytes do not hash right, and leaves the target untouched', async () => {
-      h = await setUp(service);
-      const bytes = bytesOf(size, 'flyer');
-      const asset = await putAsset(h.colleague, h.ws, { name: 'flyer.ai', bytes });
-      const remote = await remoteFileOf(h.client, h.ws, asset.id, 'flyer.ai');
-      const tempPath = '.assetsync-00000000000000aa.part';
-      await writeFile(path.join(h.root, tempPath), Buffer.alloc(half, 7));
-      h.index.journal.begin({ workspaceId: h.ws, kind: 'download', path: 'flyer.ai', assetId: asset.id, state: { tempPath, checksum: remote.checksum } });
-
-      const result = await executePlan([download(remote)], h.deps);
-
-      expect(result.failed.map((f) => (f.error as { code?: string }).code)).toEqual(['checksum_mismatch']);
-      expect(existsSync(path.join(h.root, 'flyer.ai'))).toBe(false);
-      expect(await tempFiles(h.root)).toEqual([]);
-      expect(h.index.journal.open(h.ws)).toEqual([]);
-      expect(h.index.base.getFile(h.ws, 'flyer.ai')).toBeUndefined();
-
-      // The next attempt starts from scratch and succeeds.
-      const retry = await executePlan([download(remote)], h.deps);
-      expect(retry.downloaded).toBe(1);
-      expect(sha256(await readFile(path.join(h.root, 'flyer.ai')))).toBe(sha256(bytes));
-    });
-});
-
 describe('download', () => {
+  it('writes the bytes, the base row and the hash cache entry, and leaves no temp file', async () => {
+    h = await setUp(service);
+    const bytes = bytesOf(70_000, 'hero');
+    const asset = await putAsset(h.colleague, h.ws, { name: 'hero.psd', bytes });
+    const remote = await remoteFileOf(h.client, h.ws, asset.id, 'Brand/hero.psd');
+
+    const result = await executePlan([download(remote)], h.deps);
+
+    expect(result).toMatchObject({ done: 1, downloaded: 1, failed: [] });
+    const abs = path.join(h.root, 'Brand/hero.psd');
+    expect(await readFile(abs)).toEqual(bytes);
+    const st = await stat(abs, { bigint: true });
+    expect(h.index.base.getFile(h.ws, 'Brand/hero.psd')).toEqual({
+      path: 'Brand/hero.psd',
+      assetId: asset.id,
+      versionId: asset.current_version_id,
+      checksum: sha256(bytes),
+      size: bytes.length,
+      mtimeNs: st.mtimeNs.toString(),
+      inode: Number(st.ino),
+    });
+    expect(h.index.hashCache(h.ws).get(pathKey('Brand/hero.psd'))).toMatchObject({ checksum: sha256(bytes), size: bytes.length });
+    expect(await tempFiles(path.join(h.root, 'Brand'))).toEqual([]);
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+    expect(h.suppressed).toContain('Brand/hero.psd');
+    expect(h.activity.map((a) => a.kind)).toContain('downloaded');
+  });
+
+  it('resumes a download cut off mid-body from the bytes already on disk', async () => {
+    h = await setUp(service);
+    const bytes = bytesOf(300_000, 'teaser');
+    const asset = await putAsset(h.colleague, h.ws, { name: 'teaser.mp4', bytes });
+    const remote = await remoteFileOf(h.client, h.ws, asset.id, 'teaser.mp4');
+    const client = recordingClient();
+    const deps = h.depsWith({ client });
+
+    faults.truncate = 1;
+    const first = await executePlan([download(remote)], deps);
+    expect(first.failed.map((f) => f.path)).toEqual(['teaser.mp4']);
+    expect(existsSync(path.join(h.root, 'teaser.mp4'))).toBe(false);
+    const [entry] = h.index.journal.open(h.ws);
+    expect(entry).toMatchObject({ kind: 'download', path: 'teaser.mp4' });
+    const temps = await tempFiles(h.root);
+    expect(temps).toHaveLength(1);
+    const kept = (await stat(path.join(h.root, temps[0] as string))).size;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(bytes.length);
+    expect(h.index.errors.get(h.ws, 'teaser.mp4')?.attempts).toBe(1);
+
+    faults.truncate = 0;
+    const second = await executePlan([download(remote)], deps);
+    expect(second).toMatchObject({ downloaded: 1, failed: [] });
+    expect(client.starts).toEqual([0, kept]);
+    expect(await readFile(path.join(h.root, 'teaser.mp4'))).toEqual(bytes);
+    expect(await tempFiles(h.root)).toEqual([]);
+    expect(h.index.errors.get(h.ws, 'teaser.mp4')).toBeUndefined();
+    await client.close();
+  });
+
+  it('resumes from a temp file the journal names, asking only for the rest', async () => {
+    h = await setUp(service);
+    const bytes = bytesOf(100_000, 'poster');
+    const asset = await putAsset(h.colleague, h.ws, { name: 'poster.indd', bytes });
+    const remote = await remoteFileOf(h.client, h.ws, asset.id, 'poster.indd');
+    const tempPath = '.assetsync-0123456789abcdef.part';
+    await writeFile(path.join(h.root, tempPath), bytes.subarray(0, 50_000));
+    h.index.journal.begin({ workspaceId: h.ws, kind: 'download', path: 'poster.indd', assetId: asset.id, state: { tempPath, checksum: remote.checksum } });
+    const client = recordingClient();
+
+    const result = await executePlan([download(remote)], h.depsWith({ client }));
+
+    expect(result.downloaded).toBe(1);
+    expect(client.starts).toEqual([50_000]);
+    expect(await readFile(path.join(h.root, 'poster.indd'))).toEqual(bytes);
+    expect(existsSync(path.join(h.root, tempPath))).toBe(false);
+    await client.close();
+  });
+
+  it('throws away a resumed temp file whose bytes do not hash right, and leaves the target untouched', async () => {
+    h = await setUp(service);
+    const bytes = bytesOf(100_000, 'flyer');
+    const asset = await putAsset(h.colleague, h.ws, { name: 'flyer.ai', bytes });
+    const remote = await remoteFileOf(h.client, h.ws, asset.id, 'flyer.ai');
+    const tempPath = '.assetsync-00000000000000aa.part';
+    await writeFile(path.join(h.root, tempPath), Buffer.alloc(50_000, 7));
+    h.index.journal.begin({ workspaceId: h.ws, kind: 'download', path: 'flyer.ai', assetId: asset.id, state: { tempPath, checksum: remote.checksum } });
+
+    const result = await executePlan([download(remote)], h.deps);
+
+    expect(result.failed.map((f) => (f.error as { code?: string }).code)).toEqual(['checksum_mismatch']);
+    expect(existsSync(path.join(h.root, 'flyer.ai'))).toBe(false);
+    expect(await tempFiles(h.root)).toEqual([]);
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+    expect(h.index.base.getFile(h.ws, 'flyer.ai')).toBeUndefined();
+
+    // The next attempt starts from scratch and succeeds.
+    const retry = await executePlan([download(remote)], h.deps);
+    expect(retry.downloaded).toBe(1);
+    expect(await readFile(path.join(h.root, 'flyer.ai'))).toEqual(bytes);
+  });
+
   it('does not replace a file with bytes other than the ones announced', async () => {
     h = await setUp(service);
     const asset = await putAsset(h.colleague, h.ws, { name: 'palette.ase', bytes: bytesOf(5000, 'v2') });

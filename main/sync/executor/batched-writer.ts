@@ -43,8 +43,6 @@ export class BatchedWriter {
     private readonly file: FileHandle,
     /** Where the next byte goes. */
     private position: number,
-    /** Told, after each write, the position up to which the file holds its bytes. */
-    private readonly onWritten?: (position: number) => void,
   ) {
     this.flushedAt = position;
   }
@@ -97,7 +95,6 @@ export class BatchedWriter {
         position += bytesWritten;
         buffers = rest(buffers, bytesWritten);
       }
-      this.onWritten?.(position);
       if (position - this.flushedAt >= FLUSH_EVERY_BYTES && this.flushing === undefined) {
         this.flushedAt = position;
         // Beside the next writes, not before them: the disk and the network work at once.

@@ -20,7 +20,6 @@ import { joinPath, parentOf } from '../rel-path.js';
 import type { TransferHandle } from '../transfer-queue.js';
 import { DONE, deferred, recordActivity, signalOpt, suppress, type ExecutorDeps, type Outcome } from './context.js';
 import { BatchedWriter, FileWriteError } from './batched-writer.js';
-import { FOLLOW_MIN_BYTES, followHash } from './follow-hash.js';
 import { NO_FOLLOW, currentChecksum, ensureParent, fsyncDir, writablePath } from './disk.js';
 import { ChecksumMismatchError, IncompleteDownloadError, NotAFileError, isTransient } from './errors.js';
 import { discardDownload, openEntriesAt, tempPathOf } from './journal-entries.js';
@@ -140,14 +139,13 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
   if (existing !== undefined && !existing.isFile()) throw new NotAFileError(temp);
   const flags = existing ? constants.O_RDWR : constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
   const file = await open(temp, flags | NO_FOLLOW, 0o644);
-  let sum: DownloadChecksum | undefined;
   try {
+    let hash = createHash('sha256');
     let offset = 0;
     if (existing !== undefined) {
       if (existing.size > remote.size) await file.truncate(0);
-      else offset = existing.size;
+      else offset = await hashPrefix(file, existing.size, hash);
     }
-    sum = await startChecksum(file, temp, remote.size, offset);
     t.progress(offset);
     if (offset < remote.size) {
       const signed = await deps.client.getDownloadUrl(deps.workspaceId, remote.assetId, remote.versionId, { signal: t.signal });
@@ -160,55 +158,26 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
       }
       if (offset > 0 && res.status === 200) {
         // The range was ignored: the body is the whole file.
-        sum.cancel();
         await file.truncate(0);
+        hash = createHash('sha256');
         offset = 0;
-        sum = await startChecksum(file, temp, remote.size, 0);
       }
-      offset = await writeBody(res.body, file, offset, sum, remote, t);
+      offset = await writeBody(res.body, file, offset, hash, remote, t);
     }
     if (offset < remote.size) throw new IncompleteDownloadError(`${remote.path}: the body ended at byte ${offset} of ${remote.size}`);
-    const checksum = await sum.digest(offset);
+    const checksum = hash.digest('hex');
     if (checksum !== remote.checksum) {
       throw new ChecksumMismatchError(`${remote.path}: the bytes received hash to ${checksum}, not ${remote.checksum}`);
     }
     await file.sync();
     return stampOf(fstatSync(file.fd, { bigint: true }));
   } finally {
-    sum?.cancel();
     await file.close();
   }
 }
 
-/**
- * The checksum of the bytes a download puts in its temp file: large files are hashed by a
- * worker that reads back what was written (follow-hash.ts), small ones inline as they arrive.
- */
-interface DownloadChecksum {
-  /** Each chunk received, in order, before it is written. */
-  received(chunk: Buffer): void;
-  /** The file holds its bytes up to `position`. */
-  written(position: number): void;
-  digest(size: number): Promise<string>;
-  cancel(): void;
-}
-
-/** Hashing starts from byte 0: a resumed download's `prefix` already on disk is hashed first. */
-async function startChecksum(file: FileHandle, temp: string, size: number, prefix: number): Promise<DownloadChecksum> {
-  if (size >= FOLLOW_MIN_BYTES) {
-    const followed = followHash(temp, Number((await file.stat()).ino));
-    if (followed) {
-      followed.written(prefix);
-      return { received: () => undefined, written: (p) => followed.written(p), digest: (n) => followed.digest(n), cancel: () => followed.cancel() };
-    }
-  }
-  const hash = createHash('sha256');
-  if (prefix > 0) await hashPrefix(file, prefix, hash);
-  return { received: (chunk) => hash.update(chunk), written: () => undefined, digest: () => Promise.resolve(hash.digest('hex')), cancel: () => undefined };
-}
-
-/** Feeds the first `length` bytes of `file` to `hash` (a resumed download's prefix). */
-async function hashPrefix(file: FileHandle, length: number, hash: Hash): Promise<void> {
+/** Feeds the first `length` bytes of `file` to `hash` (a resumed download's prefix); returns `length`. */
+async function hashPrefix(file: FileHandle, length: number, hash: Hash): Promise<number> {
   const buffer = Buffer.allocUnsafe(Math.min(HASH_CHUNK_BYTES, Math.max(length, 1)));
   let position = 0;
   while (position < length) {
@@ -217,7 +186,7 @@ async function hashPrefix(file: FileHandle, length: number, hash: Hash): Promise
     hash.update(buffer.subarray(0, bytesRead));
     position += bytesRead;
   }
-  if (position < length) throw new IncompleteDownloadError(`the partial download ends at byte ${position}, not ${length}`);
+  return position;
 }
 
 /** Stops a body we no longer want; undici reports that as an error nobody needs to hear. */
@@ -226,24 +195,24 @@ function discard(body: Readable): void {
   body.destroy();
 }
 
-/** Writes the body from `offset` on, the checksum following; returns the end offset. */
+/** Writes the body from `offset` on, hashing each chunk as it goes; returns the end offset. */
 async function writeBody(
   body: Readable,
   file: FileHandle,
   offset: number,
-  sum: DownloadChecksum,
+  hash: Hash,
   remote: RemoteFile,
   t: TransferHandle,
 ): Promise<number> {
   let position = offset;
-  const writer = new BatchedWriter(file, offset, (p) => sum.written(p));
+  const writer = new BatchedWriter(file, offset);
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
       await t.throttle(chunk.length);
       if (position + chunk.length > remote.size) {
         throw new ChecksumMismatchError(`${remote.path}: the service sent more than the ${remote.size} bytes announced`);
       }
-      sum.received(chunk);
+      hash.update(chunk);
       await writer.add(chunk);
       position += chunk.length;
       t.progress(position);
