@@ -92,11 +92,27 @@ export function rcloneCopy(from: string, to: string, webdav: Webdav): Promise<Ru
 export const WEBDAV_REMOTE = ':webdav:';
 
 /**
+ * Writes every dirty page to disk before a timed run, so a run does not pay for the writeback
+ * of the one before it (a 2 GiB download left in the page cache slowed the next run by half).
+ */
+export async function settleDisk(): Promise<void> {
+  await run('sync', []);
+}
+
+/**
  * The HTTP floor: `parallel` curl processes, each fetching (or PUTting) its share of the URLs
  * one after another on one keep-alive connection. Wall time of the whole batch; RSS of the
- * largest process.
+ * largest process. `durable`: the files fetched are also fsynced (coreutils `sync FILE…`) before
+ * the clock stops, as Asset Sync does before it calls a file downloaded: the floor of a download
+ * that survives a power cut.
  */
-export async function curlBatch(jobs: ReadonlyArray<{ url: string; path: string }>, direction: 'get' | 'put', workDir: string, parallel = 4): Promise<Run> {
+export async function curlBatch(
+  jobs: ReadonlyArray<{ url: string; path: string }>,
+  direction: 'get' | 'put',
+  workDir: string,
+  parallel = 4,
+  { durable = false }: { durable?: boolean } = {},
+): Promise<Run> {
   const lists: string[][] = Array.from({ length: parallel }, () => []);
   jobs.forEach((job, i) => {
     const quoted = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
@@ -113,6 +129,13 @@ export async function curlBatch(jobs: ReadonlyArray<{ url: string; path: string 
   const common = ['-s', '-S', '-f', '--create-dirs', '-H', 'Expect:', '-H', 'Content-Type: application/octet-stream'];
   const start = process.hrtime.bigint();
   const runs = await Promise.all(configs.map((config) => runTimed('curl', [...common, '-K', config])));
+  if (durable && direction === 'get') {
+    const paths = jobs.map((job) => job.path);
+    const shares = Array.from({ length: parallel }, (_, i) => paths.filter((_, j) => j % parallel === i)).filter((share) => share.length > 0);
+    await Promise.all(shares.map(async (share) => {
+      for (let at = 0; at < share.length; at += 1000) await run('sync', share.slice(at, at + 1000));
+    }));
+  }
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   return { seconds, rssMiB: Math.max(...runs.map((r) => r.rssMiB ?? 0)), load: load1() };
 }
