@@ -5,6 +5,7 @@
  * line and the Electron main process host the same class.
  */
 import { EventEmitter, setMaxListeners } from 'node:events';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ActivityItem, EngineEvents, EngineStatus, Problem, ReviewNotification, SyncReport, SyncState, WorkspaceStatus } from '../../shared/engine.js';
 import type { ActivityInput } from '../index/activity.js';
@@ -60,6 +61,8 @@ interface WorkspaceRuntime {
   lastSyncAt: string | null;
   cycleProblems: Problem[];
   watcher: TreeWatcher | null;
+  /** A watcher is being started (its ignore rules load). */
+  watching?: boolean;
   /**
    * Synced files, counted again only after a cycle that acted: a count of 100,000 rows at every
    * status update (each phase change) was a tenth of a second of every start-up.
@@ -188,17 +191,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     if (this.started) return;
     this.started = true;
     const pollMs = this.options.pollIntervalMs ?? DEFAULT_POLL_MS;
-    for (const [id, runtime] of this.runtimes) {
-      const target = runtime.sync.target;
-      runtime.watcher = watchTree(target.dir, {
-        ignore: await loadIgnoreMatcher(target.dir),
-        debounceMs: this.options.debounceMs ?? 500,
-        onChanges: (paths) => {
-          if ([...paths].some((p) => p === IGNORE_FILE_NAME)) runtime.sync.reloadIgnore();
-          this.trigger(id);
-        },
-        onError: (error) => this.options.logger.warn({ err: error }, 'watcher error; the periodic rescan covers it'),
-      });
+    for (const id of this.runtimes.keys()) {
+      await this.watch(id);
       this.trigger(id);
     }
     this.timers.push(setInterval(() => this.runtimes.forEach((_r, id) => this.trigger(id)), pollMs));
@@ -214,7 +208,10 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       runtime.again = true;
       return;
     }
-    void this.runCycle(workspaceId, false).then((outcome) => {
+    void this.runCycle(workspaceId, false).then(async (outcome) => {
+      // The first cycle may have made the workspace folder: watch it now, and look once more
+      // for what changed before the watcher saw anything.
+      if (await this.watch(workspaceId)) runtime.again = true;
       // Our own changes come back through the feed: look once more until nothing is left.
       if ((outcome.work > 0 || outcome.waiting.length > 0 || runtime.again) && !outcome.blocked) {
         runtime.again = false;
@@ -222,6 +219,38 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         setTimeout(() => this.trigger(workspaceId), wait).unref();
       }
     });
+  }
+
+  /**
+   * Starts watching the workspace folder once it exists; true when it started now. chokidar
+   * told nothing of a tree made under a path it began to watch before the path existed, so a
+   * first start (the first cycle makes the folder) had no watcher until the app restarted.
+   */
+  private async watch(workspaceId: string): Promise<boolean> {
+    const runtime = this.runtimes.get(workspaceId);
+    if (!runtime || runtime.watcher || runtime.watching || !this.started || this.abort.signal.aborted) return false;
+    const dir = runtime.sync.target.dir;
+    if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return false;
+    runtime.watching = true;
+    try {
+      const ignore = await loadIgnoreMatcher(dir);
+      if (this.abort.signal.aborted) return false;
+      runtime.watcher = watchTree(dir, {
+        ignore,
+        debounceMs: this.options.debounceMs ?? 500,
+        onChanges: (paths) => {
+          if ([...paths].some((p) => p === IGNORE_FILE_NAME)) runtime.sync.reloadIgnore();
+          this.trigger(workspaceId);
+        },
+        onError: (error) => this.options.logger.warn({ err: error }, 'watcher error; the periodic rescan covers it'),
+      });
+      return true;
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'could not watch the workspace folder; the periodic rescan covers it');
+      return false;
+    } finally {
+      runtime.watching = false;
+    }
   }
 
   async pollReviews(): Promise<ReviewNotification[]> {

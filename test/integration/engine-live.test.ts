@@ -43,4 +43,22 @@ describe('running engine', () => {
     await laptop.engine.stop();
     expect(laptop.engine.status().state).toBe('stopped');
   });
+
+  it('watches the workspace folder its first cycle made: saves go up without waiting for a poll', async () => {
+    const w = await world();
+    // A poll every 10 minutes: within the test only the watcher can notice the saves.
+    const laptop = await w.device('laptop', { engine: { pollIntervalMs: 600_000, debounceMs: 50 } });
+    await laptop.engine.start();
+    await vi.waitFor(async () => {
+      expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+    }, WAIT);
+
+    await laptop.write('Docs/budget.xlsx', 'budget, edited while the app runs\n');
+    await laptop.write('Docs/new-brief.md', 'a new brief\n');
+    await vi.waitFor(async () => {
+      expect((await w.user.assetAt('Docs/budget.xlsx')).checksum).toBe(sha256('budget, edited while the app runs\n'));
+      expect((await w.user.assetAt('Docs/new-brief.md')).checksum).toBe(sha256('a new brief\n'));
+    }, WAIT);
+    await laptop.engine.stop();
+  });
 });
