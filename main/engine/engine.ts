@@ -63,6 +63,8 @@ interface WorkspaceRuntime {
   watcher: TreeWatcher | null;
   /** A watcher is being started (its ignore rules load). */
   watching?: boolean;
+  /** The inode of the folder the watcher watches. */
+  watchedInode?: number | undefined;
   /**
    * Synced files, counted again only after a cycle that acted: a count of 100,000 rows at every
    * status update (each phase change) was a tenth of a second of every start-up.
@@ -228,9 +230,18 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
    */
   private async watch(workspaceId: string): Promise<boolean> {
     const runtime = this.runtimes.get(workspaceId);
-    if (!runtime || runtime.watcher || runtime.watching || !this.started || this.abort.signal.aborted) return false;
+    if (!runtime || runtime.watching || !this.started || this.abort.signal.aborted) return false;
     const dir = runtime.sync.target.dir;
-    if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return false;
+    const folder = lstatSync(dir, { throwIfNoEntry: false });
+    const present = folder?.isDirectory() === true;
+    if (runtime.watcher) {
+      if (present && folder?.ino === runtime.watchedInode) return false;
+      // The folder went away or was made anew (a drive unmounted, a folder moved back): the
+      // watcher went with the old one.
+      void runtime.watcher.close();
+      runtime.watcher = null;
+    }
+    if (!present) return false;
     runtime.watching = true;
     try {
       const ignore = await loadIgnoreMatcher(dir);
@@ -244,6 +255,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         },
         onError: (error) => this.options.logger.warn({ err: error }, 'watcher error; the periodic rescan covers it'),
       });
+      runtime.watchedInode = folder?.ino;
       return true;
     } catch (error) {
       this.options.logger.warn({ err: error }, 'could not watch the workspace folder; the periodic rescan covers it');
