@@ -127,7 +127,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
           onPhase: (phase) => this.setPhase(spec.id, phase),
           onProblem: (problem) => this.addProblem(spec.id, problem),
           onActivity: (item) => this.activity(item),
-          suppress: (rel) => this.runtimes.get(spec.id)?.watcher?.suppress(rel, 3000),
+          suppress: (rel, stamp) => this.runtimes.get(spec.id)?.watcher?.suppress(rel, 3000, stamp),
         }),
         phase: 'starting',
         running: null,

@@ -7,6 +7,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import type { Problem, SyncState } from '../../shared/engine.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import { loadIgnoreMatcher, type IgnoreMatcher } from '../local/ignore.js';
+import type { FileStamp } from '../local/stamp.js';
 import { checkMarker, newMarker, writeMarker } from '../local/marker.js';
 import { pathKey } from '../local/paths.js';
 import { scanTree } from '../local/scanner.js';
@@ -57,7 +58,7 @@ export interface WorkspaceSyncDeps {
   onPhase: (phase: SyncState) => void;
   onProblem: (problem: Problem) => void;
   onActivity: ExecutorDeps['onActivity'];
-  suppress?: (relPath: string) => void;
+  suppress?: (relPath: string, stamp?: FileStamp) => void;
 }
 
 export interface CycleOutcome {

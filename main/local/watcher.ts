@@ -3,10 +3,12 @@
  * are hints: the engine rescans what they name (and a periodic full scan backs them up), so a
  * missed or merged event costs a little latency, never correctness.
  */
+import { lstatSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { watch } from 'chokidar';
 import type { IgnoreMatcher } from './ignore.js';
 import { pathKey, relativeOnDisk } from './paths.js';
+import { sameStamp, stampOf, type FileStamp } from './stamp.js';
 
 export interface WatchOptions {
   ignore: IgnoreMatcher;
@@ -28,9 +30,11 @@ export interface TreeWatcher {
   close(): Promise<void>;
   /**
    * Drops events for `relPath` (compared by `pathKey`) for the next `ms`: the engine's own
-   * writes, such as a download renamed into place, must not come back as local edits.
+   * writes, such as a download renamed into place, must not come back as local edits. With
+   * `stamp` (the file the engine put there), only while the file still has that stamp: a user
+   * who saves it a moment after it arrived is not ignored.
    */
-  suppress(relPath: string, ms: number): void;
+  suppress(relPath: string, ms: number, stamp?: FileStamp): void;
 }
 
 const DEFAULT_DEBOUNCE_MS = 300;
@@ -39,7 +43,7 @@ const DEFAULT_MAX_WAIT_MS = 5000;
 export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
   const debounceMs = opts.debounceMs ?? DEFAULT_DEBOUNCE_MS;
   const maxWaitMs = opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
-  const suppressedUntil = new Map<string, number>();
+  const suppressed = new Map<string, { until: number; stamp?: FileStamp | undefined }>();
   let pending = new Set<string>();
   let quietTimer: NodeJS.Timeout | undefined;
   let maxTimer: NodeJS.Timeout | undefined;
@@ -74,18 +78,22 @@ export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
     opts.onChanges(batch);
   };
 
-  const isSuppressed = (rel: string): boolean => {
+  const isSuppressed = (rel: string, absPath: string): boolean => {
     const key = pathKey(rel);
-    const until = suppressedUntil.get(key);
-    if (until === undefined) return false;
-    if (performance.now() < until) return true;
-    suppressedUntil.delete(key);
-    return false;
+    const entry = suppressed.get(key);
+    if (entry === undefined) return false;
+    if (performance.now() >= entry.until) {
+      suppressed.delete(key);
+      return false;
+    }
+    if (entry.stamp === undefined) return true;
+    const now = lstatSync(absPath, { bigint: true, throwIfNoEntry: false });
+    return now !== undefined && now.isFile() && sameStamp(stampOf(now), entry.stamp);
   };
 
   watcher.on('all', (_event, absPath) => {
     const rel = relativeOrNull(absPath);
-    if (rel === null || isSuppressed(rel)) return;
+    if (rel === null || isSuppressed(rel, absPath)) return;
     pending.add(rel);
     clearTimeout(quietTimer);
     quietTimer = setTimeout(flush, debounceMs);
@@ -103,11 +111,12 @@ export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
       clearTimeout(maxTimer);
       await watcher.close();
     },
-    suppress(relPath: string, ms: number) {
+    suppress(relPath: string, ms: number, stamp?: FileStamp) {
       const now = performance.now();
-      for (const [key, until] of suppressedUntil) if (until <= now) suppressedUntil.delete(key);
+      for (const [key, entry] of suppressed) if (entry.until <= now) suppressed.delete(key);
       const key = pathKey(relPath);
-      suppressedUntil.set(key, Math.max(suppressedUntil.get(key) ?? 0, now + ms));
+      const until = Math.max(stamp === undefined ? (suppressed.get(key)?.until ?? 0) : 0, now + ms);
+      suppressed.set(key, { until, stamp });
     },
   };
 }

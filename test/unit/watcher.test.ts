@@ -1,8 +1,9 @@
-import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createIgnoreMatcher } from '../../main/local/ignore.js';
+import { readStamp } from '../../main/local/stamp.js';
 import { type TreeWatcher, watchTree } from '../../main/local/watcher.js';
 
 let dir: string;
@@ -78,5 +79,20 @@ describe('watchTree', () => {
     await writeFile(path.join(dir, 'sentinel.txt'), 'x');
     await waitUntilSeen('sentinel.txt');
     expect(seen()).not.toContain('Downloads/hero.psd');
+  });
+
+  it('drops the events of a file put in place with its stamp, but not a save made right after', async () => {
+    // What a download does: the bytes go to a temp file, whose stamp the rename keeps.
+    const temp = path.join(dir, '.assetsync-00000000000000ab.part');
+    await writeFile(temp, 'version 7');
+    watcher.suppress('hero.psd', 60_000, await readStamp(temp));
+    await rename(temp, path.join(dir, 'hero.psd'));
+    await writeFile(path.join(dir, 'sentinel.txt'), 'x');
+    await waitUntilSeen('sentinel.txt');
+    expect(seen()).not.toContain('hero.psd');
+
+    // The user saves it a moment later, within the window: that is their edit.
+    await appendFile(path.join(dir, 'hero.psd'), ', retouched');
+    await waitUntilSeen('hero.psd');
   });
 });

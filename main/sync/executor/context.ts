@@ -8,6 +8,7 @@ import type { ActivityItem, ActivityKind, Problem, ProblemKind } from '../../../
 import type { SyncIndex } from '../../index/sync-index.js';
 import type { Logger } from '../../logging.js';
 import { pathKey } from '../../local/paths.js';
+import type { FileStamp } from '../../local/stamp.js';
 import type { ServiceClient } from '../../service-client/index.js';
 import type { TransferQueue } from '../transfer-queue.js';
 
@@ -22,8 +23,11 @@ export interface ExecutorDeps {
   folderIds: Map<string, string | null>;
   logger: Logger;
   signal?: AbortSignal;
-  /** Tells the watcher to ignore the events of our own write at this relative path. */
-  suppress?: (relPath: string) => void;
+  /**
+   * Tells the watcher to ignore the events of our own write at this relative path; with
+   * `stamp`, only while the file is still the one we wrote.
+   */
+  suppress?: (relPath: string, stamp?: FileStamp) => void;
   /** Activity as it happens; the host stores it (`index.activity`) and shows it. */
   onActivity?: (item: ActivityItem) => void;
   onProblem?: (p: Problem) => void;
@@ -66,6 +70,11 @@ export const nowOf = (deps: ExecutorDeps): Date => deps.now?.() ?? new Date();
 /** The watcher must not report our own write as a user's change. */
 export function suppress(deps: ExecutorDeps, ...relPaths: string[]): void {
   for (const rel of relPaths) if (rel !== '') deps.suppress?.(rel);
+}
+
+/** `suppress` for a file we put in place with `stamp`: a user's save right after it still counts. */
+export function suppressWrite(deps: ExecutorDeps, relPath: string, stamp: FileStamp): void {
+  deps.suppress?.(relPath, stamp);
 }
 
 /** One line of the activity log, to the host (which stores and shows it). */

@@ -18,7 +18,7 @@ import type { Download } from '../actions.js';
 import type { RemoteFile } from '../model.js';
 import { joinPath, parentOf } from '../rel-path.js';
 import type { TransferHandle } from '../transfer-queue.js';
-import { DONE, deferred, recordActivity, signalOpt, suppress, type ExecutorDeps, type Outcome } from './context.js';
+import { DONE, deferred, recordActivity, signalOpt, suppressWrite, type ExecutorDeps, type Outcome } from './context.js';
 import { BatchedWriter, FileWriteError } from './batched-writer.js';
 import { NO_FOLLOW, currentChecksum, ensureParent, fsyncDir, writablePath } from './disk.js';
 import { ChecksumMismatchError, IncompleteDownloadError, NotAFileError, isTransient } from './errors.js';
@@ -69,7 +69,7 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
 
   // The download may have taken long: check again that no symlink was swapped in meanwhile.
   await writablePath(deps, action.path);
-  suppress(deps, action.path);
+  suppressWrite(deps, action.path, stamp);
   await rename(temp, target);
   await fsyncDir(path.dirname(target));
   deps.index.transaction(() => {
