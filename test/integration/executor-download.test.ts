@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { pathKey } from '../../main/local/paths.js';
 import { ServiceClient, type DownloadOptions, type DownloadResponse } from '../../main/service-client/index.js';
 import type { Download } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
 import type { RemoteFile } from '../../main/sync/model.js';
-import { startService, type FaultOptions, type RunningService } from '../../service/index.js';
-import { bytesOf, clientOptions, putAsset, remoteFileOf, setUp, sha256, type Harness } from './executor-fixture.js';
+import type { FaultOptions } from '../../service/index.js';
+import { bytesOf, clientOptions, putAsset, remoteFileOf, executorWorld, sha256, type Harness } from './executor-fixture.js';
 
 /** The real client, noting where each download started (to see a `Range` resume). */
 class RangeRecordingClient extends ServiceClient {
@@ -20,18 +20,10 @@ class RangeRecordingClient extends ServiceClient {
 }
 
 const faults: FaultOptions = { latencyMs: 0, error5xx: 0, drop: 0, truncate: 0, seed: 1 };
-let service: RunningService;
+const world = executorWorld({ faults });
 let h: Harness;
-
-beforeAll(async () => {
-  service = await startService({ faults });
-});
-afterAll(async () => {
-  await service?.stop();
-});
-afterEach(async () => {
+afterEach(() => {
   faults.truncate = 0;
-  await h?.close();
 });
 
 const download = (remote: RemoteFile, replaces: string | null = null, at = remote.path): Download => ({
@@ -42,13 +34,13 @@ const download = (remote: RemoteFile, replaces: string | null = null, at = remot
   reason: 'test',
 });
 
-const recordingClient = (): RangeRecordingClient => new RangeRecordingClient(clientOptions(service, h.demo.accountId, h.demo.user));
+const recordingClient = (): RangeRecordingClient => new RangeRecordingClient(clientOptions(world.service, h.demo.accountId, h.demo.user));
 
 const tempFiles = async (dir: string): Promise<string[]> => (await readdir(dir)).filter((n) => n.startsWith('.assetsync-') && n.endsWith('.part'));
 
 describe('download', () => {
   it('writes the bytes, the base row and the hash cache entry, and leaves no temp file', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const bytes = bytesOf(70_000, 'hero');
     const asset = await putAsset(h.colleague, h.ws, { name: 'hero.psd', bytes });
     const remote = await remoteFileOf(h.client, h.ws, asset.id, 'Brand/hero.psd');
@@ -76,7 +68,7 @@ describe('download', () => {
   });
 
   it('resumes a download cut off mid-body from the bytes already on disk', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const bytes = bytesOf(300_000, 'teaser');
     const asset = await putAsset(h.colleague, h.ws, { name: 'teaser.mp4', bytes });
     const remote = await remoteFileOf(h.client, h.ws, asset.id, 'teaser.mp4');
@@ -107,7 +99,7 @@ describe('download', () => {
   });
 
   it('resumes from a temp file the journal names, asking only for the rest', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const bytes = bytesOf(100_000, 'poster');
     const asset = await putAsset(h.colleague, h.ws, { name: 'poster.indd', bytes });
     const remote = await remoteFileOf(h.client, h.ws, asset.id, 'poster.indd');
@@ -126,7 +118,7 @@ describe('download', () => {
   });
 
   it('throws away a resumed temp file whose bytes do not hash right, and leaves the target untouched', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const bytes = bytesOf(100_000, 'flyer');
     const asset = await putAsset(h.colleague, h.ws, { name: 'flyer.ai', bytes });
     const remote = await remoteFileOf(h.client, h.ws, asset.id, 'flyer.ai');
@@ -149,7 +141,7 @@ describe('download', () => {
   });
 
   it('does not replace a file with bytes other than the ones announced', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const asset = await putAsset(h.colleague, h.ws, { name: 'palette.ase', bytes: bytesOf(5000, 'v2') });
     const remote = await remoteFileOf(h.client, h.ws, asset.id, 'palette.ase');
     const mine = Buffer.from('the synced version');
@@ -164,7 +156,7 @@ describe('download', () => {
   });
 
   it('does not overwrite a file edited after the plan was made', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const asset = await putAsset(h.colleague, h.ws, { name: 'brief.md', bytes: Buffer.from('remote edit') });
     const remote = await remoteFileOf(h.client, h.ws, asset.id, 'brief.md');
     const planned = Buffer.from('as planned');

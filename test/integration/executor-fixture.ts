@@ -18,7 +18,8 @@ import { ServiceClient, type ServiceClientOptions } from '../../main/service-cli
 import type { ExecutorDeps } from '../../main/sync/executor/execute-plan.js';
 import type { LocalFile, RemoteFile } from '../../main/sync/model.js';
 import { TransferQueue } from '../../main/sync/transfer-queue.js';
-import type { DemoInfo, RunningService } from '../../service/index.js';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startService, type DemoInfo, type RunningService, type ServiceOptions } from '../../service/index.js';
 
 export const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -160,4 +161,36 @@ export async function writeLocal(root: string, relPath: string, bytes: Buffer | 
   const stamp = await readStamp(abs);
   const { checksum } = await hashFile(abs);
   return { path: relPath, ...stamp, checksum };
+}
+
+/**
+ * One local service for a test file, and a harness per test, closed after it:
+ * `const world = executorWorld(); … const h = await world.setUp();`.
+ */
+export function executorWorld(options?: Partial<ServiceOptions>): { readonly service: RunningService; setUp(options?: Parameters<typeof setUp>[1]): Promise<Harness> } {
+  let running: RunningService | undefined;
+  const open: Harness[] = [];
+  const service = (): RunningService => {
+    if (running === undefined) throw new Error('the service starts in beforeAll');
+    return running;
+  };
+  beforeAll(async () => {
+    running = await startService(options);
+  });
+  afterAll(async () => {
+    await running?.stop();
+  });
+  afterEach(async () => {
+    for (const h of open.splice(0)) await h.close();
+  });
+  return {
+    get service() {
+      return service();
+    },
+    async setUp(setUpOptions) {
+      const h = await setUp(service(), setUpOptions);
+      open.push(h);
+      return h;
+    },
+  };
 }

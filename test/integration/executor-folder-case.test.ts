@@ -7,24 +7,13 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Action } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
-import { startService, type RunningService } from '../../service/index.js';
-import { putAsset, setUp, writeLocal, type Harness } from './executor-fixture.js';
+import { putAsset, executorWorld, writeLocal, type Harness } from './executor-fixture.js';
 
-let service: RunningService;
+const world = executorWorld();
 let h: Harness;
-
-beforeAll(async () => {
-  service = await startService();
-});
-afterAll(async () => {
-  await service?.stop();
-});
-afterEach(async () => {
-  await h?.close();
-});
 
 /** Whether the disk under the OS temp folder folds case (macOS and Windows by default). */
 const caseInsensitiveDisk = ((): boolean => {
@@ -48,7 +37,7 @@ const renameOnDisk = (from: string, to: string, folderId = 'folder-1'): Action =
 
 describe('a folder renamed on disk', () => {
   it('is renamed in place: what is in it keeps its inodes, its base row and id take the new spelling', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     await writeLocal(h.root, 'Brand/guide.pdf', 'guide');
     await writeLocal(h.root, 'Brand/Logos/logo.svg', '<svg/>');
     const inodes = await Promise.all(['Brand', 'Brand/guide.pdf', 'Brand/Logos/logo.svg'].map(async (p) => (await lstat(path.join(h.root, p))).ino));
@@ -67,7 +56,7 @@ describe('a folder renamed on disk', () => {
   });
 
   it.skipIf(caseInsensitiveDisk)('is never renamed onto another folder (a case-sensitive disk holding both spellings)', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     await writeLocal(h.root, 'Brand/mine.txt', 'mine');
     await writeLocal(h.root, 'brand/theirs.txt', 'theirs');
     h.index.base.putFolder(h.ws, { path: 'Brand', folderId: 'folder-1' });
@@ -81,7 +70,7 @@ describe('a folder renamed on disk', () => {
   });
 
   it('refuses anything but a change of letter case', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     await mkdir(path.join(h.root, 'Brand'));
 
     const result = await executePlan([renameOnDisk('Brand', 'Other'), renameOnDisk('Brand', 'Sub/brand')], h.deps);
@@ -91,7 +80,7 @@ describe('a folder renamed on disk', () => {
   });
 
   it('renames a folder only, never a file by that name', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     await writeLocal(h.root, 'Brand', 'a file');
 
     const result = await executePlan([renameOnDisk('Brand', 'brand')], h.deps);
@@ -101,7 +90,7 @@ describe('a folder renamed on disk', () => {
   });
 
   it.runIf(caseInsensitiveDisk)('takes on a case-insensitive disk, for a folder and for a file', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     await writeLocal(h.root, 'Brand/Guide.pdf', 'guide');
     const inode = (await lstat(path.join(h.root, 'Brand/Guide.pdf'))).ino;
 
@@ -119,7 +108,7 @@ describe('a folder renamed on disk', () => {
 
 describe('a folder renamed on the service', () => {
   it('is renamed by its id, its parent and content unchanged; its base row takes the new spelling', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     // The demo's "Brand" and "Brand/Logos".
     const brand = { id: h.demo.folderIds.Brand as string };
     const logos = { id: h.demo.folderIds['Brand/Logos'] as string };
@@ -151,7 +140,7 @@ describe('a folder renamed on the service', () => {
   });
 
   it('keeps the old spelling in the base when the rename fails (a rename recorded but not done would read as one the other way)', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const gone = await h.client.createFolder(h.ws, { name: 'Gone', parent_id: null });
     h.index.base.putFolder(h.ws, { path: 'Gone', folderId: gone.id });
     await h.colleague.deleteFolder(h.ws, gone.id);

@@ -1,26 +1,15 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pathKey } from '../../main/local/paths.js';
 import type { Action } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
 import type { BaseFile, LocalFile } from '../../main/sync/model.js';
-import { startService, type RunningService } from '../../service/index.js';
-import { putAsset, putVersion, setUp, writeLocal, type Harness } from './executor-fixture.js';
+import { putAsset, putVersion, executorWorld, writeLocal, type Harness } from './executor-fixture.js';
 
-let service: RunningService;
+const world = executorWorld();
 let h: Harness;
-
-beforeAll(async () => {
-  service = await startService();
-});
-afterAll(async () => {
-  await service?.stop();
-});
-afterEach(async () => {
-  await h?.close();
-});
 
 /** A base row for a file synced as `local` (what the index holds after a sync). */
 function synced(h: Harness, local: LocalFile, assetId = 'asset-1', versionId = 'version-1'): BaseFile {
@@ -32,7 +21,7 @@ function synced(h: Harness, local: LocalFile, assetId = 'asset-1', versionId = '
 
 describe('moves', () => {
   it('moves a local file, its base row and its hash cache entry, into a new folder', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const local = await writeLocal(h.root, 'Docs/naming.md', 'rules');
     const row = synced(h, local);
 
@@ -48,7 +37,7 @@ describe('moves', () => {
   });
 
   it('never moves a file over another one', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     await writeLocal(h.root, 'a.txt', 'A');
     await writeLocal(h.root, 'b.txt', 'B');
 
@@ -60,7 +49,7 @@ describe('moves', () => {
   });
 
   it('renames and moves an asset on the service, and its base row', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const asset = await putAsset(h.client, h.ws, { name: 'studio-001.jpg', bytes: Buffer.from('jpeg') });
     const folder = await h.client.createFolder(h.ws, { name: 'Shoots', parent_id: null });
     h.deps.folderIds.set('shoots', folder.id);
@@ -81,7 +70,7 @@ describe('moves', () => {
 
 describe('deletions', () => {
   it('moves a deleted file to the trash (never unlinks) and forgets its base row', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const local = await writeLocal(h.root, 'Brand/old-logo.svg', '<svg/>');
     synced(h, local);
 
@@ -96,7 +85,7 @@ describe('deletions', () => {
   });
 
   it('keeps a file whose content changed since the plan, whatever the plan says', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const planned = await writeLocal(h.root, 'notes.md', 'as planned');
     const row = synced(h, planned);
     await writeFile(path.join(h.root, 'notes.md'), 'edited after the plan');
@@ -110,7 +99,7 @@ describe('deletions', () => {
   });
 
   it('soft-deletes an asset on the service (restorable), only while it is still the version planned', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const gone = await putAsset(h.client, h.ws, { name: 'brief.md', bytes: Buffer.from('brief') });
     const kept = await putAsset(h.client, h.ws, { name: 'flyer.ai', bytes: Buffer.from('flyer v1') });
     await putVersion(h.colleague, h.ws, kept.id, Buffer.from('flyer v2'), kept.current_version_id);
@@ -128,7 +117,7 @@ describe('deletions', () => {
   });
 
   it('removes folders only when empty, on both sides', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     await mkdir(path.join(h.root, 'Empty'));
     await writeLocal(h.root, 'Full/keep.txt', 'keep');
     const empty = await h.client.createFolder(h.ws, { name: 'Gone', parent_id: null });

@@ -1,25 +1,14 @@
 import { existsSync } from 'node:fs';
 import { readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Action, Conflict, Download } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
 import type { LocalFile, RemoteFile } from '../../main/sync/model.js';
-import { startService, type RunningService } from '../../service/index.js';
-import { bytesOf, putAsset, remoteFileOf, setUp, sha256, writeLocal, type Harness } from './executor-fixture.js';
+import { bytesOf, putAsset, remoteFileOf, executorWorld, sha256, writeLocal, type Harness } from './executor-fixture.js';
 
-let service: RunningService;
+const world = executorWorld();
 let h: Harness;
-
-beforeAll(async () => {
-  service = await startService();
-});
-afterAll(async () => {
-  await service?.stop();
-});
-afterEach(async () => {
-  await h?.close();
-});
 
 const download = (remote: RemoteFile, at: string): Download => ({ kind: 'download', path: at, remote: { ...remote, path: at }, replaces: null, reason: 'test' });
 const codes = (failed: Array<{ path: string; error: Error }>): Array<[string, string | undefined]> =>
@@ -27,7 +16,7 @@ const codes = (failed: Array<{ path: string; error: Error }>): Array<[string, st
 
 describe('executePlan', () => {
   it('refuses action paths that leave the root, before touching the disk', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const asset = await putAsset(h.colleague, h.ws, { name: 'x.bin', bytes: Buffer.from('payload') });
     const remote = await remoteFileOf(h.client, h.ws, asset.id, 'x.bin');
     await writeFile(path.join(h.outside, 'victim.txt'), 'not yours');
@@ -54,7 +43,7 @@ describe('executePlan', () => {
   });
 
   it('never writes through a symlink that leads out of the root', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const asset = await putAsset(h.colleague, h.ws, { name: 'x.bin', bytes: Buffer.from('payload') });
     const remote = await remoteFileOf(h.client, h.ws, asset.id, 'x.bin');
     await symlink(h.outside, path.join(h.root, 'link'), 'dir');
@@ -69,7 +58,7 @@ describe('executePlan', () => {
   });
 
   it('goes on after a failing action, records its error with a retry time, and clears it on success', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const good = await putAsset(h.colleague, h.ws, { name: 'good.bin', bytes: bytesOf(10_000, 'good') });
     const remote = await remoteFileOf(h.client, h.ws, good.id, 'good.bin');
     const local = await writeLocal(h.root, 'mine.txt', 'mine');
@@ -101,7 +90,7 @@ describe('executePlan', () => {
   });
 
   it('creates folders on both sides first, then transfers into them', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const parent = await h.client.createFolder(h.ws, { name: 'Incoming', parent_id: null });
     const asset = await putAsset(h.colleague, h.ws, { name: 'a.bin', bytes: Buffer.from('aaa'), folderId: parent.id });
     const remote = await remoteFileOf(h.client, h.ws, asset.id, 'Incoming/a.bin');
@@ -132,7 +121,7 @@ describe('executePlan', () => {
   });
 
   it('resolves a conflict: the local edit becomes a conflicted copy, the remote keeps the name', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const asset = await putAsset(h.colleague, h.ws, { name: 'hero.psd', bytes: Buffer.from('their edit') });
     const remote = await remoteFileOf(h.client, h.ws, asset.id, 'hero.psd');
     const local = await writeLocal(h.root, 'hero.psd', 'my edit');
@@ -166,7 +155,7 @@ describe('executePlan', () => {
   });
 
   it('stops a conflict at its first failing step', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const asset = await putAsset(h.colleague, h.ws, { name: 'a.psd', bytes: Buffer.from('theirs') });
     const remote = await remoteFileOf(h.client, h.ws, asset.id, 'a.psd');
     const local = await writeLocal(h.root, 'a.psd', 'mine');
@@ -194,7 +183,7 @@ describe('executePlan', () => {
   });
 
   it('reports locks and writes the index for bookkeeping actions', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     h.index.base.putFile(h.ws, { path: 'old.txt', assetId: 'a0', versionId: 'v0', checksum: sha256('x'), size: 1, mtimeNs: '1', inode: 1 });
     h.index.base.putFolder(h.ws, { path: 'Old', folderId: 'f0' });
     const row = { path: 'same.txt', assetId: 'a1', versionId: 'v1', checksum: sha256('same'), size: 4, mtimeNs: '5', inode: 6 };

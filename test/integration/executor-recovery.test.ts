@@ -1,13 +1,12 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ServiceClient, type UploadRequest, type CallOptions } from '../../main/service-client/index.js';
 import type { UploadTicket } from '../../shared/api/index.js';
 import { executePlan, recoverJournal } from '../../main/sync/executor/execute-plan.js';
 import type { LocalFile } from '../../main/sync/model.js';
-import { startService, type RunningService } from '../../service/index.js';
-import { clientOptions, putAsset, remoteFileOf, setUp, writeLocal, type Harness } from './executor-fixture.js';
+import { clientOptions, putAsset, remoteFileOf, executorWorld, writeLocal, type Harness } from './executor-fixture.js';
 
 /** The real client, counting upload tickets (a re-commit must not ask for a new one). */
 class TicketCountingClient extends ServiceClient {
@@ -18,18 +17,8 @@ class TicketCountingClient extends ServiceClient {
   }
 }
 
-let service: RunningService;
+const world = executorWorld();
 let h: Harness;
-
-beforeAll(async () => {
-  service = await startService();
-});
-afterAll(async () => {
-  await service?.stop();
-});
-afterEach(async () => {
-  await h?.close();
-});
 
 /**
  * What a run killed mid-upload leaves: the journal entry with the key, the bytes on the service
@@ -62,7 +51,7 @@ async function crashedUpload(h: Harness, assetId: string, parentVersionId: strin
 
 describe('recoverJournal', () => {
   it('records the base of an upload committed just before a crash, without a second version', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const asset = await putAsset(h.client, h.ws, { name: 'deck.key', bytes: Buffer.from('v1') });
     const local = await writeLocal(h.root, 'deck.key', 'v2, edited');
     await crashedUpload(h, asset.id, asset.current_version_id, local, true);
@@ -84,11 +73,11 @@ describe('recoverJournal', () => {
   });
 
   it('leaves an uncommitted upload to the planner, whose upload commits the same key once', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const asset = await putAsset(h.client, h.ws, { name: 'deck.key', bytes: Buffer.from('v1') });
     const local = await writeLocal(h.root, 'deck.key', 'v2, edited');
     const key = await crashedUpload(h, asset.id, asset.current_version_id, local, false);
-    const client = new TicketCountingClient(clientOptions(service, h.demo.accountId, h.demo.user));
+    const client = new TicketCountingClient(clientOptions(world.service, h.demo.accountId, h.demo.user));
     const deps = h.depsWith({ client });
 
     await recoverJournal(deps);
@@ -106,7 +95,7 @@ describe('recoverJournal', () => {
   });
 
   it('re-commits the same key when the commit landed but its answer was lost: no duplicate version', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const asset = await putAsset(h.client, h.ws, { name: 'deck.key', bytes: Buffer.from('v1') });
     const local = await writeLocal(h.root, 'deck.key', 'v2, edited');
     await crashedUpload(h, asset.id, asset.current_version_id, local, true);
@@ -121,7 +110,7 @@ describe('recoverJournal', () => {
   });
 
   it('keeps the temp file of a download still wanted, drops the others and stray temp files', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const wanted = await putAsset(h.colleague, h.ws, { name: 'wanted.bin', bytes: Buffer.from('wanted bytes') });
     const stale = await putAsset(h.colleague, h.ws, { name: 'stale.bin', bytes: Buffer.from('stale bytes') });
     const wantedRemote = await remoteFileOf(h.client, h.ws, wanted.id, 'wanted.bin');

@@ -2,13 +2,12 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ServiceClient, type UploadBody, type UploadOptions, type UploadResult } from '../../main/service-client/index.js';
 import type { UploadNew, UploadVersion } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
 import type { LocalFile } from '../../main/sync/model.js';
-import { startService, type RunningService } from '../../service/index.js';
-import { bytesOf, clientOptions, putAsset, putVersion, setUp, sha256, writeLocal, type Harness } from './executor-fixture.js';
+import { bytesOf, clientOptions, putAsset, putVersion, executorWorld, sha256, writeLocal, type Harness } from './executor-fixture.js';
 
 /** The real client; `afterPut` runs once the bytes are on the service, before the commit. */
 class HookedClient extends ServiceClient {
@@ -20,18 +19,8 @@ class HookedClient extends ServiceClient {
   }
 }
 
-let service: RunningService;
+const world = executorWorld();
 let h: Harness;
-
-beforeAll(async () => {
-  service = await startService();
-});
-afterAll(async () => {
-  await service?.stop();
-});
-afterEach(async () => {
-  await h?.close();
-});
 
 const uploadNew = (local: LocalFile): UploadNew => ({ kind: 'upload-new', path: local.path, local, reason: 'test' });
 const uploadVersion = (local: LocalFile, assetId: string, parentVersionId: string): UploadVersion => ({
@@ -51,7 +40,7 @@ async function assetsNamed(h: Harness, fileName: string): Promise<Array<{ id: st
 
 describe('upload', () => {
   it('creates an asset in the folder created earlier in the same plan, with the right checksum', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const bytes = bytesOf(40_000, 'render');
     const local = await writeLocal(h.root, 'Renders/product.glb', bytes);
 
@@ -70,7 +59,7 @@ describe('upload', () => {
   });
 
   it('commits a new version on top of the version the edit started from', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const asset = await putAsset(h.client, h.ws, { name: 'logo.svg', bytes: Buffer.from('<svg>v1</svg>') });
     const local = await writeLocal(h.root, 'logo.svg', '<svg>v2, edited here</svg>');
 
@@ -84,7 +73,7 @@ describe('upload', () => {
   });
 
   it('never overwrites a newer version: a stale parent is left as a conflict for the next cycle', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const asset = await putAsset(h.client, h.ws, { name: 'swatches.pdf', bytes: Buffer.from('v1') });
     const theirs = await putVersion(h.colleague, h.ws, asset.id, Buffer.from('v2 by the colleague'), asset.current_version_id);
     const local = await writeLocal(h.root, 'swatches.pdf', 'v2 by me');
@@ -101,7 +90,7 @@ describe('upload', () => {
   });
 
   it('adopts the asset its own earlier attempt created (lost answer) instead of creating it twice', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const bytes = Buffer.from('copy deck, final');
     // The first attempt: its create landed, but the answer never came back.
     const landed = await putAsset(h.client, h.ws, { name: 'copy-deck.docx', bytes });
@@ -115,7 +104,7 @@ describe('upload', () => {
   });
 
   it('keeps the local file as a conflicted copy when another asset with other bytes took the name', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const theirs = await putAsset(h.colleague, h.ws, { name: 'budget.xlsx', bytes: Buffer.from('their budget') });
     const local = await writeLocal(h.root, 'budget.xlsx', 'my budget');
 
@@ -131,8 +120,8 @@ describe('upload', () => {
   });
 
   it('does not commit a file that changed after its bytes were sent', async () => {
-    h = await setUp(service);
-    const client = new HookedClient(clientOptions(service, h.demo.accountId, h.demo.user));
+    h = await world.setUp();
+    const client = new HookedClient(clientOptions(world.service, h.demo.accountId, h.demo.user));
     const local = await writeLocal(h.root, 'voiceover.wav', bytesOf(20_000, 'take 1'));
     client.afterPut = () => writeFile(path.join(h.root, 'voiceover.wav'), bytesOf(20_001, 'take 2'));
 
@@ -147,7 +136,7 @@ describe('upload', () => {
   });
 
   it('does not commit a file rewritten while its upload waited in the queue (the service refuses the other bytes)', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const local = await writeLocal(h.root, 'story-01.png', bytesOf(30_000, 'first'));
     h.queue.pause();
     const queued = once(h.queue, 'progress');
@@ -165,7 +154,7 @@ describe('upload', () => {
   });
 
   it('reports a lock held by someone else and creates no version', async () => {
-    h = await setUp(service);
+    h = await world.setUp();
     const asset = await putAsset(h.client, h.ws, { name: 'typography.sketch', bytes: Buffer.from('v1') });
     await h.colleague.updateAsset(h.ws, asset.id, { locked: true });
     const local = await writeLocal(h.root, 'typography.sketch', 'v2 by me');
