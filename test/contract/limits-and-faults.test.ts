@@ -2,11 +2,10 @@
  * Contract: the rate limit (429 with Retry-After and `{ error, retry_after }`) and the injected
  * faults a client must survive (docs/protocol.md "Limits" and "Local service options").
  */
-import { get } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimitBody } from '../../shared/api/index.js';
 import { startService, type RunningService, type ServiceOptions } from '../../service/index.js';
-import { getToken, makeApi, startTestService } from '../helpers/service.js';
+import { getToken, makeApi, receive, startTestService } from '../helpers/service.js';
 
 const running: RunningService[] = [];
 afterEach(async () => {
@@ -36,19 +35,6 @@ async function attempt(url: string, init: RequestInit = {}): Promise<{ status: n
   }
 }
 
-/** Bytes that actually arrive for a GET, against the Content-Length promised (raw http: no client hides a short body). */
-function receive(url: string): Promise<{ status: number; promised: number; received: number }> {
-  return new Promise((resolve, reject) => {
-    get(url, (res) => {
-      let received = 0;
-      const done = () => resolve({ status: res.statusCode ?? 0, promised: Number(res.headers['content-length']), received });
-      res.on('data', (chunk: Buffer) => (received += chunk.length));
-      res.on('end', done);
-      res.on('error', done);
-      res.on('close', done);
-    }).on('error', reject);
-  });
-}
 
 describe('rate limit', () => {
   it('answers a burst beyond the limit with 429, a Retry-After header and { error, retry_after }; other tokens are not affected', async () => {

@@ -5,30 +5,17 @@
  * same way, and lookups still say which thing is missing.
  */
 import { randomBytes } from 'node:crypto';
-import { get, request } from 'node:http';
+import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Asset, AssetVersion } from '../../shared/api/index.js';
 import { startService, type RunningService } from '../../service/index.js';
 import { SMALL_BLOB_BYTES } from '../../service/blob/store.js';
-import { errorCode, getToken, makeApi, startTestService, type ApiResponse, type TestService } from '../helpers/service.js';
+import { errorCode, getToken, makeApi, receive, startTestService, type ApiResponse, type TestService } from '../helpers/service.js';
 import { createAsset, postVersion, putSigned, requestUpload, sha256, statusAndCode, upload } from '../helpers/uploads.js';
 
 const messageOf = (res: ApiResponse): string | undefined => (res.json as { error?: { message?: string } }).error?.message;
 const refusal = (res: ApiResponse) => ({ status: res.status, code: errorCode(res), message: messageOf(res) });
 
-/** Bytes that actually arrive for a GET, against the Content-Length promised. */
-function receive(url: string): Promise<{ status: number; promised: number; received: number }> {
-  return new Promise((resolve, reject) => {
-    get(url, (res) => {
-      let received = 0;
-      const done = () => resolve({ status: res.statusCode ?? 0, promised: Number(res.headers['content-length']), received });
-      res.on('data', (chunk: Buffer) => (received += chunk.length));
-      res.on('end', done);
-      res.on('error', done);
-      res.on('close', done);
-    }).on('error', reject);
-  });
-}
 
 /** Sends `sent` of the `promised` bytes of a PUT, then drops the connection. */
 function abandonPut(url: string, bytes: Buffer, sent: number): Promise<void> {

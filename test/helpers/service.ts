@@ -2,6 +2,7 @@
  * Contract-test helper: a real service on free ports, seeded with the demo, and a tiny HTTP
  * client bound to a caller's token and headers. Tests talk to it over real HTTP with fetch.
  */
+import { get } from 'node:http';
 import { startService, type DemoInfo, type DemoOptions, type RunningService, type ServiceOptions } from '../../service/index.js';
 
 export interface ApiResponse<T = unknown> {
@@ -133,4 +134,18 @@ export function errorCode(res: ApiResponse): string | undefined {
   const error = (res.json as { error?: unknown } | undefined)?.error;
   if (typeof error === 'string') return error;
   return (error as { code?: string } | undefined)?.code;
+}
+
+/** Bytes that actually arrive for a GET, against the Content-Length promised (raw http: no client hides a short body). */
+export function receive(url: string): Promise<{ status: number; promised: number; received: number }> {
+  return new Promise((resolve, reject) => {
+    get(url, (res) => {
+      let received = 0;
+      const done = () => resolve({ status: res.statusCode ?? 0, promised: Number(res.headers['content-length']), received });
+      res.on('data', (chunk: Buffer) => (received += chunk.length));
+      res.on('end', done);
+      res.on('error', done);
+      res.on('close', done);
+    }).on('error', reject);
+  });
 }
