@@ -35,6 +35,9 @@ function send(res: ServerResponse, shape: 'object' | 'flat', status: number, cod
 }
 
 async function handle(deps: BlobServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // The same delay as the API's (`--faults latency=MS`): a far-away service is far for its bucket too.
+  const latencyMs = deps.faults?.options.latencyMs ?? 0;
+  if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
   const url = new URL(req.url ?? '/', 'http://blob');
   const match = /^\/blobs\/([^/]+)$/.exec(url.pathname);
   const key = match?.[1] ? decodeURIComponent(match[1]) : undefined;
