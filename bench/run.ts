@@ -1,10 +1,11 @@
 /**
- * `npm run bench -- [--quick] [--only download,upload,rescan,large,latency,scale] [--tools curl,rclone,syncthing,find] [--runs N]
+ * `npm run bench -- [--quick] [--only download,upload,rescan,large,latency,scale,wan] [--tools curl,rclone,syncthing,find] [--runs N]
  *                    [--json out.json] [--data DIR] [--keep] [--profile] [--trace]`
  *
  * Asset Sync against rclone, Syncthing and curl on loopback (the issues' six cases: initial
  * download and upload of 10,000 small files, rescan of 100,000 files, 2 GiB and 3×256 MiB
- * files, change latency, 100,000 assets). Each case runs its tools in turn, A B A B, prints
+ * files, change latency, 100,000 assets), and a seventh: 1,000 small files both ways with a
+ * service 50 ms away (`wan`). Each case runs its tools in turn, A B A B, prints
  * medians and ratios, and checks the copies byte for byte. Data sets are generated under
  * bench/data (git-ignored) and reused; each invocation works in bench/data/run-<time>, removed at
  * the end unless --keep. The full run takes about 40 minutes (rclone alone needs minutes per
@@ -20,6 +21,7 @@ import { latencyCase } from './cases/latency.js';
 import { rescanCase } from './cases/rescan.js';
 import { scaleCase } from './cases/scale.js';
 import { uploadCase } from './cases/upload.js';
+import { wanCase } from './cases/wan.js';
 import { BenchContext, FULL, QUICK, TOOLS, type BenchCase, type Tool } from './lib/context.js';
 import type { CaseResult } from './lib/measure.js';
 import { ensurePeers, peerVersions } from './lib/peers.js';
@@ -35,6 +37,7 @@ const CASES: Record<string, BenchCase> = {
   rescan: rescanCase,
   latency: latencyCase,
   scale: scaleCase,
+  wan: wanCase,
 };
 
 const caseList = (value: string): string[] => {

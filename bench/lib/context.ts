@@ -22,6 +22,8 @@ export interface Sizes {
   latency: { fileBytes: number; localSamples: number; remoteSamples: number; pollIntervalMs?: number };
   /** Case 6: assets seeded into the service. */
   scale: { assets: number; folders: number; bytes: number };
+  /** Case 7: a tree of small files, synced with a service this many ms away. */
+  wan: { files: number; folders: number; minBytes: number; maxBytes: number; latencyMs: number };
 }
 
 const KiB = 1024;
@@ -34,6 +36,7 @@ export const FULL: Sizes = {
   medium: { files: 3, bytes: 256 * MiB },
   latency: { fileBytes: 1 * MiB, localSamples: 10, remoteSamples: 8 },
   scale: { assets: 100_000, folders: 1_000, bytes: 512 },
+  wan: { files: 1_000, folders: 20, minBytes: 4 * KiB, maxBytes: 64 * KiB, latencyMs: 50 },
 };
 
 export const QUICK: Sizes = {
@@ -43,6 +46,7 @@ export const QUICK: Sizes = {
   medium: { files: 3, bytes: 16 * MiB },
   latency: { fileBytes: 1 * MiB, localSamples: 2, remoteSamples: 2, pollIntervalMs: 5_000 },
   scale: { assets: 2_000, folders: 40, bytes: 512 },
+  wan: { files: 100, folders: 5, minBytes: 4 * KiB, maxBytes: 64 * KiB, latencyMs: 50 },
 };
 
 /** What can be measured; `--tools` picks some (Asset Sync always runs). */

@@ -32,8 +32,18 @@ interface CliInfo {
   api_secret?: string;
 }
 
-export async function startServiceProcess(options: { dataDir: string; demo: boolean; profileDir?: string | undefined }): Promise<ServiceProcess> {
-  const args = ['--port', '0', '--blob-port', '0', '--data', options.dataDir, '--json', ...(options.demo ? ['--demo', '--demo-assets', '0'] : [])];
+export async function startServiceProcess(options: {
+  dataDir: string;
+  demo: boolean;
+  profileDir?: string | undefined;
+  /** `--faults` of the service, e.g. `latency=50`. */
+  faults?: string | undefined;
+}): Promise<ServiceProcess> {
+  const args = [
+    '--port', '0', '--blob-port', '0', '--data', options.dataDir, '--json',
+    ...(options.demo ? ['--demo', '--demo-assets', '0'] : []),
+    ...(options.faults ? ['--faults', options.faults] : []),
+  ];
   const child = new ScriptChild('service/cli.ts', args, { profileDir: options.profileDir });
   let info: CliInfo;
   try {
