@@ -1,6 +1,6 @@
 /**
  * Where transfers wait their turn: a slot limit per direction (by default 4 downloads, 4 uploads),
- * pause and resume, a bandwidth limit shared by every transfer, and the progress the status
+ * where a slot holds one large file or several small ones, pause and resume, a bandwidth limit shared by every transfer, and the progress the status
  * shows (bytes, speed over the last few seconds, ETA).
  */
 import { EventEmitter } from 'node:events';
@@ -32,6 +32,18 @@ export interface TransferHandle {
   throttle(bytes: number): Promise<void>;
 }
 
+/**
+ * A small file's transfer is mostly round trips, not bytes: a slot runs this many of them at
+ * once (Syncthing bounds its pullers by bytes in flight for the same reason). Over 50 ms of
+ * latency, one file at a time per slot left the link idle most of the time.
+ */
+export const SMALL_FILES_PER_SLOT = 8;
+/** Up to this size a transfer counts as small. */
+export const SMALL_TRANSFER_BYTES = 1024 * 1024;
+
+/** Share of a slot a transfer takes, in units of one small file. */
+const unitsOf = (bytesTotal: number): number => (bytesTotal <= SMALL_TRANSFER_BYTES ? 1 : SMALL_FILES_PER_SLOT);
+
 /** Progress events per transfer at most this often (state changes are always sent). */
 const PROGRESS_INTERVAL_MS = 100;
 /** Speed samples are taken at most this often. */
@@ -40,6 +52,11 @@ const SAMPLE_INTERVAL_MS = 50;
 const SPEED_WINDOW_MS = 3000;
 /** Longest single sleep of a throttled transfer, so a raised limit or an abort is seen soon. */
 const MAX_THROTTLE_SLEEP_MS = 250;
+
+interface Waiter {
+  units: number;
+  start: () => void;
+}
 
 interface Sample {
   at: number;
@@ -106,9 +123,10 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 export class TransferQueue extends EventEmitter<{ progress: [TransferProgress] }> {
+  /** Per direction, in units of one small file (a large one takes a whole slot). */
   private readonly limits: Record<TransferDirection, number>;
   private readonly running: Record<TransferDirection, number> = { download: 0, upload: 0 };
-  private readonly waiting: Record<TransferDirection, Array<() => void>> = { download: [], upload: [] };
+  private readonly waiting: Record<TransferDirection, Waiter[]> = { download: [], upload: [] };
   private readonly entries = new Map<string, Entry>();
   /** Woken by `resume`: throttled transfers waiting out a pause. */
   private pauseWaiters: Array<() => void> = [];
@@ -122,12 +140,12 @@ export class TransferQueue extends EventEmitter<{ progress: [TransferProgress] }
   constructor(opts: TransferQueueOptions) {
     super();
     if (!(opts.maxDownloads >= 1) || !(opts.maxUploads >= 1)) throw new RangeError('transfer limits must be at least 1');
-    this.limits = { download: opts.maxDownloads, upload: opts.maxUploads };
+    this.limits = { download: opts.maxDownloads * SMALL_FILES_PER_SLOT, upload: opts.maxUploads * SMALL_FILES_PER_SLOT };
     this.now = opts.now ?? Date.now;
     this.setBandwidthLimit(opts.bandwidthLimit);
   }
 
-  /** Transfers that may run at once, both directions together. */
+  /** Transfers that may run at once, both directions together (when all are small). */
   get capacity(): number {
     return this.limits.download + this.limits.upload;
   }
@@ -188,8 +206,9 @@ export class TransferQueue extends EventEmitter<{ progress: [TransferProgress] }
     this.entries.set(id, entry);
     this.emitNow(entry);
     let started = false;
+    const units = unitsOf(job.bytesTotal);
     try {
-      await this.acquire(job.direction, controller.signal);
+      await this.acquire(job.direction, units, controller.signal);
       started = true;
       entry.progress.state = 'active';
       entry.samples = [{ at: this.now(), bytes: 0 }];
@@ -210,41 +229,52 @@ export class TransferQueue extends EventEmitter<{ progress: [TransferProgress] }
       job.signal?.removeEventListener('abort', forward);
       this.entries.delete(id);
       this.emitNow(entry);
-      if (started) this.release(job.direction);
+      if (started) this.release(job.direction, units);
     }
   }
 
-  private acquire(direction: TransferDirection, signal: AbortSignal): Promise<void> {
-    if (!this.isPaused && this.running[direction] < this.limits[direction]) {
-      this.running[direction]++;
+  private fits(direction: TransferDirection, units: number): boolean {
+    return !this.isPaused && this.running[direction] + units <= this.limits[direction];
+  }
+
+  private acquire(direction: TransferDirection, units: number, signal: AbortSignal): Promise<void> {
+    // Behind others already waiting, even if it would fit: a large file is not starved by a
+    // stream of small ones overtaking it.
+    if (this.waiting[direction].length === 0 && this.fits(direction, units)) {
+      this.running[direction] += units;
       return Promise.resolve();
     }
     return new Promise((resolve, reject) => {
-      const start = (): void => {
-        signal.removeEventListener('abort', onAbort);
-        this.running[direction]++;
-        resolve();
+      const waiter: Waiter = {
+        units,
+        start: () => {
+          signal.removeEventListener('abort', onAbort);
+          this.running[direction] += units;
+          resolve();
+        },
       };
       const onAbort = (): void => {
         const list = this.waiting[direction];
-        const at = list.indexOf(start);
+        const at = list.indexOf(waiter);
         if (at !== -1) list.splice(at, 1);
         reject(signal.reason as Error);
+        // A large job that left the head of the line may have held back smaller ones.
+        this.startWaiting(direction);
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      this.waiting[direction].push(start);
+      this.waiting[direction].push(waiter);
     });
   }
 
-  private release(direction: TransferDirection): void {
-    this.running[direction]--;
+  private release(direction: TransferDirection, units: number): void {
+    this.running[direction] -= units;
     this.startWaiting(direction);
   }
 
-  /** Starts queued jobs, oldest first, while slots are free and the queue is not paused. */
+  /** Starts queued jobs in order while the next one fits and the queue is not paused. */
   private startWaiting(direction: TransferDirection): void {
     const list = this.waiting[direction];
-    while (!this.isPaused && this.running[direction] < this.limits[direction] && list.length > 0) list.shift()?.();
+    while (list.length > 0 && this.fits(direction, (list[0] as Waiter).units)) list.shift()?.start();
   }
 
   private async throttle(bytes: number, signal: AbortSignal): Promise<void> {

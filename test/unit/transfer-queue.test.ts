@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TransferProgress } from '../../shared/engine.js';
-import { TransferQueue, type TransferHandle } from '../../main/sync/transfer-queue.js';
+import { SMALL_FILES_PER_SLOT, SMALL_TRANSFER_BYTES, TransferQueue, type TransferHandle } from '../../main/sync/transfer-queue.js';
 
 /** A promise and the function that settles it. */
 function gate(): { promise: Promise<void>; open: () => void } {
@@ -15,16 +15,17 @@ function gate(): { promise: Promise<void>; open: () => void } {
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 const job = (path: string, direction: 'download' | 'upload' = 'download', bytesTotal = 100) => ({ workspaceId: 'ws', path, direction, bytesTotal });
+const LARGE = SMALL_TRANSFER_BYTES + 1;
 
 describe('TransferQueue', () => {
-  it('never runs more than the limit of each direction at once', async () => {
+  it('never runs more large files than the limit of each direction at once', async () => {
     const queue = new TransferQueue({ maxDownloads: 3, maxUploads: 1 });
     const running = { download: 0, upload: 0 };
     const most = { download: 0, upload: 0 };
     const gates = Array.from({ length: 12 }, () => gate());
     const runs = gates.map((g, i) => {
       const direction = i % 3 === 0 ? 'upload' : 'download';
-      return queue.run(job(`f${i}`, direction), async () => {
+      return queue.run(job(`f${i}`, direction, LARGE), async () => {
         running[direction]++;
         most[direction] = Math.max(most[direction], running[direction]);
         await g.promise;
@@ -41,6 +42,44 @@ describe('TransferQueue', () => {
     }
     await expect(Promise.all(runs)).resolves.toEqual(gates.map((_, i) => i));
     expect(most).toEqual({ download: 3, upload: 1 });
+    expect(queue.active()).toEqual([]);
+  });
+
+  it('runs several small files in a slot, and lets a large file in line wait for no newcomer', async () => {
+    const queue = new TransferQueue({ maxDownloads: 2, maxUploads: 1 });
+    const started: string[] = [];
+    const gates = new Map<string, ReturnType<typeof gate>>();
+    const start = (path: string, bytes: number) =>
+      queue.run(job(path, 'download', bytes), async () => {
+        started.push(path);
+        const g = gate();
+        gates.set(path, g);
+        await g.promise;
+      });
+    const finish = async (path: string) => {
+      gates.get(path)?.open();
+      await settle();
+    };
+    const small = Array.from({ length: 2 * SMALL_FILES_PER_SLOT + 2 }, (_, i) => start(`s${i}`, SMALL_TRANSFER_BYTES));
+    await settle();
+    // Two slots hold 2 × SMALL_FILES_PER_SLOT small files.
+    expect(started).toHaveLength(2 * SMALL_FILES_PER_SLOT);
+    const big = start('big', LARGE);
+    const late = start('late', 10);
+    await finish('s0');
+    // The two small files queued first take the free room; the large one waits for a whole slot.
+    expect(started).toEqual([...Array.from({ length: 2 * SMALL_FILES_PER_SLOT }, (_, i) => `s${i}`), `s${2 * SMALL_FILES_PER_SLOT}`]);
+    for (let i = 1; i < SMALL_FILES_PER_SLOT; i++) await finish(`s${i}`);
+    await finish(`s${2 * SMALL_FILES_PER_SLOT}`);
+    await finish(`s${2 * SMALL_FILES_PER_SLOT + 1}`);
+    // Room for the large one at last; the small file that came after it did not overtake it,
+    // and now waits for room beside it.
+    expect(started.slice(-1)).toEqual(['big']);
+    expect(started).not.toContain('late');
+    for (const path of [...gates.keys()]) await finish(path);
+    expect(started.slice(-1)).toEqual(['late']);
+    await finish('late');
+    await Promise.all([...small, big, late]);
     expect(queue.active()).toEqual([]);
   });
 
@@ -116,10 +155,10 @@ describe('TransferQueue', () => {
   it('drops a queued job whose signal aborts, without taking its slot', async () => {
     const queue = new TransferQueue({ maxDownloads: 1, maxUploads: 1 });
     const first = gate();
-    const running = queue.run(job('a'), () => first.promise);
+    const running = queue.run(job('a', 'download', LARGE), () => first.promise);
     const controller = new AbortController();
     let ran = false;
-    const queued = queue.run({ ...job('b'), signal: controller.signal }, async () => {
+    const queued = queue.run({ ...job('b', 'download', LARGE), signal: controller.signal }, async () => {
       ran = true;
     });
     controller.abort(new Error('stop'));
