@@ -64,16 +64,22 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
   const state = entry.state as unknown as UploadState;
   let key = state.uploaded === true ? state.uploadKey : undefined;
   if (key === undefined) {
-    const ticket = await deps.client.requestUpload(
-      deps.workspaceId,
-      { fileName: nameOf(action.path), contentType: CONTENT_TYPE, checksum: local.checksum, size: local.size },
-      signalOpt(deps),
-    );
     let sent: FileHash | undefined;
+    let ticketKey = '';
     try {
       sent = await deps.queue.run(
         { workspaceId: deps.workspaceId, path: action.path, direction: 'upload', bytesTotal: local.size, ...signalOpt(deps) },
-        (t) => sendFile(deps, abs, ticket.signed_url, local, t),
+        async (t) => {
+          // Asked once the slot is ours: a signed URL taken before waiting in line could expire
+          // behind a few large files.
+          const ticket = await deps.client.requestUpload(
+            deps.workspaceId,
+            { fileName: nameOf(action.path), contentType: CONTENT_TYPE, checksum: local.checksum, size: local.size },
+            { signal: t.signal },
+          );
+          ticketKey = ticket.key;
+          return sendFile(deps, abs, ticket.signed_url, local, t);
+        },
       );
     } catch (err) {
       // The service hashes what it receives: other bytes than scanned means the file changed.
@@ -90,8 +96,8 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
     // Stored bytes are worth a key in the journal: a retry commits them without sending again.
     // Not for a small file: sending it again on the rare retry costs less than a commit on every
     // upload, and the commit stays idempotent either way (a landed asset or version is adopted).
-    if (local.size > SMALL_UPLOAD_BYTES) deps.index.journal.update(entry.id, { state: { uploadKey: ticket.key, uploaded: true } });
-    key = ticket.key;
+    if (local.size > SMALL_UPLOAD_BYTES) deps.index.journal.update(entry.id, { state: { uploadKey: ticketKey, uploaded: true } });
+    key = ticketKey;
   }
 
   // Maestral's DataChangedError: a file written during the upload is not committed.
