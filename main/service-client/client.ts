@@ -46,6 +46,7 @@ import {
 } from './transfers.js';
 
 const HIERARCHY_LIMIT = 64 * MiB;
+const API_CONNECTIONS = 16;
 const CHANGES_LIMIT = 32 * MiB;
 
 export interface ServiceClientOptions {
@@ -61,7 +62,11 @@ export interface ServiceClientOptions {
   maxRetryAfterMs?: number;
   /** Idle limit for connecting, for the response headers and between body chunks. */
   timeoutMs?: number;
-  /** Connections kept open to the API origin. */
+  /**
+   * Connections kept open to the API origin (default 16). Small files cost one or two API calls
+   * each: with 50 ms to the service, 8 connections held an upload to 80 files/s whatever the
+   * transfer slots allowed.
+   */
   connections?: number;
   /** pino-compatible; gets request lines and retries, never tokens, keys or query strings. */
   logger?: Logger;
@@ -155,7 +160,7 @@ export class ServiceClient {
       baseUrl: options.baseUrl,
       userAgent: options.userAgent ?? 'asset-sync',
       timeoutMs: options.timeoutMs ?? 60_000,
-      connections: options.connections ?? 8,
+      connections: options.connections ?? API_CONNECTIONS,
       secrets,
       logger: options.logger,
     });
