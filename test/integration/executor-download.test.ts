@@ -67,9 +67,9 @@ describe('download', () => {
     expect(h.activity.map((a) => a.kind)).toContain('downloaded');
   });
 
-  it('resumes a download cut off mid-body from the bytes already on disk', async () => {
+  it('resumes a large download cut off mid-body from the bytes already on disk', async () => {
     h = await world.setUp();
-    const bytes = bytesOf(300_000, 'teaser');
+    const bytes = bytesOf(1_500_000, 'teaser');
     const asset = await putAsset(h.colleague, h.ws, { name: 'teaser.mp4', bytes });
     const remote = await remoteFileOf(h.client, h.ws, asset.id, 'teaser.mp4');
     const client = recordingClient();
@@ -95,6 +95,30 @@ describe('download', () => {
     expect(await readFile(path.join(h.root, 'teaser.mp4'))).toEqual(bytes);
     expect(await tempFiles(h.root)).toEqual([]);
     expect(h.index.errors.get(h.ws, 'teaser.mp4')).toBeUndefined();
+    await client.close();
+  });
+
+  it('fetches a small file cut off mid-body whole again, leaving no temp file or entry between', async () => {
+    h = await world.setUp();
+    const bytes = bytesOf(300_000, 'sting');
+    const asset = await putAsset(h.colleague, h.ws, { name: 'sting.wav', bytes });
+    const remote = await remoteFileOf(h.client, h.ws, asset.id, 'sting.wav');
+    const client = recordingClient();
+    const deps = h.depsWith({ client });
+
+    faults.truncate = 1;
+    const first = await executePlan([download(remote)], deps);
+    expect(first.failed.map((f) => f.path)).toEqual(['sting.wav']);
+    expect(existsSync(path.join(h.root, 'sting.wav'))).toBe(false);
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+    expect(await tempFiles(h.root)).toEqual([]);
+
+    faults.truncate = 0;
+    const second = await executePlan([download(remote)], deps);
+    expect(second).toMatchObject({ downloaded: 1, failed: [] });
+    expect(client.starts).toEqual([0, 0]);
+    expect(sha256(await readFile(path.join(h.root, 'sting.wav')))).toBe(sha256(bytes));
+    expect(await tempFiles(h.root)).toEqual([]);
     await client.close();
   });
 

@@ -61,8 +61,8 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
   if (!(await unchangedSince(abs, local))) return stillChanging(action.path);
 
   const entry = journalEntryFor(action, deps);
-  const state = entry.state as unknown as UploadState;
-  let key = state.uploaded === true ? state.uploadKey : undefined;
+  const state = entry?.state as UploadState | undefined;
+  let key = state?.uploaded === true ? state.uploadKey : undefined;
   if (key === undefined) {
     let sent: FileHash | undefined;
     let ticketKey = '';
@@ -84,25 +84,25 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
     } catch (err) {
       // The service hashes what it receives: other bytes than scanned means the file changed.
       if (isServiceError(err) && err.code === 'checksum_mismatch') {
-        deps.index.journal.finish(entry.id);
+        finishEntry(deps, entry);
         return stillChanging(action.path);
       }
       throw err;
     }
     if (sent === undefined || sent.checksum !== local.checksum || sent.size !== local.size) {
-      deps.index.journal.finish(entry.id);
+      finishEntry(deps, entry);
       return stillChanging(action.path);
     }
     // Stored bytes are worth a key in the journal: a retry commits them without sending again.
     // Not for a small file: sending it again on the rare retry costs less than a commit on every
     // upload, and the commit stays idempotent either way (a landed asset or version is adopted).
-    if (local.size > SMALL_UPLOAD_BYTES) deps.index.journal.update(entry.id, { state: { uploadKey: ticketKey, uploaded: true } });
+    if (entry !== undefined && local.size > SMALL_UPLOAD_BYTES) deps.index.journal.update(entry.id, { state: { uploadKey: ticketKey, uploaded: true } });
     key = ticketKey;
   }
 
   // Maestral's DataChangedError: a file written during the upload is not committed.
   if (!(await unchangedSince(abs, local))) {
-    deps.index.journal.finish(entry.id);
+    finishEntry(deps, entry);
     return stillChanging(action.path);
   }
 
@@ -126,7 +126,7 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
       inode: local.inode,
       checksum: local.checksum,
     });
-    deps.index.journal.finish(entry.id);
+    finishEntry(deps, entry);
   });
   recordActivity(deps, 'uploaded', action.path, committed.adopted ? `Uploaded ${action.path} (found on the service)` : `Uploaded ${action.path}`);
   return DONE;
@@ -142,7 +142,7 @@ interface Committed {
 async function commitNew(
   action: UploadNew,
   deps: ExecutorDeps,
-  entry: JournalEntry,
+  entry: JournalEntry | undefined,
   key: string,
   folderId: string | null,
 ): Promise<Committed | Deferred> {
@@ -159,15 +159,15 @@ async function commitNew(
     if (isServiceError(err) && err.code === 'name_conflict' && details?.id !== undefined && details.current_version_id !== undefined) {
       // Our earlier create landed but its answer was lost: the same bytes are already there.
       if (details.checksum === local.checksum) return { assetId: details.id, versionId: details.current_version_id, adopted: true };
-      deps.index.journal.finish(entry.id);
+      finishEntry(deps, entry);
       return setAsideAsConflict(action, deps);
     }
-    if (!isTransient(err)) deps.index.journal.finish(entry.id);
+    if (!isTransient(err)) finishEntry(deps, entry);
     throw err;
   }
 }
 
-async function commitVersion(action: UploadVersion, deps: ExecutorDeps, entry: JournalEntry, key: string): Promise<Committed | Deferred> {
+async function commitVersion(action: UploadVersion, deps: ExecutorDeps, entry: JournalEntry | undefined, key: string): Promise<Committed | Deferred> {
   const { local } = action;
   try {
     const version = await deps.client.createVersion(
@@ -178,7 +178,7 @@ async function commitVersion(action: UploadVersion, deps: ExecutorDeps, entry: J
     );
     return { assetId: action.assetId, versionId: version.id, adopted: false };
   } catch (err) {
-    if (!isTransient(err)) deps.index.journal.finish(entry.id);
+    if (!isTransient(err)) finishEntry(deps, entry);
     if (isServiceError(err) && err.code === 'version_conflict') {
       return deferred('someone committed a newer version first', {
         problem: {
@@ -233,8 +233,12 @@ async function takenKeys(deps: ExecutorDeps, folder: string): Promise<Set<string
 /**
  * The entry of this upload: an earlier attempt's for the same bytes and target (its stored key
  * is committed, not sent again), or a new one. Entries for other bytes are obsolete.
+ *
+ * A small file gets none: its key is never kept (it is sent again instead), and after a crash
+ * the planner finds a landed commit by its checksum, as the entry would have. Writing and
+ * deleting the entry was a fifth of the index's work per small file.
  */
-function journalEntryFor(action: UploadAction, deps: ExecutorDeps): JournalEntry {
+function journalEntryFor(action: UploadAction, deps: ExecutorDeps): JournalEntry | undefined {
   const target = action.kind === 'upload-new' ? 'new' : 'version';
   const assetId = action.kind === 'upload-version' ? action.assetId : null;
   let reusable: JournalEntry | undefined;
@@ -245,6 +249,7 @@ function journalEntryFor(action: UploadAction, deps: ExecutorDeps): JournalEntry
     else deps.index.journal.finish(entry.id);
   }
   if (reusable) return reusable;
+  if (action.local.size <= SMALL_UPLOAD_BYTES) return undefined;
   const state: UploadState = {
     target,
     checksum: action.local.checksum,
@@ -254,6 +259,10 @@ function journalEntryFor(action: UploadAction, deps: ExecutorDeps): JournalEntry
     ...(action.kind === 'upload-version' ? { parentVersionId: action.parentVersionId } : {}),
   };
   return deps.index.journal.begin({ workspaceId: deps.workspaceId, kind: 'upload', path: action.path, assetId, state: { ...state } });
+}
+
+function finishEntry(deps: ExecutorDeps, entry: JournalEntry | undefined): void {
+  if (entry !== undefined) deps.index.journal.finish(entry.id);
 }
 
 async function unchangedSince(abs: string, local: LocalFile): Promise<boolean> {
