@@ -1,7 +1,9 @@
 /**
  * Operations in flight. The executor writes an entry before it touches anything and removes it
  * once the outcome is recorded; entries still open at start-up are operations a crash
- * interrupted, which the executor resumes or rolls back from what their state says.
+ * interrupted, which the executor resumes or rolls back from what their state says. Transfers
+ * of small files keep none: there is nothing to resume, and what a crash leaves of them is
+ * found without one (a stray temp file, a commit with the local checksum).
  */
 import { pathKey } from '../local/paths.js';
 import type { Db } from './database.js';
