@@ -67,18 +67,24 @@ describe('download', () => {
     expect(h.activity.map((a) => a.kind)).toContain('downloaded');
   });
 
-  it('resumes a large download cut off mid-body from the bytes already on disk', async () => {
+  /** A file on the service whose first download is cut off mid-body (the truncate fault). */
+  async function cutOffOnce(name: string, size: number) {
     h = await world.setUp();
-    const bytes = bytesOf(1_500_000, 'teaser');
-    const asset = await putAsset(h.colleague, h.ws, { name: 'teaser.mp4', bytes });
-    const remote = await remoteFileOf(h.client, h.ws, asset.id, 'teaser.mp4');
+    const bytes = bytesOf(size, name);
+    const asset = await putAsset(h.colleague, h.ws, { name, bytes });
+    const remote = await remoteFileOf(h.client, h.ws, asset.id, name);
     const client = recordingClient();
     const deps = h.depsWith({ client });
-
     faults.truncate = 1;
     const first = await executePlan([download(remote)], deps);
-    expect(first.failed.map((f) => f.path)).toEqual(['teaser.mp4']);
-    expect(existsSync(path.join(h.root, 'teaser.mp4'))).toBe(false);
+    faults.truncate = 0;
+    expect(first.failed.map((f) => f.path)).toEqual([name]);
+    expect(existsSync(path.join(h.root, name))).toBe(false);
+    return { bytes, remote, client, deps };
+  }
+
+  it('resumes a large download cut off mid-body from the bytes already on disk', async () => {
+    const { bytes, remote, client, deps } = await cutOffOnce('teaser.mp4', 1_500_000);
     const [entry] = h.index.journal.open(h.ws);
     expect(entry).toMatchObject({ kind: 'download', path: 'teaser.mp4' });
     const temps = await tempFiles(h.root);
@@ -88,7 +94,6 @@ describe('download', () => {
     expect(kept).toBeLessThan(bytes.length);
     expect(h.index.errors.get(h.ws, 'teaser.mp4')?.attempts).toBe(1);
 
-    faults.truncate = 0;
     const second = await executePlan([download(remote)], deps);
     expect(second).toMatchObject({ downloaded: 1, failed: [] });
     expect(client.starts).toEqual([0, kept]);
@@ -99,21 +104,10 @@ describe('download', () => {
   });
 
   it('fetches a small file cut off mid-body whole again, leaving no temp file or entry between', async () => {
-    h = await world.setUp();
-    const bytes = bytesOf(300_000, 'sting');
-    const asset = await putAsset(h.colleague, h.ws, { name: 'sting.wav', bytes });
-    const remote = await remoteFileOf(h.client, h.ws, asset.id, 'sting.wav');
-    const client = recordingClient();
-    const deps = h.depsWith({ client });
-
-    faults.truncate = 1;
-    const first = await executePlan([download(remote)], deps);
-    expect(first.failed.map((f) => f.path)).toEqual(['sting.wav']);
-    expect(existsSync(path.join(h.root, 'sting.wav'))).toBe(false);
+    const { bytes, remote, client, deps } = await cutOffOnce('sting.wav', 300_000);
     expect(h.index.journal.open(h.ws)).toEqual([]);
     expect(await tempFiles(h.root)).toEqual([]);
 
-    faults.truncate = 0;
     const second = await executePlan([download(remote)], deps);
     expect(second).toMatchObject({ downloaded: 1, failed: [] });
     expect(client.starts).toEqual([0, 0]);
