@@ -26,7 +26,7 @@ export async function renameLocalFile(deps: ExecutorDeps, from: string, to: stri
   const target = await writablePath(deps, to);
   const sourceStats = await lstat(source);
   if (!sourceStats.isFile()) throw new NotAFileError(from);
-  const ontoItself = await isSameItem(target, sourceStats, to);
+  const ontoItself = await isSameItem(target, sourceStats, from, to);
   await ensureParent(deps, to);
   suppress(deps, from, to);
   await renameOnDisk(deps, source, target, ontoItself);
@@ -43,7 +43,7 @@ async function renameLocalFolder(deps: ExecutorDeps, from: string, to: string): 
   const sourceStats = await lstat(source);
   // A symlink is no folder of ours: renaming it would rename what it points out to, elsewhere.
   if (!sourceStats.isDirectory()) throw new Error(`"${from}" is not a folder`);
-  const ontoItself = await isSameItem(target, sourceStats, to);
+  const ontoItself = await isSameItem(target, sourceStats, from, to);
   suppress(deps, from, to);
   await renameOnDisk(deps, source, target, ontoItself);
   await fsyncDir(path.dirname(target));
@@ -53,14 +53,19 @@ async function renameLocalFolder(deps: ExecutorDeps, from: string, to: string): 
  * Whether `target` is the item at the source already: a case-only rename on a case-insensitive
  * disk. Anything else there is never replaced.
  */
-async function isSameItem(target: string, source: Stats, to: string): Promise<boolean> {
+async function isSameItem(target: string, source: Stats, from: string, to: string): Promise<boolean> {
   const targetStats = await lstat(target).catch((err: unknown) => {
     if (isMissing(err)) return undefined;
     throw err;
   });
   if (targetStats === undefined) return false;
-  if (targetStats.ino !== source.ino || targetStats.dev !== source.dev) throw new TargetExistsError(to);
-  return true;
+  if (targetStats.ino === source.ino && targetStats.dev === source.dev) return true;
+  // Some case-insensitive file systems number each spelling as an inode of its own (exFAT
+  // mounted through FUSE does). There, a case-only rename whose new spelling no entry of the
+  // folder has found the source itself under the other spelling.
+  const caseOnly = pathKey(from) === pathKey(to) && parentOf(from) === parentOf(to);
+  if (caseOnly && !(await isSpelledAs(target))) return true;
+  throw new TargetExistsError(to);
 }
 
 /**
