@@ -30,5 +30,5 @@ mkfs.exfat "$work/disk.img" >/dev/null
 loop=$(losetup -f --show "$work/disk.img" 2>/dev/null) || skip "no free loop device"
 mount.exfat-fuse "$loop" "$mnt" >/dev/null 2>&1 || skip "mount.exfat-fuse failed"
 
-echo "test:casefold: case-only rename tests on exFAT at $mnt"
-TMPDIR="$mnt" npx vitest run test/integration/executor-folder-case.test.ts test/integration/engine-folder-case.test.ts
+echo "test:casefold: case-only renames and names on exFAT at $mnt"
+TMPDIR="$mnt" npx vitest run test/integration/executor-folder-case.test.ts test/integration/engine-folder-case.test.ts test/integration/engine-names.test.ts

@@ -3,28 +3,16 @@
  * MoveRemoteFolder): the folder is renamed in place, what is in it stays, and the folder's base
  * row takes the new spelling only once the rename is done.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Action } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
+import { caseInsensitiveDisk } from '../helpers/disk.js';
 import { putAsset, executorWorld, writeLocal, type Harness } from './executor-fixture.js';
 
 const world = executorWorld();
 let h: Harness;
-
-/** Whether the disk under the OS temp folder folds case (macOS and Windows by default). */
-const caseInsensitiveDisk = ((): boolean => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'case-probe-'));
-  try {
-    writeFileSync(path.join(dir, 'Probe'), '');
-    return existsSync(path.join(dir, 'PROBE'));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-})();
 
 const renameOnDisk = (from: string, to: string, folderId = 'folder-1'): Action => ({
   kind: 'move-local',
