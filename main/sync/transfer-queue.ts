@@ -38,7 +38,10 @@ export interface TransferHandle {
  * latency, one file at a time per slot left the link idle most of the time.
  */
 export const SMALL_FILES_PER_SLOT = 8;
-/** Up to this size a transfer counts as small. */
+/**
+ * Up to this size a transfer counts as small, here and in the executor (read in one piece, never
+ * resumed, no journal entry).
+ */
 export const SMALL_TRANSFER_BYTES = 1024 * 1024;
 
 /** Share of a slot a transfer takes, in units of one small file. */

@@ -17,7 +17,7 @@ import { stampOf, type FileStamp } from '../../local/stamp.js';
 import type { Download } from '../actions.js';
 import type { RemoteFile } from '../model.js';
 import { joinPath, parentOf } from '../rel-path.js';
-import type { TransferHandle } from '../transfer-queue.js';
+import { SMALL_TRANSFER_BYTES, type TransferHandle } from '../transfer-queue.js';
 import { DONE, deferred, recordActivity, signalOpt, suppressWrite, type ExecutorDeps, type Outcome } from './context.js';
 import { BatchedWriter, FileWriteError } from './batched-writer.js';
 import { NO_FOLLOW, currentChecksum, ensureParent, fsyncDir, writablePath } from './disk.js';
@@ -104,13 +104,6 @@ interface TempClaim {
 }
 
 /**
- * Files up to this size are downloaded without a journal entry: they are never resumed, and a
- * temp file a crash leaves behind is removed at the next start like any stray one. The entry's
- * write and delete were a fifth of the index's work per small file.
- */
-const UNJOURNALLED_DOWNLOAD_BYTES = 1024 * 1024;
-
-/**
  * The temp file of this download: the one an earlier attempt left for the same bytes (it is
  * resumed), or a new one. Entries of the path for other bytes are obsolete.
  */
@@ -125,7 +118,10 @@ async function claimTemp(action: Download, deps: ExecutorDeps): Promise<TempClai
   }
   if (resumable) return { tempRel: tempPathOf(resumable) as string, fresh: false, entry: resumable };
   const tempRel = joinPath(parentOf(action.path), tempFileName());
-  if (action.remote.size <= UNJOURNALLED_DOWNLOAD_BYTES) return { tempRel, fresh: true, entry: undefined };
+  // A small file gets no entry: it is never resumed, and a temp file a crash leaves behind is
+  // removed at the next start like any stray one. The entry's write and delete were a fifth of
+  // the index's work per small file.
+  if (action.remote.size <= SMALL_TRANSFER_BYTES) return { tempRel, fresh: true, entry: undefined };
   const entry = deps.index.journal.begin({
     workspaceId: deps.workspaceId,
     kind: 'download',

@@ -17,7 +17,7 @@ import type { UploadNew, UploadVersion } from '../actions.js';
 import { conflictCopyPath } from '../conflict-name.js';
 import type { LocalFile } from '../model.js';
 import { joinPath, nameOf, parentOf } from '../rel-path.js';
-import type { TransferHandle } from '../transfer-queue.js';
+import { SMALL_TRANSFER_BYTES, type TransferHandle } from '../transfer-queue.js';
 import {
   DONE,
   deferred,
@@ -94,9 +94,9 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
       return stillChanging(action.path);
     }
     // Stored bytes are worth a key in the journal: a retry commits them without sending again.
-    // Not for a small file: sending it again on the rare retry costs less than a commit on every
-    // upload, and the commit stays idempotent either way (a landed asset or version is adopted).
-    if (entry !== undefined && local.size > SMALL_UPLOAD_BYTES) deps.index.journal.update(entry.id, { state: { uploadKey: ticketKey, uploaded: true } });
+    // A small file has no entry: sending it again on the rare retry costs less than two commits
+    // on every upload, and the commit stays idempotent (a landed asset or version is adopted).
+    if (entry !== undefined) deps.index.journal.update(entry.id, { state: { uploadKey: ticketKey, uploaded: true } });
     key = ticketKey;
   }
 
@@ -249,7 +249,7 @@ function journalEntryFor(action: UploadAction, deps: ExecutorDeps): JournalEntry
     else deps.index.journal.finish(entry.id);
   }
   if (reusable) return reusable;
-  if (action.local.size <= SMALL_UPLOAD_BYTES) return undefined;
+  if (action.local.size <= SMALL_TRANSFER_BYTES) return undefined;
   const state: UploadState = {
     target,
     checksum: action.local.checksum,
@@ -283,15 +283,11 @@ function stillChanging(relPath: string): Deferred {
   });
 }
 
-/**
- * Files up to this size are read in one call and sent as one buffer: most assets of a design
- * workspace are small, and a stream per file cost more than its bytes.
- */
-const SMALL_UPLOAD_BYTES = 1024 * 1024;
-
 /** Sends the file to the signed URL; returns the checksum and size of what was sent. */
 async function sendFile(deps: ExecutorDeps, abs: string, url: string, local: LocalFile, t: TransferHandle): Promise<FileHash> {
-  if (local.size <= SMALL_UPLOAD_BYTES) return sendSmallFile(deps, abs, url, t);
+  // A small file is read in one call and sent as one buffer: most assets of a design workspace
+  // are small, and a stream per file cost more than its bytes.
+  if (local.size <= SMALL_TRANSFER_BYTES) return sendSmallFile(deps, abs, url, t);
   let reading: HashedReading | undefined;
   // A function, not a stream: each retry of the PUT reads the file afresh.
   const body = (): AsyncIterable<Uint8Array> => {
