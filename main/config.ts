@@ -27,7 +27,7 @@ export const Config = z.object({
   pollIntervalSeconds: z.number().int().min(5).max(3600).default(30),
   /** Bytes per second for all transfers together; absent: unlimited. */
   bandwidthLimit: z.number().int().positive().optional(),
-  /** Large files downloaded at once; each slot runs up to 8 small files (≤ 1 MiB) instead. */
+  /** Large files downloaded at once; the slots share up to 32 small files (≤ 1 MiB) instead. */
   maxDownloads: z.number().int().min(1).max(32).default(4),
   maxUploads: z.number().int().min(1).max(16).default(4),
   launchAtLogin: z.boolean().default(false),

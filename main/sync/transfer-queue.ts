@@ -33,19 +33,18 @@ export interface TransferHandle {
 }
 
 /**
- * A small file's transfer is mostly round trips, not bytes: a slot runs this many of them at
- * once (Syncthing bounds its pullers by bytes in flight for the same reason). Over 50 ms of
- * latency, one file at a time per slot left the link idle most of the time.
+ * A small file's transfer is mostly round trips, not bytes, so a slot runs several of them at
+ * once: together at most this many each way, whatever the slots (4 slots: 8 small files each).
+ * Over 50 ms of latency, one file at a time per slot left the link idle most of the time
+ * (Syncthing bounds its pullers by bytes in flight for the same reason). The bound keeps
+ * sockets and open files well under the 256 descriptors a macOS process may get by default.
  */
-export const SMALL_FILES_PER_SLOT = 8;
+export const SMALL_IN_FLIGHT = 32;
 /**
  * Up to this size a transfer counts as small, here and in the executor (read in one piece, never
  * resumed, no journal entry).
  */
 export const SMALL_TRANSFER_BYTES = 1024 * 1024;
-
-/** Share of a slot a transfer takes, in units of one small file. */
-const unitsOf = (bytesTotal: number): number => (bytesTotal <= SMALL_TRANSFER_BYTES ? 1 : SMALL_FILES_PER_SLOT);
 
 /** Progress events per transfer at most this often (state changes are always sent). */
 const PROGRESS_INTERVAL_MS = 100;
@@ -128,6 +127,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 export class TransferQueue extends EventEmitter<{ progress: [TransferProgress] }> {
   /** Per direction, in units of one small file (a large one takes a whole slot). */
   private readonly limits: Record<TransferDirection, number>;
+  /** Small files a slot holds, per direction. */
+  private readonly perSlot: Record<TransferDirection, number>;
   private readonly running: Record<TransferDirection, number> = { download: 0, upload: 0 };
   private readonly waiting: Record<TransferDirection, Waiter[]> = { download: [], upload: [] };
   private readonly entries = new Map<string, Entry>();
@@ -143,7 +144,9 @@ export class TransferQueue extends EventEmitter<{ progress: [TransferProgress] }
   constructor(opts: TransferQueueOptions) {
     super();
     if (!(opts.maxDownloads >= 1) || !(opts.maxUploads >= 1)) throw new RangeError('transfer limits must be at least 1');
-    this.limits = { download: opts.maxDownloads * SMALL_FILES_PER_SLOT, upload: opts.maxUploads * SMALL_FILES_PER_SLOT };
+    const perSlot = (slots: number): number => Math.max(1, Math.floor(SMALL_IN_FLIGHT / slots));
+    this.perSlot = { download: perSlot(opts.maxDownloads), upload: perSlot(opts.maxUploads) };
+    this.limits = { download: opts.maxDownloads * this.perSlot.download, upload: opts.maxUploads * this.perSlot.upload };
     this.now = opts.now ?? Date.now;
     this.setBandwidthLimit(opts.bandwidthLimit);
   }
@@ -209,7 +212,8 @@ export class TransferQueue extends EventEmitter<{ progress: [TransferProgress] }
     this.entries.set(id, entry);
     this.emitNow(entry);
     let started = false;
-    const units = unitsOf(job.bytesTotal);
+    // Share of a slot, in units of one small file.
+    const units = job.bytesTotal <= SMALL_TRANSFER_BYTES ? 1 : this.perSlot[job.direction];
     try {
       await this.acquire(job.direction, units, controller.signal);
       started = true;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TransferProgress } from '../../shared/engine.js';
-import { SMALL_FILES_PER_SLOT, SMALL_TRANSFER_BYTES, TransferQueue, type TransferHandle } from '../../main/sync/transfer-queue.js';
+import { SMALL_IN_FLIGHT, SMALL_TRANSFER_BYTES, TransferQueue, type TransferHandle } from '../../main/sync/transfer-queue.js';
 
 /** A promise and the function that settles it. */
 function gate(): { promise: Promise<void>; open: () => void } {
@@ -60,18 +60,19 @@ describe('TransferQueue', () => {
       gates.get(path)?.open();
       await settle();
     };
-    const small = Array.from({ length: 2 * SMALL_FILES_PER_SLOT + 2 }, (_, i) => start(`s${i}`, SMALL_TRANSFER_BYTES));
+    const perSlot = SMALL_IN_FLIGHT / 2;
+    const small = Array.from({ length: SMALL_IN_FLIGHT + 2 }, (_, i) => start(`s${i}`, SMALL_TRANSFER_BYTES));
     await settle();
-    // Two slots hold 2 × SMALL_FILES_PER_SLOT small files.
-    expect(started).toHaveLength(2 * SMALL_FILES_PER_SLOT);
+    // Two slots share SMALL_IN_FLIGHT small files.
+    expect(started).toHaveLength(SMALL_IN_FLIGHT);
     const big = start('big', LARGE);
     const late = start('late', 10);
     await finish('s0');
     // The two small files queued first take the free room; the large one waits for a whole slot.
-    expect(started).toEqual([...Array.from({ length: 2 * SMALL_FILES_PER_SLOT }, (_, i) => `s${i}`), `s${2 * SMALL_FILES_PER_SLOT}`]);
-    for (let i = 1; i < SMALL_FILES_PER_SLOT; i++) await finish(`s${i}`);
-    await finish(`s${2 * SMALL_FILES_PER_SLOT}`);
-    await finish(`s${2 * SMALL_FILES_PER_SLOT + 1}`);
+    expect(started).toEqual([...Array.from({ length: SMALL_IN_FLIGHT }, (_, i) => `s${i}`), `s${SMALL_IN_FLIGHT}`]);
+    for (let i = 1; i < perSlot; i++) await finish(`s${i}`);
+    await finish(`s${SMALL_IN_FLIGHT}`);
+    await finish(`s${SMALL_IN_FLIGHT + 1}`);
     // Room for the large one at last; the small file that came after it did not overtake it,
     // and now waits for room beside it.
     expect(started.slice(-1)).toEqual(['big']);
