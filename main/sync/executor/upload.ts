@@ -64,8 +64,7 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
   const state = entry?.state as UploadState | undefined;
   let key = state?.uploaded === true ? state.uploadKey : undefined;
   if (key === undefined) {
-    let sent: FileHash | undefined;
-    let ticketKey = '';
+    let sent: { hash: FileHash; key: string };
     try {
       sent = await deps.queue.run(
         { workspaceId: deps.workspaceId, path: action.path, direction: 'upload', bytesTotal: local.size, ...signalOpt(deps) },
@@ -77,8 +76,7 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
             { fileName: nameOf(action.path), contentType: CONTENT_TYPE, checksum: local.checksum, size: local.size },
             { signal: t.signal },
           );
-          ticketKey = ticket.key;
-          return sendFile(deps, abs, ticket.signed_url, local, t);
+          return { hash: await sendFile(deps, abs, ticket.signed_url, local, t), key: ticket.key };
         },
       );
     } catch (err) {
@@ -89,15 +87,15 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
       }
       throw err;
     }
-    if (sent === undefined || sent.checksum !== local.checksum || sent.size !== local.size) {
+    if (sent.hash.checksum !== local.checksum || sent.hash.size !== local.size) {
       finishEntry(deps, entry);
       return stillChanging(action.path);
     }
     // Stored bytes are worth a key in the journal: a retry commits them without sending again.
     // A small file has no entry: sending it again on the rare retry costs less than two commits
     // on every upload, and the commit stays idempotent (a landed asset or version is adopted).
-    if (entry !== undefined) deps.index.journal.update(entry.id, { state: { uploadKey: ticketKey, uploaded: true } });
-    key = ticketKey;
+    if (entry !== undefined) deps.index.journal.update(entry.id, { state: { uploadKey: sent.key, uploaded: true } });
+    key = sent.key;
   }
 
   // Maestral's DataChangedError: a file written during the upload is not committed.
