@@ -16,26 +16,41 @@ export function benchClient(service: ServiceProcess, tenant: Tenant): ServiceCli
   return new ServiceClient({ baseUrl: service.baseUrl, accountId: tenant.accountId, credentials: { key: tenant.key, secret: tenant.secret }, connections: 16, userAgent: 'asset-sync-bench' });
 }
 
+/** A bearer token for the tenant (POST /auth/token answers a bare string or `{ token }`). */
+export async function apiToken(service: ServiceProcess, tenant: Tenant): Promise<string> {
+  const res = await request(`${service.baseUrl}/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-account-id': tenant.accountId },
+    body: JSON.stringify({ key: tenant.key, secret: tenant.secret }),
+  });
+  const answer = (await res.body.json()) as string | { token: string };
+  return typeof answer === 'string' ? answer : answer.token;
+}
+
 /** POST /workspaces (the typed client has no call for it: the engine never creates workspaces). */
 export async function createWorkspace(service: ServiceProcess, tenant: Tenant, name: string): Promise<Tenant> {
   const headers = { 'content-type': 'application/json', 'x-account-id': tenant.accountId };
-  const tokenRes = await request(`${service.baseUrl}/auth/token`, { method: 'POST', headers, body: JSON.stringify({ key: tenant.key, secret: tenant.secret }) });
-  const answer = (await tokenRes.body.json()) as string | { token: string };
-  const token = typeof answer === 'string' ? answer : answer.token;
+  const token = await apiToken(service, tenant);
   const res = await request(`${service.baseUrl}/workspaces`, { method: 'POST', headers: { ...headers, authorization: `Bearer ${token}` }, body: JSON.stringify({ name }) });
   const created = (await res.body.json()) as { id?: string };
   if (res.statusCode !== 201 || !created.id) throw new Error(`POST /workspaces answered ${res.statusCode}`);
   return { ...tenant, workspaceId: created.id };
 }
 
-/** Uploads a data set into a workspace through the API, `concurrency` files at a time. */
-export async function uploadThroughApi(client: ServiceClient, workspaceId: string, set: DataSet, concurrency = 8): Promise<void> {
-  const folderIds = new Map<string, string | null>([['', null]]);
+/** The set's folders made through the typed client (untimed), shallow first: their ids by path. */
+export async function makeFolders(client: ServiceClient, workspaceId: string, set: DataSet): Promise<Map<string, string | null>> {
+  const ids = new Map<string, string | null>([['', null]]);
   for (const path of set.folders) {
     const slash = path.lastIndexOf('/');
-    const parent = folderIds.get(slash < 0 ? '' : path.slice(0, slash)) ?? null;
-    folderIds.set(path, (await client.createFolder(workspaceId, { name: path.slice(slash + 1), parent_id: parent })).id);
+    const parent = ids.get(slash < 0 ? '' : path.slice(0, slash)) ?? null;
+    ids.set(path, (await client.createFolder(workspaceId, { name: path.slice(slash + 1), parent_id: parent })).id);
   }
+  return ids;
+}
+
+/** Uploads a data set into a workspace through the API, `concurrency` files at a time. */
+export async function uploadThroughApi(client: ServiceClient, workspaceId: string, set: DataSet, concurrency = 8): Promise<void> {
+  const folderIds = await makeFolders(client, workspaceId, set);
   await runPool(set.files, concurrency, async (f) => {
     const slash = f.rel.lastIndexOf('/');
     const bytes = await readFile(join(set.dir, f.rel));

@@ -111,24 +111,13 @@ export async function curlBatch(
   direction: 'get' | 'put',
   workDir: string,
   parallel = 4,
-  { durable = false }: { durable?: boolean } = {},
+  { durable = false, headers = [], follow = false }: { durable?: boolean; headers?: readonly string[]; follow?: boolean } = {},
 ): Promise<Run> {
-  const lists: string[][] = Array.from({ length: parallel }, () => []);
-  jobs.forEach((job, i) => {
-    const quoted = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-    lists[i % parallel]?.push(`url = ${quoted(job.url)}`, direction === 'get' ? `output = ${quoted(job.path)}` : `upload-file = ${quoted(job.path)}`);
-  });
-  const configs: string[] = [];
-  for (const [i, lines] of lists.entries()) {
-    if (lines.length === 0) continue;
-    const file = join(workDir, `curl-${direction}-${i}.conf`);
-    await writeFile(file, `${lines.join('\n')}\n`);
-    configs.push(file);
-  }
+  const blocks = jobs.map((job) => [`url = ${curlQuote(job.url)}`, direction === 'get' ? `output = ${curlQuote(job.path)}` : `upload-file = ${curlQuote(job.path)}`]);
   // `Expect:` off: curl would otherwise wait for a 100-continue before large PUT bodies.
-  const common = ['-s', '-S', '-f', '--create-dirs', '-H', 'Expect:', '-H', 'Content-Type: application/octet-stream'];
+  const common = ['-H', 'Expect:', '-H', 'Content-Type: application/octet-stream', ...headers.flatMap((h) => ['-H', h]), ...(follow ? ['-L'] : [])];
   const start = process.hrtime.bigint();
-  const runs = await Promise.all(configs.map((config) => runTimed('curl', [...common, '-K', config])));
+  const runs = await curlConfigs(blocks, common, workDir, `${direction}`, parallel);
   if (durable && direction === 'get') {
     const paths = jobs.map((job) => job.path);
     const shares = Array.from({ length: parallel }, (_, i) => paths.filter((_, j) => j % parallel === i)).filter((share) => share.length > 0);
@@ -138,4 +127,52 @@ export async function curlBatch(
   }
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   return { seconds, rssMiB: Math.max(...runs.map((r) => r.rssMiB ?? 0)), load: load1() };
+}
+
+/** A string as a curl config file quotes it. */
+export const curlQuote = (s: string): string => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+
+/**
+ * Runs `parallel` curl processes, each through its share of the transfers (a config block each:
+ * `url = …` and its own options) on one keep-alive connection per host. `common` options apply
+ * to every transfer; `separate`: blocks are split by `next`, so one block's options (a request
+ * body) do not leak into the next, at the price of repeating `common` in each.
+ */
+export async function curlConfigs(
+  blocks: ReadonlyArray<readonly string[]>,
+  common: readonly string[],
+  workDir: string,
+  name: string,
+  parallel = 4,
+  { separate = false }: { separate?: boolean } = {},
+): Promise<Run[]> {
+  const base = ['-s', '-S', '-f', '--create-dirs'];
+  const perBlock = separate ? configLines([...base, ...common]) : [];
+  const lists: string[][] = Array.from({ length: parallel }, () => []);
+  blocks.forEach((block, i) => {
+    const list = lists[i % parallel] as string[];
+    if (separate && list.length > 0) list.push('next');
+    list.push(...perBlock, ...block);
+  });
+  const configs: string[] = [];
+  for (const [i, lines] of lists.entries()) {
+    if (lines.length === 0) continue;
+    const file = join(workDir, `curl-${name}-${i}.conf`);
+    await writeFile(file, `${lines.join('\n')}\n`);
+    configs.push(file);
+  }
+  return Promise.all(configs.map((config) => runTimed('curl', [...(separate ? [] : [...base, ...common]), '-K', config])));
+}
+
+/** Command-line options as config-file lines (`-H x` → `header = "x"`), for blocks split by `next`. */
+function configLines(options: readonly string[]): string[] {
+  const long: Record<string, string> = { '-s': 'silent', '-S': 'show-error', '-f': 'fail', '-L': 'location', '-H': 'header', '-X': 'request' };
+  const lines: string[] = [];
+  for (let i = 0; i < options.length; i += 1) {
+    const option = options[i] as string;
+    const name = long[option] ?? option.replace(/^--/, '');
+    if (option === '-H' || option === '-X') lines.push(`${name} = ${curlQuote(options[++i] as string)}`);
+    else lines.push(name);
+  }
+  return lines;
 }
