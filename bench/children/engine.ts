@@ -34,6 +34,8 @@ export interface EngineSynced {
   syncSeconds: number;
   report: SyncReport;
   rssMiB: number;
+  /** CPU seconds this process used (user + system, all its threads), init and sync together. */
+  cpuSeconds: number;
   /** Where the time went: [seconds since start, what began] for each phase and the transfer window. */
   timeline: Array<[number, string]>;
   /** Problems reported on the way (even if a later round fixed them): count and the first few. */
@@ -41,6 +43,10 @@ export interface EngineSynced {
 }
 
 const rssMiB = (): number => process.resourceUsage().maxRSS / 1024;
+const cpuSeconds = (): number => {
+  const { user, system } = process.cpuUsage();
+  return Number(((user + system) / 1e6).toFixed(2));
+};
 const seconds = (since: bigint): number => Number(process.hrtime.bigint() - since) / 1e9;
 const say = (value: object): void => void process.stdout.write(`${JSON.stringify(value)}\n`);
 
@@ -101,7 +107,7 @@ const report = await engine.syncOnce();
 const syncSeconds = seconds(syncStarted);
 if (transfers.size > 0) timeline.push([Number(lastTransferDone.toFixed(3)), `last of ${transfers.size} transfers done`]);
 mark('converged');
-say({ event: 'synced', initSeconds, syncSeconds, report, rssMiB: rssMiB(), timeline: timeline.sort((a, b) => a[0] - b[0]), problems } satisfies EngineSynced);
+say({ event: 'synced', initSeconds, syncSeconds, report, rssMiB: rssMiB(), cpuSeconds: cpuSeconds(), timeline: timeline.sort((a, b) => a[0] - b[0]), problems } satisfies EngineSynced);
 
 if (config.mode === 'watch') {
   process.once('SIGTERM', () => {
