@@ -78,7 +78,9 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
     throw err;
   }
   await fsyncDir(path.dirname(target));
-  deps.index.transaction(() => {
+  // A crash before this commits loses nothing: the next run finds the file and the remote
+  // version equal by checksum.
+  await deps.index.commitSoon(() => {
     deps.index.base.putFile(deps.workspaceId, {
       path: action.path,
       assetId: remote.assetId,

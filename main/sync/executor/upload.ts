@@ -108,7 +108,9 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
     action.kind === 'upload-new' ? await commitNew(action, deps, entry, key, folderId) : await commitVersion(action, deps, entry, key);
   if ('deferred' in committed) return committed;
 
-  deps.index.transaction(() => {
+  // A crash before this commits loses nothing: the next run finds the file and the remote
+  // version equal by checksum.
+  await deps.index.commitSoon(() => {
     deps.index.base.putFile(deps.workspaceId, {
       path: action.path,
       assetId: committed.assetId,
