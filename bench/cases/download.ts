@@ -13,7 +13,7 @@ import { engineOnce } from '../lib/asset-sync.js';
 import { apiDownloadJobs, curlApiDownload } from '../lib/curl-api.js';
 import { removeDir, type BenchContext } from '../lib/context.js';
 import { ensureTree } from '../lib/dataset.js';
-import { medianSeconds, target, type CaseResult, type Row } from '../lib/measure.js';
+import { alternate, medianSeconds, target, type CaseResult, type Row } from '../lib/measure.js';
 import { curlBatch, rcloneCopy, serveWebdav, settleDisk, WEBDAV_REMOTE } from '../lib/peers.js';
 import type { Tenant } from '../lib/service-process.js';
 import { assertLocalCopy } from '../lib/verify.js';
@@ -79,15 +79,7 @@ export async function downloadCase(ctx: BenchContext): Promise<CaseResult> {
   };
 
   try {
-    for (let i = 0; i < ctx.runs; i += 1) {
-      if (i % 2 === 0) {
-        await runAssetSync(i);
-        await runPeers(i);
-      } else {
-        await runPeers(i);
-        await runAssetSync(i);
-      }
-    }
+    await alternate(ctx.runs, runAssetSync, runPeers);
   } finally {
     await dav?.stop();
   }

@@ -12,7 +12,7 @@ import { createWorkspace, signedDownloads, signedUploads } from '../lib/api.js';
 import { engineOnce } from '../lib/asset-sync.js';
 import { removeDir, type BenchContext } from '../lib/context.js';
 import { ensureBigFiles, type DataSet } from '../lib/dataset.js';
-import { medianRss, medianSeconds, target, type CaseResult, type Row, type Target } from '../lib/measure.js';
+import { alternate, medianRss, medianSeconds, target, type CaseResult, type Row, type Target } from '../lib/measure.js';
 import { curlBatch, rcloneCopy, serveWebdav, settleDisk, WEBDAV_REMOTE } from '../lib/peers.js';
 import type { Tenant } from '../lib/service-process.js';
 import { assertLocalCopy, assertRemoteCopy } from '../lib/verify.js';
@@ -84,14 +84,16 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
   const urls = ctx.uses('curl') ? await signedDownloads(client, kept.workspaceId, set) : undefined;
   const dav = ctx.uses('rclone') ? await serveWebdav(set.dir) : undefined;
   try {
-    const runAssetSync = async (): Promise<void> => {
+    const runAssetSync = async (i: number): Promise<void> => {
+      ctx.log(`${name} download run ${i + 1}/${ctx.runs}: Asset Sync`);
       const root = await ctx.scratch('large-down-as');
       await settleDisk();
       asDown.runs.push((await engineOnce({ service, tenant: kept, root, folder: 'ws', indexPath: join(root, 'index.db') }, ctx.child)).run);
       await assertLocalCopy(join(root, 'ws'), set, `${name} Asset Sync download`);
       await removeDir(root);
     };
-    const runPeers = async (): Promise<void> => {
+    const runPeers = async (i: number): Promise<void> => {
+      ctx.log(`${name} download run ${i + 1}/${ctx.runs}: peers`);
       if (urls) {
         for (const [runs, durable] of [[curlDown.runs, false], [curlDurable.runs, true]] as const) {
           const curlDir = await ctx.scratch('large-down-curl');
@@ -109,19 +111,9 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
         await removeDir(rcloneDir);
       }
     };
-    for (let i = 0; i < ctx.runs; i += 1) {
-      ctx.log(`${name} download run ${i + 1}/${ctx.runs}`);
-      // Whoever writes first after the uploads pays for memory the page cache had not used yet
-      // (an engine run right after 2 GiB more were cached took 6.3 s instead of 3.6): every
-      // other run, the peers do.
-      if (i % 2 === 0) {
-        await runAssetSync();
-        await runPeers();
-      } else {
-        await runPeers();
-        await runAssetSync();
-      }
-    }
+    // Whoever writes first after the uploads pays for memory the page cache had not used yet
+    // (an engine run right after 2 GiB more were cached took 6.3 s instead of 3.6).
+    await alternate(ctx.runs, runAssetSync, runPeers);
   } finally {
     await dav?.stop();
   }

@@ -12,7 +12,7 @@ import { engineOnce } from '../lib/asset-sync.js';
 import { curlApiUpload } from '../lib/curl-api.js';
 import { removeDir, type BenchContext } from '../lib/context.js';
 import { ensureTree } from '../lib/dataset.js';
-import { medianSeconds, target, type CaseResult, type Row } from '../lib/measure.js';
+import { alternate, medianSeconds, target, type CaseResult, type Row } from '../lib/measure.js';
 import { curlBatch, rcloneCopy, serveWebdav, WEBDAV_REMOTE } from '../lib/peers.js';
 import { assertLocalCopy, assertRemoteCopy } from '../lib/verify.js';
 
@@ -68,16 +68,8 @@ export async function uploadCase(ctx: BenchContext): Promise<CaseResult> {
     }
   };
 
-  for (let i = 0; i < ctx.runs; i += 1) {
-    // The first run is Asset Sync's: it leaves the workspace the download case reads.
-    if (i % 2 === 0) {
-      await runAssetSync(i);
-      await runPeers(i);
-    } else {
-      await runPeers(i);
-      await runAssetSync(i);
-    }
-  }
+  // The first run is Asset Sync's: it leaves the workspace the download case reads.
+  await alternate(ctx.runs, runAssetSync, runPeers);
 
   const asSeconds = medianSeconds(as);
   const filesPerSecond = set.files.length / asSeconds;

@@ -91,3 +91,20 @@ export function target(caseName: string, what: string, needs: readonly Row[], ju
   if (needs.some((row) => row.runs.length === 0)) return [];
   return [{ case: caseName, what, ...judge() }];
 }
+
+/**
+ * `runs` rounds of Asset Sync and its peers, Asset Sync first in even rounds and last in odd
+ * ones (A B, B A, …): whatever a run leaves behind (page cache, memory it made the machine
+ * touch) does not always fall on the same tool.
+ */
+export async function alternate(runs: number, assetSync: (i: number) => Promise<void>, peers: (i: number) => Promise<void>): Promise<void> {
+  for (let i = 0; i < runs; i += 1) {
+    if (i % 2 === 0) {
+      await assetSync(i);
+      await peers(i);
+    } else {
+      await peers(i);
+      await assetSync(i);
+    }
+  }
+}
