@@ -88,12 +88,13 @@ export class SyncIndex {
     });
   }
 
+  /** Writes waiting for the next group commit. */
   private grouped: GroupedWrite[] = [];
 
   private commitGrouped(): void {
     const batch = this.grouped;
     this.grouped = [];
-    if (batch.length === 0 || !this.db.open) {
+    if (!this.db.open) {
       for (const write of batch) write.reject(new Error('the index was closed before the write was committed'));
       return;
     }
