@@ -13,7 +13,7 @@ import { engineOnce } from '../lib/asset-sync.js';
 import { apiDownloadJobs, curlApiDownload } from '../lib/curl-api.js';
 import { removeDir, type BenchContext } from '../lib/context.js';
 import { ensureTree } from '../lib/dataset.js';
-import { alternate, medianSeconds, target, type CaseResult, type Row } from '../lib/measure.js';
+import { alternate, medianSeconds, target, timesOf, type CaseResult, type Row } from '../lib/measure.js';
 import { curlBatch, rcloneCopy, serveWebdav, settleDisk, WEBDAV_REMOTE } from '../lib/peers.js';
 import type { Tenant } from '../lib/service-process.js';
 import { assertLocalCopy } from '../lib/verify.js';
@@ -89,7 +89,7 @@ export async function downloadCase(ctx: BenchContext): Promise<CaseResult> {
     targets: [
       ...target(name, 'within 1.5x of curl', [as, curl], () => ({
         met: asSeconds <= 1.5 * medianSeconds(curl),
-        detail: `${(asSeconds / medianSeconds(curl)).toFixed(2)}x curl's time${curlDurable.runs.length > 0 ? `; ${(asSeconds / medianSeconds(curlDurable)).toFixed(2)}x curl + fsync` : ''}${curlApi.runs.length > 0 ? `; ${(asSeconds / medianSeconds(curlApi)).toFixed(2)}x curl through the API` : ''}`,
+        detail: `${(asSeconds / medianSeconds(curl)).toFixed(2)}x curl's time${timesOf(asSeconds, curlDurable, 'curl + fsync')}${timesOf(asSeconds, curlApi, 'curl through the API')}`,
       })),
       ...target(name, '> 10x faster than rclone', [as, rclone], () => ({ met: medianSeconds(rclone) > 10 * asSeconds, detail: `${(medianSeconds(rclone) / asSeconds).toFixed(1)}x faster` })),
     ],

@@ -13,7 +13,7 @@ import type { ServiceClient } from '../../main/service-client/index.js';
 import { assetsByPath } from './api.js';
 import type { DataSet } from './dataset.js';
 import { load1, type Run } from './measure.js';
-import { curlBatch, curlConfigs, curlQuote } from './peers.js';
+import { curlBatch, curlConfigs, curlHeader, curlQuote } from './peers.js';
 import type { ServiceProcess, Tenant } from './service-process.js';
 
 function apiHeaders(token: string, ws: Tenant): string[] {
@@ -51,7 +51,7 @@ export async function curlApiUpload(
   workDir: string,
   parallel = 4,
 ): Promise<Run> {
-  const headers = apiHeaders(token, ws);
+  const headers = apiHeaders(token, ws).map(curlHeader);
   const nameOf = (rel: string): string => rel.slice(rel.lastIndexOf('/') + 1);
   const folderOf = (rel: string): string => rel.slice(0, Math.max(0, rel.lastIndexOf('/')));
   const ticketFile = (i: number): string => join(workDir, 'tickets', `${i}.json`);
@@ -61,20 +61,17 @@ export async function curlApiUpload(
     const query = new URLSearchParams({ file_name: nameOf(f.rel), content_type: 'application/octet-stream', checksum: f.sha256, size: String(f.size) });
     return [`url = ${curlQuote(`${service.baseUrl}/workspaces/upload?${query.toString()}`)}`, `output = ${curlQuote(ticketFile(i))}`];
   });
-  const passes = [await curlConfigs(ticketBlocks, ['-X', 'POST', ...headers.flatMap((h) => ['-H', h])], workDir, 'tickets', parallel)];
+  const passes = [await curlConfigs(ticketBlocks, ['request = "POST"', ...headers], workDir, 'tickets', parallel)];
 
-  const tickets = await Promise.all(set.files.map(async (_, i) => JSON.parse(await readFile(ticketFile(i), 'utf8')) as { key: string; signed_url: string }));
-  passes.push(await curlConfigs(
-    set.files.map((f, i) => [`url = ${curlQuote((tickets[i] as { signed_url: string }).signed_url)}`, `upload-file = ${curlQuote(join(set.dir, f.rel))}`]),
-    ['-H', 'Expect:', '-H', 'Content-Type: application/octet-stream'],
-    workDir, 'put', parallel,
-  ));
+  const uploads = await Promise.all(set.files.map(async (file, i) => ({ file, ticket: JSON.parse(await readFile(ticketFile(i), 'utf8')) as { key: string; signed_url: string } })));
+  const putBlocks = uploads.map(({ file, ticket }) => [`url = ${curlQuote(ticket.signed_url)}`, `upload-file = ${curlQuote(join(set.dir, file.rel))}`]);
+  passes.push(await curlConfigs(putBlocks, ['Expect:', 'Content-Type: application/octet-stream'].map(curlHeader), workDir, 'put', parallel));
 
-  const assetBlocks = set.files.map((f, i) => {
-    const body = { key: (tickets[i] as { key: string }).key, file_name: nameOf(f.rel), folder_id: folderIds.get(folderOf(f.rel)) ?? null, checksum: f.sha256, size: f.size };
+  const assetBlocks = uploads.map(({ file, ticket }) => {
+    const body = { key: ticket.key, file_name: nameOf(file.rel), folder_id: folderIds.get(folderOf(file.rel)) ?? null, checksum: file.sha256, size: file.size };
     return [`url = ${curlQuote(`${service.baseUrl}/workspaces/assets`)}`, `data = ${curlQuote(JSON.stringify(body))}`, 'output = "/dev/null"'];
   });
-  passes.push(await curlConfigs(assetBlocks, ['-H', 'Content-Type: application/json', ...headers.flatMap((h) => ['-H', h])], workDir, 'assets', parallel, { separate: true }));
+  passes.push(await curlConfigs(assetBlocks, [curlHeader('Content-Type: application/json'), ...headers], workDir, 'assets', parallel, { separate: true }));
 
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   return { seconds, rssMiB: Math.max(...passes.flat().map((r) => r.rssMiB ?? 0)), load: load1() };

@@ -92,6 +92,11 @@ export function target(caseName: string, what: string, needs: readonly Row[], ju
   return [{ case: caseName, what, ...judge() }];
 }
 
+/** "; 1.23x <label>": `seconds` as a multiple of the row's median, or nothing if the row did not run. */
+export function timesOf(seconds: number, row: Row, label: string): string {
+  return row.runs.length > 0 ? `; ${(seconds / medianSeconds(row)).toFixed(2)}x ${label}` : '';
+}
+
 /**
  * `runs` rounds of Asset Sync and its peers, Asset Sync first in even rounds and last in odd
  * ones (A B, B A, …): whatever a run leaves behind (page cache, memory it made the machine

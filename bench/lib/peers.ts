@@ -115,7 +115,8 @@ export async function curlBatch(
 ): Promise<Run> {
   const blocks = jobs.map((job) => [`url = ${curlQuote(job.url)}`, direction === 'get' ? `output = ${curlQuote(job.path)}` : `upload-file = ${curlQuote(job.path)}`]);
   // `Expect:` off: curl would otherwise wait for a 100-continue before large PUT bodies.
-  const common = ['-H', 'Expect:', '-H', 'Content-Type: application/octet-stream', ...headers.flatMap((h) => ['-H', h]), ...(follow ? ['-L'] : [])];
+  const common = ['Expect:', 'Content-Type: application/octet-stream', ...headers].map(curlHeader);
+  if (follow) common.push('location');
   const start = process.hrtime.bigint();
   const runs = await curlConfigs(blocks, common, workDir, `${direction}`, parallel);
   if (durable && direction === 'get') {
@@ -132,10 +133,13 @@ export async function curlBatch(
 /** A string as a curl config file quotes it. */
 export const curlQuote = (s: string): string => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 
+/** A request header as a line of a curl config file. */
+export const curlHeader = (header: string): string => `header = ${curlQuote(header)}`;
+
 /**
  * Runs `parallel` curl processes, each through its share of the transfers (a config block each:
- * `url = …` and its own options) on one keep-alive connection per host. `common` options apply
- * to every transfer; `separate`: blocks are split by `next`, so one block's options (a request
+ * `url = …` and its own options) on one keep-alive connection per host. `common`: config lines
+ * for every transfer. `separate`: blocks are split by `next`, so one block's options (a request
  * body) do not leak into the next, at the price of repeating `common` in each.
  */
 export async function curlConfigs(
@@ -146,33 +150,19 @@ export async function curlConfigs(
   parallel = 4,
   { separate = false }: { separate?: boolean } = {},
 ): Promise<Run[]> {
-  const base = ['-s', '-S', '-f', '--create-dirs'];
-  const perBlock = separate ? configLines([...base, ...common]) : [];
-  const lists: string[][] = Array.from({ length: parallel }, () => []);
+  const shared = ['silent', 'show-error', 'fail', 'create-dirs', ...common];
+  const lists: string[][] = Array.from({ length: parallel }, () => (separate ? [] : [...shared]));
   blocks.forEach((block, i) => {
     const list = lists[i % parallel] as string[];
-    if (separate && list.length > 0) list.push('next');
-    list.push(...perBlock, ...block);
+    if (separate) list.push(...(list.length > 0 ? ['next'] : []), ...shared);
+    list.push(...block);
   });
   const configs: string[] = [];
   for (const [i, lines] of lists.entries()) {
-    if (lines.length === 0) continue;
+    if (i >= blocks.length) continue;
     const file = join(workDir, `curl-${name}-${i}.conf`);
     await writeFile(file, `${lines.join('\n')}\n`);
     configs.push(file);
   }
-  return Promise.all(configs.map((config) => runTimed('curl', [...(separate ? [] : [...base, ...common]), '-K', config])));
-}
-
-/** Command-line options as config-file lines (`-H x` → `header = "x"`), for blocks split by `next`. */
-function configLines(options: readonly string[]): string[] {
-  const long: Record<string, string> = { '-s': 'silent', '-S': 'show-error', '-f': 'fail', '-L': 'location', '-H': 'header', '-X': 'request' };
-  const lines: string[] = [];
-  for (let i = 0; i < options.length; i += 1) {
-    const option = options[i] as string;
-    const name = long[option] ?? option.replace(/^--/, '');
-    if (option === '-H' || option === '-X') lines.push(`${name} = ${curlQuote(options[++i] as string)}`);
-    else lines.push(name);
-  }
-  return lines;
+  return Promise.all(configs.map((config) => runTimed('curl', ['-K', config])));
 }

@@ -94,6 +94,7 @@ export class SyncIndex {
   private commitGrouped(): void {
     const batch = this.grouped;
     this.grouped = [];
+    if (batch.length === 0) return;
     if (!this.db.open) {
       for (const write of batch) write.reject(new Error('the index was closed before the write was committed'));
       return;
