@@ -6,7 +6,7 @@ import type { EngineStatus } from '../shared/engine.js';
 import { defaultDeviceName, indexPathFor, logPath } from './config.js';
 import { SyncEngine, type EngineWorkspace } from './engine/engine.js';
 import { openIndex, type SyncIndex } from './index/sync-index.js';
-import { createLogger, type Logger } from './logging.js';
+import { closeLogger, createLogger, type Logger } from './logging.js';
 import { accountRef, resolveCredentials, type ApiCredentials, type SecretStore } from './secrets/secret-store.js';
 import { ServiceClient } from './service-client/index.js';
 
@@ -83,7 +83,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     logger,
     async close() {
       await client.close();
-      logger.flush();
+      await closeLogger(logger);
     },
   };
 }

@@ -32,5 +32,36 @@ export function createLogger(options: LogOptions = {}): Logger {
   if (options.stderr) targets.push({ target: 'pino/file', level, options: { destination: 2 } });
   const redact = { paths: REDACTED_PATHS, censor: '[redacted]' };
   if (targets.length === 0) return pino({ level: 'silent', redact });
-  return pino({ level, redact }, pino.transport({ targets }));
+  const transport = pino.transport({ targets });
+  const logger = pino({ level, redact }, transport);
+  transports.set(logger, transport);
+  return logger;
+}
+
+/** The worker-thread stream `pino.transport` returns: ending it lets the worker exit. */
+type TransportStream = ReturnType<typeof pino.transport>;
+
+const transports = new WeakMap<Logger, TransportStream>();
+
+/**
+ * Writes out what is buffered and ends the logger's transport, so its worker thread exits and
+ * lets go of the log file. A session that closes must call it: the app opens a new session (and
+ * logger) at each sign-in or settings change, and every transport left running kept a thread
+ * and a second writer rotating the same file.
+ */
+export function closeLogger(logger: Logger): Promise<void> {
+  const transport = transports.get(logger);
+  if (transport === undefined) return Promise.resolve();
+  transports.delete(logger);
+  // A line logged after this (by a child logger, late) is dropped: the ended stream would report
+  // it as an 'error' event, and an unheard one would stop the process.
+  logger.level = 'silent';
+  transport.on('error', () => undefined);
+  return new Promise((resolve) => {
+    // 'finish' comes once the worker has written everything and closed the file; the worker
+    // exits on its own after that ('close'), and may not before the process does.
+    transport.once('finish', resolve);
+    transport.once('close', resolve);
+    transport.end();
+  });
 }

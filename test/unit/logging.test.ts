@@ -1,0 +1,59 @@
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeLogger, createLogger } from '../../main/logging.js';
+import { removeTreeSync } from '../helpers/disk.js';
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) removeTreeSync(dir);
+  dir = undefined;
+});
+
+/** The lines of every log file in `logs` (pino-roll numbers them: asset-sync.1.log, …). */
+async function logLines(logs: string): Promise<string[]> {
+  const files = (await readdir(logs)).sort();
+  const texts = await Promise.all(files.map((f) => readFile(path.join(logs, f), 'utf8')));
+  return texts.join('').split('\n').filter(Boolean);
+}
+
+describe('closeLogger', () => {
+  it('writes out what was logged, and a line logged after the close is dropped without a crash', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'logging-'));
+    const logs = path.join(dir, 'logs');
+    const logger = createLogger({ file: path.join(logs, 'asset-sync.log') });
+    const child = logger.child({ workspace: 'ws' });
+    logger.info({ token: 'not-for-logs' }, 'first session');
+    child.warn('from a child');
+
+    await closeLogger(logger);
+    const lines = await logLines(logs);
+    expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(['first session', 'from a child']);
+    expect(lines.join('\n')).not.toContain('not-for-logs');
+
+    // An engine callback that fires after its session closed.
+    logger.info('too late');
+    child.warn('too late, from a child');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await logLines(logs)).toHaveLength(2);
+  });
+
+  it('lets a second logger take the same file once the first is closed, as a new session does', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'logging-'));
+    const logs = path.join(dir, 'logs');
+    const first = createLogger({ file: path.join(logs, 'asset-sync.log') });
+    first.info('session 1');
+    await closeLogger(first);
+    const second = createLogger({ file: path.join(logs, 'asset-sync.log') });
+    second.info('session 2');
+    await closeLogger(second);
+
+    const messages = (await logLines(logs)).map((l) => (JSON.parse(l) as { msg: string }).msg);
+    expect(messages).toEqual(['session 1', 'session 2']);
+  });
+
+  it('is a no-op for a logger without a file', async () => {
+    await expect(closeLogger(createLogger())).resolves.toBeUndefined();
+  });
+});
