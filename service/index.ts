@@ -70,8 +70,11 @@ export async function startService(partial: Partial<ServiceOptions> = {}): Promi
       stopped = true;
       blobServer.closeAllConnections();
       await Promise.all([api.close(), new Promise<void>((resolve) => blobServer.close(() => resolve()))]);
+      await blobs.settle();
       db.close();
-      if (temporary) rmSync(dataDir, { recursive: true, force: true });
+      // Retried: a blob being read when its connection was cut may take a moment to close, and
+      // a FUSE disk answers ENOTEMPTY for a folder holding an open file.
+      if (temporary) rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }

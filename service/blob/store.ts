@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, createWriteStream, mkdirSync, open, openSync, readSync, renameSync, statSync, writeSync, type ReadStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -28,6 +29,9 @@ export interface StagedBlob {
 
 /** Bytes by key in a folder. Keys are ours (never a client's file name), so they are safe paths. */
 export class BlobStore {
+  /** Streamed bodies still being written (or cleaned up after a sender went away). */
+  private readonly staging = new Set<Promise<unknown>>();
+
   constructor(private readonly dir: string) {
     mkdirSync(join(dir, 'tmp'), { recursive: true });
   }
@@ -48,6 +52,21 @@ export class BlobStore {
    */
   async stage(source: Readable, expectedSize?: number): Promise<StagedBlob> {
     if (expectedSize !== undefined && expectedSize <= SMALL_BLOB_BYTES) return this.stageSmall(source);
+    const staged = this.stageStreamed(source);
+    this.staging.add(staged);
+    return staged.finally(() => this.staging.delete(staged));
+  }
+
+  /**
+   * Waits until no body is being written: a service that stops lets its uploads close their temp
+   * files first, so its data folder can then be removed (a FUSE disk refuses to remove a folder
+   * holding a file that is still open).
+   */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.staging]);
+  }
+
+  private async stageStreamed(source: Readable): Promise<StagedBlob> {
     const tmp = this.tmpPath();
     const hash = createHash('sha256');
     let size = 0;
@@ -58,9 +77,12 @@ export class BlobStore {
         done(null, chunk);
       },
     });
+    const out = createWriteStream(tmp, { highWaterMark: CHUNK });
     try {
-      await pipeline(source, tap, createWriteStream(tmp, { highWaterMark: CHUNK }));
+      await pipeline(source, tap, out);
     } catch (error) {
+      // Removed once closed: on a FUSE disk an open file that is removed lingers as .fuse_hidden*.
+      if (!out.closed) await once(out, 'close').catch(() => undefined);
       await rm(tmp, { force: true });
       throw error;
     }
