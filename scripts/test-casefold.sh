@@ -25,10 +25,16 @@ cleanup() {
 }
 trap cleanup EXIT
 mkdir "$mnt"
-truncate -s 256M "$work/disk.img"
+truncate -s 2G "$work/disk.img"
 mkfs.exfat "$work/disk.img" >/dev/null
 loop=$(losetup -f --show "$work/disk.img" 2>/dev/null) || skip "no free loop device"
 mount.exfat-fuse "$loop" "$mnt" >/dev/null 2>&1 || skip "mount.exfat-fuse failed"
 
-echo "test:casefold: case-only renames and names on exFAT at $mnt"
-TMPDIR="$mnt" npx vitest run test/integration/executor-folder-case.test.ts test/integration/engine-folder-case.test.ts test/integration/engine-names.test.ts
+if [ "${1:-}" = "--all" ]; then
+  # The whole integration suite (about 2.5 min): how the engine fares on a FAT-family drive.
+  echo "test:casefold: the whole integration suite on exFAT at $mnt"
+  TMPDIR="$mnt" npx vitest run test/integration
+else
+  echo "test:casefold: case-only renames and names on exFAT at $mnt"
+  TMPDIR="$mnt" npx vitest run test/integration/executor-folder-case.test.ts test/integration/engine-folder-case.test.ts test/integration/engine-names.test.ts
+fi

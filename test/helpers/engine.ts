@@ -15,6 +15,7 @@ import { SyncEngine, type EngineOptions, type EngineWorkspace } from '../../main
 import { openIndex, type SyncIndex } from '../../main/index/sync-index.js';
 import { sanitizeName } from '../../main/local/paths.js';
 import { MARKER_FILE_NAME, TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX } from '../../main/local/own-files.js';
+import { removeTreeSync, trashFilesFor } from './disk.js';
 import { createLogger, type Logger } from '../../main/logging.js';
 import { ServiceClient, type RetryEvent } from '../../main/service-client/index.js';
 import { startService, type DemoInfo, type DemoOptions, type FaultOptions, type RunningService, type ServiceOptions } from '../../service/index.js';
@@ -26,9 +27,13 @@ import { startService, type DemoInfo, type DemoOptions, type FaultOptions, type 
 export const TRASH_HOME = join(tmpdir(), `asset-sync-it-trash-${process.pid}`);
 process.env.XDG_DATA_HOME = TRASH_HOME;
 
-/** SHA-256 of every file in the sandboxed trash. */
+/**
+ * SHA-256 of every file in the trash that files of the tests' folders go to: the sandboxed home
+ * trash, or the trash of the disk they are on when that is not the home's (`npm run
+ * test:casefold` puts them on an exFAT image).
+ */
 export async function trashedChecksums(): Promise<string[]> {
-  const dir = join(TRASH_HOME, 'Trash', 'files');
+  const dir = trashFilesFor(tmpdir(), join(TRASH_HOME, 'Trash'));
   const files = await walkFiles(dir);
   return Promise.all(files.map(async (rel) => sha256(await readFile(join(dir, rel)))));
 }
@@ -380,13 +385,13 @@ export async function startWorld(options: { service?: Partial<ServiceOptions>; d
         await Promise.all(devices.map((d) => d.close().catch(() => undefined)));
         await Promise.all(clients.map((c) => c.close()));
         await service.stop();
-        await rm(home, { recursive: true, force: true });
+        removeTreeSync(home);
       },
     };
     return world;
   } catch (error) {
     await service.stop();
-    await rm(home, { recursive: true, force: true });
+    removeTreeSync(home);
     throw error;
   }
 }

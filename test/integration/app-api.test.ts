@@ -4,7 +4,7 @@
  * with versions (save, open, restore as a new version), decide a review, sign out.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import type { AppHooks } from '../../main/app-api/hooks.js';
 import { sessionOpener } from '../../main/app-api/open-session.js';
 import { Config } from '../../main/config.js';
 import type { ApiCredentials, SecretStore } from '../../main/secrets/secret-store.js';
+import { removeTreeSync } from '../helpers/disk.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 class MemorySecrets implements SecretStore {
@@ -86,7 +87,7 @@ afterAll(async () => {
   await svc?.stop();
   if (previousHome === undefined) delete process.env.ASSET_SYNC_HOME;
   else process.env.ASSET_SYNC_HOME = previousHome;
-  await rm(dir, { recursive: true, force: true });
+  removeTreeSync(dir);
 });
 
 describe('AppApi over a real session', () => {

@@ -4,7 +4,7 @@
  * helpers to put assets on the service and describe files the way the planner does.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import type { Asset } from '../../shared/api/index.js';
 import { openIndex, type SyncIndex } from '../../main/index/sync-index.js';
 import { hashFile } from '../../main/local/hash.js';
 import { readStamp } from '../../main/local/stamp.js';
+import { removeTreeSync } from '../helpers/disk.js';
 import { ServiceClient, type ServiceClientOptions } from '../../main/service-client/index.js';
 import type { ExecutorDeps } from '../../main/sync/executor/execute-plan.js';
 import type { LocalFile, RemoteFile } from '../../main/sync/model.js';
@@ -110,7 +111,7 @@ export async function setUp(service: RunningService, options: { assets?: number;
     async close() {
       await Promise.all([client.close(), colleague.close()]);
       index.close();
-      rmSync(dir, { recursive: true, force: true });
+      removeTreeSync(dir);
     },
   };
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Action, Conflict, Download } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
 import type { LocalFile, RemoteFile } from '../../main/sync/model.js';
+import { symlinkDisk } from '../helpers/disk.js';
 import { bytesOf, putAsset, remoteFileOf, executorWorld, sha256, writeLocal, type Harness } from './executor-fixture.js';
 
 const world = executorWorld();
@@ -42,7 +43,8 @@ describe('executePlan', () => {
     expect(h.index.journal.open(h.ws)).toEqual([]);
   });
 
-  it('never writes through a symlink that leads out of the root', async () => {
+  // exFAT and FAT drives hold no symlinks, so there is nothing to escape through.
+  it.runIf(symlinkDisk)('never writes through a symlink that leads out of the root', async () => {
     h = await world.setUp();
     const asset = await putAsset(h.colleague, h.ws, { name: 'x.bin', bytes: Buffer.from('payload') });
     const remote = await remoteFileOf(h.client, h.ws, asset.id, 'x.bin');
