@@ -25,6 +25,11 @@ export interface ConnectOptions {
   logLevel?: string | undefined;
   /** Also log to stderr (`--verbose`). */
   logToStderr?: boolean | undefined;
+  /**
+   * The host's own logger (the desktop app's), used and left open: one writer for the log file.
+   * Absent: the connection makes a file logger and closes it with itself.
+   */
+  logger?: Logger | undefined;
 }
 
 export interface Connection {
@@ -76,14 +81,14 @@ export function createFileLogger(options: Pick<ConnectOptions, 'logLevel' | 'log
 /** A service client with resolved credentials and a logger, for commands that need no engine. */
 export async function connect(options: ConnectOptions): Promise<Connection> {
   const credentials = await credentialsFor(options);
-  const logger = createFileLogger(options);
+  const logger = options.logger ?? createFileLogger(options);
   const client = new ServiceClient({ baseUrl: options.baseUrl, accountId: options.accountId, credentials, logger, userAgent: 'asset-sync' });
   return {
     client,
     logger,
     async close() {
       await client.close();
-      await closeLogger(logger);
+      if (logger !== options.logger) await closeLogger(logger);
     },
   };
 }

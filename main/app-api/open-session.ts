@@ -4,6 +4,7 @@
  */
 import { openSession } from '../bootstrap.js';
 import type { Config } from '../config.js';
+import type { Logger } from '../logging.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { AppError } from './errors.js';
 import type { AppSession, SessionOpener } from './session.js';
@@ -12,6 +13,8 @@ export interface OpenerOptions {
   /** Where the credentials are looked up; default: environment, then the OS keychain. */
   secretStores?: SecretStore[] | undefined;
   logToStderr?: boolean | undefined;
+  /** The app's logger: sessions write through it instead of opening the log file again. */
+  logger?: Logger | undefined;
 }
 
 export function sessionOpener(options: OpenerOptions = {}): SessionOpener {
@@ -31,6 +34,7 @@ export function sessionOpener(options: OpenerOptions = {}): SessionOpener {
       bandwidthLimit: config.bandwidthLimit,
       secretStores: options.secretStores,
       logToStderr: options.logToStderr,
+      logger: options.logger,
     });
     try {
       await session.engine.init();

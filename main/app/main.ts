@@ -82,7 +82,7 @@ if (!app.requestSingleInstanceLock()) {
         config,
         secrets: new KeychainSecretStore(),
         hooks: electronHooks(mainWindow),
-        openSession: sessionOpener(),
+        openSession: sessionOpener({ logger }),
         logger,
       });
       api = appApi;

@@ -42,7 +42,8 @@ export async function startSessionUi(options: SessionUiOptions): Promise<UiServe
     config: effectiveConfig(loadConfig(configFile), options.settings),
     secrets: options.secrets ?? new KeychainSecretStore(),
     hooks: headlessHooks(),
-    openSession: sessionOpener(),
+    // Sessions the UI opens log through the command's logger: one writer for the log file.
+    openSession: sessionOpener({ logger: options.session.logger }),
     logger: options.session.logger,
     session: options.session,
   });

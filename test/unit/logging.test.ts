@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { connect } from '../../main/bootstrap.js';
 import { closeLogger, createLogger } from '../../main/logging.js';
 import { removeTreeSync } from '../helpers/disk.js';
 
@@ -55,5 +56,23 @@ describe('closeLogger', () => {
 
   it('is a no-op for a logger without a file', async () => {
     await expect(closeLogger(createLogger())).resolves.toBeUndefined();
+  });
+});
+
+describe("a connection's logger", () => {
+  it("writes through the host's logger and leaves it open when the connection closes (the app's one writer)", async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'logging-'));
+    const logs = path.join(dir, 'logs');
+    const appLogger = createLogger({ file: path.join(logs, 'asset-sync.log') });
+    // Nothing is asked of the service until a request is made: no service is needed here.
+    const connection = await connect({ baseUrl: 'http://127.0.0.1:9', accountId: 'acct', credentials: { key: 'k', secret: 's' }, logger: appLogger });
+    expect(connection.logger).toBe(appLogger);
+    connection.logger.info('from the session');
+    await connection.close();
+
+    appLogger.info('from the app, after the session closed');
+    await closeLogger(appLogger);
+    const messages = (await logLines(logs)).map((l) => (JSON.parse(l) as { msg: string }).msg);
+    expect(messages).toEqual(['from the session', 'from the app, after the session closed']);
   });
 });
