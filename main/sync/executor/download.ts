@@ -5,8 +5,8 @@
  * what is on disk; bytes that do not hash to the announced checksum are thrown away.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { constants, fstatSync, lstatSync } from 'node:fs';
-import { lstat, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { constants, fstatSync, lstatSync, renameSync } from 'node:fs';
+import { lstat, open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { JournalEntry } from '../../index/journal.js';
@@ -70,7 +70,10 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
     // The download may have taken long: check again that no symlink was swapped in meanwhile.
     await writablePath(deps, action.path);
     suppressWrite(deps, action.path, stamp);
-    await rename(temp, target);
+    // Synchronous, straight after the checks: a save the user makes between the check and the
+    // rename is lost, and an async rename could wait in the thread pool behind other downloads'
+    // fsyncs for milliseconds. A rename is a metadata call, as quick as the checks' lstats.
+    renameSync(temp, target);
   } catch (err) {
     // A journalled temp file waits for the next attempt, complete; one without an entry would
     // be left behind with every attempt (a read-only target fails each rename).
