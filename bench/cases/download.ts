@@ -3,7 +3,7 @@
  * `syncOnce`) vs `rclone copy` from `rclone serve webdav` of the same files vs curl fetching the
  * same signed URLs on 4 keep-alive connections (the HTTP floor), and that floor with each file
  * fsynced as Asset Sync does; also curl through the API's download redirect (two requests a
- * file, as Asset Sync makes). Each run starts with the disk settled, and every other run puts the
+ * file, as Asset Sync makes). Each run starts with the machine settled (`settleMachine`), and every other run puts the
  * peers first, so no tool always inherits what the one before left in memory. Targets: within
  * 1.5x of curl, more than 10x faster than rclone. Every copy is checked byte for byte after its run.
  *
@@ -20,7 +20,8 @@ import { apiDownloadJobs, curlApiDownload } from '../lib/curl-api.js';
 import type { BenchContext } from '../lib/context.js';
 import { ensureTree } from '../lib/dataset.js';
 import { alternate, medianSeconds, target, timesOf, type CaseResult, type Row } from '../lib/measure.js';
-import { curlBatch, rcloneCopy, serveWebdav, settleDisk, WEBDAV_REMOTE } from '../lib/peers.js';
+import { curlBatch, rcloneCopy, serveWebdav, WEBDAV_REMOTE } from '../lib/peers.js';
+import { settleMachine } from '../lib/settle.js';
 import type { Tenant } from '../lib/service-process.js';
 import { assertLocalCopy } from '../lib/verify.js';
 import { SMALL_WORKSPACE, smallSetDir } from './upload.js';
@@ -47,7 +48,7 @@ export async function downloadCase(ctx: BenchContext): Promise<CaseResult> {
   const runAssetSync = async (i: number): Promise<void> => {
     ctx.log(`download run ${i + 1}/${ctx.runs}: Asset Sync`);
     const root = await ctx.scratch('download-as');
-    await settleDisk();
+    await settleMachine();
     const { run } = await engineOnce({ service, tenant: ws, root, folder: 'ws', indexPath: join(root, 'index.db') }, ctx.child);
     as.runs.push(run);
     await assertLocalCopy(join(root, 'ws'), set, 'Asset Sync download');
@@ -57,7 +58,7 @@ export async function downloadCase(ctx: BenchContext): Promise<CaseResult> {
     if (dav) {
       ctx.log(`download run ${i + 1}/${ctx.runs}: rclone`);
       const rcloneDir = await ctx.scratch('download-rclone');
-      await settleDisk();
+      await settleMachine();
       rclone.runs.push(await rcloneCopy(WEBDAV_REMOTE, rcloneDir, dav));
       await assertLocalCopy(rcloneDir, set, 'rclone download');
     }
@@ -66,7 +67,7 @@ export async function downloadCase(ctx: BenchContext): Promise<CaseResult> {
       for (const [row, durable] of [[curl, false], [curlDurable, true]] as const) {
         const curlDir = await ctx.scratch('download-curl');
         const files = join(curlDir, 'files');
-        await settleDisk();
+        await settleMachine();
         row.runs.push(await curlBatch(urls.map((u) => ({ url: u.url, path: join(files, u.file.rel) })), 'get', curlDir, 4, { durable }));
         await assertLocalCopy(files, set, 'curl download');
       }
@@ -74,7 +75,7 @@ export async function downloadCase(ctx: BenchContext): Promise<CaseResult> {
       const files = join(curlDir, 'files');
       const jobs = await apiDownloadJobs(service, client, ws, set, files);
       const token = await apiToken(service, ws);
-      await settleDisk();
+      await settleMachine();
       curlApi.runs.push(await curlApiDownload(jobs, token, ws, curlDir));
       await assertLocalCopy(files, set, 'curl download through the API');
     }

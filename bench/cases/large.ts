@@ -3,8 +3,8 @@
  * `syncOnce` each way) vs curl on the same signed URLs (`curl -o` / `curl -T`) vs rclone over
  * webdav, in MB/s (10^6 bytes); also curl followed by an fsync of what it wrote, the floor of a
  * download that survives a power cut (Asset Sync fsyncs before it calls a file downloaded).
- * Every run starts with the disk settled (no dirty pages left by the one before), and every other
- * download run puts the peers first. Every copy is checked by SHA-256. Targets: the large file at
+ * Every run starts with the machine settled (`settleMachine`: no dirty pages and no freshly freed
+ * memory left by the run before), and every other download run puts the peers first. Every copy is checked by SHA-256. Targets: the large file at
  * least at curl's speed with a peak RSS under 200 MB; the medium files ≥ 70% of curl, RSS < 300 MB.
  */
 import { join } from 'node:path';
@@ -13,7 +13,8 @@ import { engineOnce } from '../lib/asset-sync.js';
 import { removeDir, type BenchContext } from '../lib/context.js';
 import { ensureBigFiles, type DataSet } from '../lib/dataset.js';
 import { alternate, medianRss, medianSeconds, target, type CaseResult, type Row, type Target } from '../lib/measure.js';
-import { curlBatch, rcloneCopy, serveWebdav, settleDisk, WEBDAV_REMOTE } from '../lib/peers.js';
+import { curlBatch, rcloneCopy, serveWebdav, WEBDAV_REMOTE } from '../lib/peers.js';
+import { settleMachine } from '../lib/settle.js';
 import type { Tenant } from '../lib/service-process.js';
 import { assertLocalCopy, assertRemoteCopy } from '../lib/verify.js';
 
@@ -56,6 +57,7 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
     ctx.log(`${name} upload run ${i + 1}/${ctx.runs}`);
     const ws = await createWorkspace(service, tenant, `large-as-${i}`);
     const scratch = await ctx.scratch('large-up-as');
+    await settleMachine();
     asUp.runs.push((await engineOnce({ service, tenant: ws, root: set.root, folder: set.folder, indexPath: join(scratch, 'index.db') }, ctx.child)).run);
     await assertRemoteCopy(client, ws.workspaceId, set, `${name} Asset Sync upload`);
     if (kept) await deleteAll(ctx, ws);
@@ -64,6 +66,7 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
     if (ctx.uses('curl')) {
       const floorWs = await createWorkspace(service, tenant, `large-curl-${i}`);
       const tickets = await signedUploads(client, floorWs.workspaceId, set);
+      await settleMachine();
       curlUp.runs.push(await curlBatch(tickets.map((t) => ({ url: t.url, path: join(set.dir, t.file.rel) })), 'put', scratch, parallel));
     }
 
@@ -71,6 +74,7 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
       const davDir = await ctx.scratch('large-up-dav');
       const dav = await serveWebdav(davDir);
       try {
+        await settleMachine();
         rcloneUp.runs.push(await rcloneCopy(set.dir, WEBDAV_REMOTE, dav));
       } finally {
         await dav.stop();
@@ -87,7 +91,7 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
     const runAssetSync = async (i: number): Promise<void> => {
       ctx.log(`${name} download run ${i + 1}/${ctx.runs}: Asset Sync`);
       const root = await ctx.scratch('large-down-as');
-      await settleDisk();
+      await settleMachine();
       asDown.runs.push((await engineOnce({ service, tenant: kept, root, folder: 'ws', indexPath: join(root, 'index.db') }, ctx.child)).run);
       await assertLocalCopy(join(root, 'ws'), set, `${name} Asset Sync download`);
       await removeDir(root);
@@ -97,7 +101,7 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
       if (urls) {
         for (const [runs, durable] of [[curlDown.runs, false], [curlDurable.runs, true]] as const) {
           const curlDir = await ctx.scratch('large-down-curl');
-          await settleDisk();
+          await settleMachine();
           runs.push(await curlBatch(urls.map((u) => ({ url: u.url, path: join(curlDir, 'files', u.file.rel) })), 'get', curlDir, parallel, { durable }));
           await assertLocalCopy(join(curlDir, 'files'), set, `${name} curl download`);
           await removeDir(curlDir);
@@ -105,7 +109,7 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
       }
       if (dav) {
         const rcloneDir = await ctx.scratch('large-down-rclone');
-        await settleDisk();
+        await settleMachine();
         rcloneDown.runs.push(await rcloneCopy(WEBDAV_REMOTE, rcloneDir, dav));
         await assertLocalCopy(rcloneDir, set, `${name} rclone download`);
         await removeDir(rcloneDir);

@@ -14,6 +14,7 @@ import { removeDir, type BenchContext } from '../lib/context.js';
 import { ensureTree } from '../lib/dataset.js';
 import { alternate, medianSeconds, target, timesOf, type CaseResult, type Row } from '../lib/measure.js';
 import { curlBatch, rcloneCopy, serveWebdav, WEBDAV_REMOTE } from '../lib/peers.js';
+import { settleMachine } from '../lib/settle.js';
 import { assertLocalCopy, assertRemoteCopy } from '../lib/verify.js';
 
 export const SMALL_WORKSPACE = 'small-workspace';
@@ -33,6 +34,7 @@ export async function uploadCase(ctx: BenchContext): Promise<CaseResult> {
     ctx.log(`upload run ${i + 1}/${ctx.runs}: Asset Sync`);
     const ws = await createWorkspace(service, tenant, `upload-as-${i}`);
     const scratch = await ctx.scratch('upload-as');
+    await settleMachine();
     const { run } = await engineOnce({ service, tenant: ws, root: set.root, folder: set.folder, indexPath: join(scratch, 'index.db') }, ctx.child);
     as.runs.push(run);
     await assertRemoteCopy(client, ws.workspaceId, set, 'Asset Sync upload');
@@ -45,6 +47,7 @@ export async function uploadCase(ctx: BenchContext): Promise<CaseResult> {
       const davDir = await ctx.scratch('upload-dav');
       const dav = await serveWebdav(davDir);
       try {
+        await settleMachine();
         rclone.runs.push(await rcloneCopy(set.dir, WEBDAV_REMOTE, dav));
       } finally {
         await dav.stop();
@@ -58,11 +61,13 @@ export async function uploadCase(ctx: BenchContext): Promise<CaseResult> {
       const floorWs = await createWorkspace(service, tenant, `upload-curl-${i}`);
       const tickets = await signedUploads(client, floorWs.workspaceId, set);
       const curlDir = await ctx.scratch('upload-curl');
+      await settleMachine();
       curl.runs.push(await curlBatch(tickets.map((t) => ({ url: t.url, path: join(set.dir, t.file.rel) })), 'put', curlDir));
 
       const apiWs = await createWorkspace(service, tenant, `upload-curl-api-${i}`);
       const folderIds = await makeFolders(client, apiWs.workspaceId, set);
       const apiDir = await ctx.scratch('upload-curl-api');
+      await settleMachine();
       curlApi.runs.push(await curlApiUpload(service, await apiToken(service, apiWs), apiWs, set, folderIds, apiDir));
       await assertRemoteCopy(client, apiWs.workspaceId, set, 'curl upload through the API');
     }

@@ -12,7 +12,8 @@ import { engineOnce } from '../lib/asset-sync.js';
 import { removeDir, type BenchContext } from '../lib/context.js';
 import { ensureTree } from '../lib/dataset.js';
 import { medianSeconds, type CaseResult, type Row } from '../lib/measure.js';
-import { curlBatch, settleDisk } from '../lib/peers.js';
+import { curlBatch } from '../lib/peers.js';
+import { settleMachine } from '../lib/settle.js';
 import { startServiceProcess } from '../lib/service-process.js';
 import { assertLocalCopy, assertRemoteCopy } from '../lib/verify.js';
 
@@ -38,7 +39,7 @@ export async function wanCase(ctx: BenchContext): Promise<CaseResult> {
     for (let i = 0; i < ctx.runs; i += 1) {
       ctx.log(`wan run ${i + 1}/${ctx.runs}: Asset Sync download`);
       const root = await ctx.scratch('wan-down-as');
-      await settleDisk();
+      await settleMachine();
       asDown.runs.push((await engineOnce({ service, tenant: filled, root, folder: 'ws', indexPath: join(root, 'index.db') }, ctx.child)).run);
       await assertLocalCopy(join(root, 'ws'), set, 'Asset Sync download');
       await removeDir(root);
@@ -53,7 +54,7 @@ export async function wanCase(ctx: BenchContext): Promise<CaseResult> {
         ctx.log(`wan run ${i + 1}/${ctx.runs}: curl`);
         const curlDir = await ctx.scratch('wan-down-curl');
         const files = join(curlDir, 'files');
-        await settleDisk();
+        await settleMachine();
         curlDown.runs.push(await curlBatch(urls.map((u) => ({ url: u.url, path: join(files, u.file.rel) })), 'get', curlDir, 4));
         await assertLocalCopy(files, set, 'curl download');
         await removeDir(curlDir);

@@ -36,6 +36,11 @@ export interface EngineSynced {
   rssMiB: number;
   /** CPU seconds this process used (user + system, all its threads), init and sync together. */
   cpuSeconds: number;
+  /**
+   * Minor page faults of this process: memory it touched that was not mapped yet. On a VM that
+   * hands freed pages back to its host each one may fault on the host too (bench/lib/settle.ts).
+   */
+  minorFaults: number;
   /** Where the time went: [seconds since start, what began] for each phase and the transfer window. */
   timeline: Array<[number, string]>;
   /** Problems reported on the way (even if a later round fixed them): count and the first few. */
@@ -107,7 +112,7 @@ const report = await engine.syncOnce();
 const syncSeconds = seconds(syncStarted);
 if (transfers.size > 0) timeline.push([Number(lastTransferDone.toFixed(3)), `last of ${transfers.size} transfers done`]);
 mark('converged');
-say({ event: 'synced', initSeconds, syncSeconds, report, rssMiB: rssMiB(), cpuSeconds: cpuSeconds(), timeline: timeline.sort((a, b) => a[0] - b[0]), problems } satisfies EngineSynced);
+say({ event: 'synced', initSeconds, syncSeconds, report, rssMiB: rssMiB(), cpuSeconds: cpuSeconds(), minorFaults: process.resourceUsage().minorPageFault, timeline: timeline.sort((a, b) => a[0] - b[0]), problems } satisfies EngineSynced);
 
 if (config.mode === 'watch') {
   process.once('SIGTERM', () => {

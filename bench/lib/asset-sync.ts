@@ -39,7 +39,7 @@ export interface ChildOptions {
 /** `init()` + `syncOnce()` in a fresh process; the run's time is both together. */
 export async function engineOnce(target: EngineTarget, options: ChildOptions = {}): Promise<{ run: Run; synced: EngineSynced }> {
   const synced = await runScript<EngineSynced>('bench/children/engine.ts', [], { env: engineEnv(target, 'once'), profileDir: options.profileDir });
-  options.trace?.(`engine: init ${synced.initSeconds.toFixed(2)} s, CPU ${synced.cpuSeconds.toFixed(2)} s; ${synced.timeline.map(([t, what]) => `${t.toFixed(2)} ${what}`).join(' | ')}`);
+  options.trace?.(`engine: init ${synced.initSeconds.toFixed(2)} s, CPU ${synced.cpuSeconds.toFixed(2)} s, ${synced.minorFaults} minor faults; ${synced.timeline.map(([t, what]) => `${t.toFixed(2)} ${what}`).join(' | ')}`);
   if (synced.problems.count > 0) options.trace?.(`engine: ${synced.problems.count} problems on the way, e.g. ${synced.problems.first.join(' / ')}`);
   const failed = synced.report.workspaces.reduce((n, w) => n + w.failed + w.problems.length, 0);
   if (!synced.report.ok || failed > 0) throw new Error(`the engine did not converge: ${JSON.stringify(synced.report).slice(0, 2000)}`);

@@ -92,14 +92,6 @@ export function rcloneCopy(from: string, to: string, webdav: Webdav): Promise<Ru
 export const WEBDAV_REMOTE = ':webdav:';
 
 /**
- * Writes every dirty page to disk before a timed run, so a run does not pay for the writeback
- * of the one before it (a 2 GiB download left in the page cache slowed the next run by half).
- */
-export async function settleDisk(): Promise<void> {
-  await run('sync', []);
-}
-
-/**
  * The HTTP floor: `parallel` curl processes, each fetching (or PUTting) its share of the URLs
  * one after another on one keep-alive connection. Wall time of the whole batch; RSS of the
  * largest process. `durable`: the files fetched are also fsynced (coreutils `sync FILE…`) before
