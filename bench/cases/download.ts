@@ -1,10 +1,11 @@
 /**
  * Case 1, initial download of a workspace of small files into an empty folder: Asset Sync (one
  * `syncOnce`) vs `rclone copy` from `rclone serve webdav` of the same files vs curl fetching the
- * same signed URLs on 4 keep-alive connections (the HTTP floor), and that floor with each file
- * fsynced as Asset Sync does; also curl through the API's download redirect (two requests a
- * file, as Asset Sync makes). Each run starts with the machine settled (`settleMachine`), and every other run puts the
- * peers first, so no tool always inherits what the one before left in memory. Targets: within
+ * same signed URLs on 4 keep-alive connections (the HTTP floor); that floor with each file
+ * fsynced as Asset Sync does, and also hashed first (Asset Sync checks every file); and curl
+ * through the API's download redirect (two requests a file, as Asset Sync makes). Each run starts
+ * with the machine settled (`settleMachine`), and every other run puts the peers first, so no
+ * tool always inherits what the one before left in memory. Targets: within
  * 1.5x of curl, more than 10x faster than rclone. Every copy is checked byte for byte after its run.
  *
  * Copies are kept until the whole bench ends (the run folder goes then), not removed after each
@@ -42,6 +43,7 @@ export async function downloadCase(ctx: BenchContext): Promise<CaseResult> {
   const rclone: Row = { case: name, tool: 'rclone copy ← serve webdav', runs: [], work };
   const curl: Row = { case: name, tool: 'curl floor (4 keep-alive)', runs: [], work };
   const curlDurable: Row = { case: name, tool: 'curl floor + fsync each file', runs: [], work };
+  const curlGuarded: Row = { case: name, tool: 'curl floor + sha256sum + fsync each file', runs: [], work };
   const curlApi: Row = { case: name, tool: 'curl -L through the API (2 requests a file)', runs: [], work };
   const dav = ctx.uses('rclone') ? await serveWebdav(set.dir) : undefined;
 
@@ -64,11 +66,12 @@ export async function downloadCase(ctx: BenchContext): Promise<CaseResult> {
     }
     if (urls) {
       ctx.log(`download run ${i + 1}/${ctx.runs}: curl`);
-      for (const [row, durable] of [[curl, false], [curlDurable, true]] as const) {
+      const floors = [[curl, {}], [curlDurable, { durable: true }], [curlGuarded, { durable: true, verified: true }]] as const;
+      for (const [row, guarantees] of floors) {
         const curlDir = await ctx.scratch('download-curl');
         const files = join(curlDir, 'files');
         await settleMachine();
-        row.runs.push(await curlBatch(urls.map((u) => ({ url: u.url, path: join(files, u.file.rel) })), 'get', curlDir, 4, { durable }));
+        row.runs.push(await curlBatch(urls.map((u) => ({ url: u.url, path: join(files, u.file.rel) })), 'get', curlDir, 4, guarantees));
         await assertLocalCopy(files, set, 'curl download');
       }
       const curlDir = await ctx.scratch('download-curl-api');
@@ -88,11 +91,11 @@ export async function downloadCase(ctx: BenchContext): Promise<CaseResult> {
   }
   const asSeconds = medianSeconds(as);
   return {
-    rows: [as, rclone, curl, curlDurable, curlApi],
+    rows: [as, rclone, curl, curlDurable, curlGuarded, curlApi],
     targets: [
       ...target(name, 'within 1.5x of curl', [as, curl], () => ({
         met: asSeconds <= 1.5 * medianSeconds(curl),
-        detail: `${(asSeconds / medianSeconds(curl)).toFixed(2)}x curl's time${timesOf(asSeconds, curlDurable, 'curl + fsync')}${timesOf(asSeconds, curlApi, 'curl through the API')}`,
+        detail: `${(asSeconds / medianSeconds(curl)).toFixed(2)}x curl's time${timesOf(asSeconds, curlDurable, 'curl + fsync')}${timesOf(asSeconds, curlGuarded, 'curl + sha256sum + fsync')}${timesOf(asSeconds, curlApi, 'curl through the API')}`,
       })),
       ...target(name, '> 10x faster than rclone', [as, rclone], () => ({ met: medianSeconds(rclone) > 10 * asSeconds, detail: `${(medianSeconds(rclone) / asSeconds).toFixed(1)}x faster` })),
     ],

@@ -1,11 +1,13 @@
 /**
  * Case 4, large files down and up: one 2 GiB file, then 3 files of 256 MiB. Asset Sync (one
  * `syncOnce` each way) vs curl on the same signed URLs (`curl -o` / `curl -T`) vs rclone over
- * webdav, in MB/s (10^6 bytes); also curl followed by an fsync of what it wrote, the floor of a
- * download that survives a power cut (Asset Sync fsyncs before it calls a file downloaded).
+ * webdav, in MB/s (10^6 bytes). Two more curl floors add what Asset Sync does before it calls a
+ * file downloaded: an fsync (the floor of a download that survives a power cut), and a SHA-256
+ * check before it (the floor with all of Asset Sync's guarantees).
  * Every run starts with the machine settled (`settleMachine`: no dirty pages and no freshly freed
- * memory left by the run before), and every other download run puts the peers first. Every copy is checked by SHA-256. Targets: the large file at
- * least at curl's speed with a peak RSS under 200 MB; the medium files ≥ 70% of curl, RSS < 300 MB.
+ * memory left by the run before), and every other download run puts the peers first. Every copy
+ * is checked by SHA-256. Targets: the large file at least at curl's speed with a peak RSS under
+ * 200 MB; the medium files ≥ 70% of curl, RSS < 300 MB.
  */
 import { join } from 'node:path';
 import { createWorkspace, signedDownloads, signedUploads } from '../lib/api.js';
@@ -49,6 +51,7 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
   const asDown = row('Asset Sync download', 'down');
   const curlDown = row('curl -o (signed URL)', 'down');
   const curlDurable = row('curl -o + fsync (durable floor)', 'down');
+  const curlGuarded = row('curl -o + sha256sum + fsync', 'down');
   const rcloneDown = row('rclone copy ← webdav', 'down');
   const parallel = Math.min(4, set.files.length);
   let kept: Tenant | undefined;
@@ -99,10 +102,11 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
     const runPeers = async (i: number): Promise<void> => {
       ctx.log(`${name} download run ${i + 1}/${ctx.runs}: peers`);
       if (urls) {
-        for (const [runs, durable] of [[curlDown.runs, false], [curlDurable.runs, true]] as const) {
+        const floors = [[curlDown.runs, {}], [curlDurable.runs, { durable: true }], [curlGuarded.runs, { durable: true, verified: true }]] as const;
+        for (const [runs, guarantees] of floors) {
           const curlDir = await ctx.scratch('large-down-curl');
           await settleMachine();
-          runs.push(await curlBatch(urls.map((u) => ({ url: u.url, path: join(curlDir, 'files', u.file.rel) })), 'get', curlDir, parallel, { durable }));
+          runs.push(await curlBatch(urls.map((u) => ({ url: u.url, path: join(curlDir, 'files', u.file.rel) })), 'get', curlDir, parallel, guarantees));
           await assertLocalCopy(join(curlDir, 'files'), set, `${name} curl download`);
           await removeDir(curlDir);
         }
@@ -126,11 +130,11 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
   const rss = Math.max(medianRss(asUp) ?? Infinity, medianRss(asDown) ?? Infinity);
   const pct = (x: number): string => `${(x * 100).toFixed(0)}% of curl`;
   return {
-    rows: [asDown, curlDown, curlDurable, rcloneDown, asUp, curlUp, rcloneUp],
+    rows: [asDown, curlDown, curlDurable, curlGuarded, rcloneDown, asUp, curlUp, rcloneUp],
     targets: [
       ...target(name, `download ≥ ${goal.share * 100}% of curl's MB/s, checksum verified`, [asDown, curlDown], () => ({
         met: share(asDown, curlDown) >= goal.share,
-        detail: `${pct(share(asDown, curlDown))}${curlDurable.runs.length > 0 ? `; ${(share(asDown, curlDurable) * 100).toFixed(0)}% of curl + fsync` : ''}`,
+        detail: `${pct(share(asDown, curlDown))}${curlDurable.runs.length > 0 ? `; ${(share(asDown, curlDurable) * 100).toFixed(0)}% of curl + fsync; ${(share(asDown, curlGuarded) * 100).toFixed(0)}% of curl + sha256sum + fsync` : ''}`,
       })),
       ...target(name, `upload ≥ ${goal.share * 100}% of curl's MB/s, checksum verified`, [asUp, curlUp], () => ({ met: share(asUp, curlUp) >= goal.share, detail: pct(share(asUp, curlUp)) })),
       ...target(name, `peak RSS < ${goal.rssMiB} MB`, [asUp, asDown], () => ({ met: rss * 1.048576 < goal.rssMiB, detail: `${(rss * 1.048576).toFixed(0)} MB` })),

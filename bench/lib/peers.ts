@@ -94,16 +94,17 @@ export const WEBDAV_REMOTE = ':webdav:';
 /**
  * The HTTP floor: `parallel` curl processes, each fetching (or PUTting) its share of the URLs
  * one after another on one keep-alive connection. Wall time of the whole batch; RSS of the
- * largest process. `durable`: the files fetched are also fsynced (coreutils `sync FILE…`) before
- * the clock stops, as Asset Sync does before it calls a file downloaded: the floor of a download
- * that survives a power cut.
+ * largest process. After a download, and before the clock stops:
+ * - `verified`: each file fetched is hashed (`sha256sum`), as Asset Sync checks every download;
+ * - `durable`: each is fsynced (coreutils `sync FILE…`), as Asset Sync does before it calls a
+ *   file downloaded: the floor of a download that survives a power cut.
  */
 export async function curlBatch(
   jobs: ReadonlyArray<{ url: string; path: string }>,
   direction: 'get' | 'put',
   workDir: string,
   parallel = 4,
-  { durable = false, headers = [], follow = false }: { durable?: boolean; headers?: readonly string[]; follow?: boolean } = {},
+  { durable = false, verified = false, headers = [], follow = false }: { durable?: boolean; verified?: boolean; headers?: readonly string[]; follow?: boolean } = {},
 ): Promise<Run> {
   const blocks = jobs.map((job) => [`url = ${curlQuote(job.url)}`, direction === 'get' ? `output = ${curlQuote(job.path)}` : `upload-file = ${curlQuote(job.path)}`]);
   // `Expect:` off: curl would otherwise wait for a 100-continue before large PUT bodies.
@@ -111,15 +112,21 @@ export async function curlBatch(
   if (follow) common.push('location');
   const start = process.hrtime.bigint();
   const runs = await curlConfigs(blocks, common, workDir, `${direction}`, parallel);
-  if (durable && direction === 'get') {
+  if (direction === 'get') {
     const paths = jobs.map((job) => job.path);
-    const shares = Array.from({ length: parallel }, (_, i) => paths.filter((_, j) => j % parallel === i)).filter((share) => share.length > 0);
-    await Promise.all(shares.map(async (share) => {
-      for (let at = 0; at < share.length; at += 1000) await run('sync', share.slice(at, at + 1000));
-    }));
+    if (verified) await inShares(paths, parallel, 'sha256sum');
+    if (durable) await inShares(paths, parallel, 'sync');
   }
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   return { seconds, rssMiB: Math.max(...runs.map((r) => r.rssMiB ?? 0)), load: load1() };
+}
+
+/** Runs `command FILE…` over the files in `parallel` processes at once, up to 1,000 files a call. */
+async function inShares(paths: readonly string[], parallel: number, command: string): Promise<void> {
+  const shares = Array.from({ length: parallel }, (_, i) => paths.filter((_, j) => j % parallel === i)).filter((share) => share.length > 0);
+  await Promise.all(shares.map(async (share) => {
+    for (let at = 0; at < share.length; at += 1000) await run(command, share.slice(at, at + 1000));
+  }));
 }
 
 /** A string as a curl config file quotes it. */
