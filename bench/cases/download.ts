@@ -43,7 +43,7 @@ export async function downloadCase(ctx: BenchContext): Promise<CaseResult> {
   const rclone: Row = { case: name, tool: 'rclone copy ← serve webdav', runs: [], work };
   const curl: Row = { case: name, tool: 'curl floor (4 keep-alive)', runs: [], work };
   const curlDurable: Row = { case: name, tool: 'curl floor + fsync each file', runs: [], work };
-  const curlGuarded: Row = { case: name, tool: 'curl floor + sha256sum + fsync each file', runs: [], work };
+  const curlGuarded: Row = { case: name, tool: 'curl floor + SHA-256 + fsync each file', runs: [], work };
   const curlApi: Row = { case: name, tool: 'curl -L through the API (2 requests a file)', runs: [], work };
   const dav = ctx.uses('rclone') ? await serveWebdav(set.dir) : undefined;
 
@@ -95,7 +95,7 @@ export async function downloadCase(ctx: BenchContext): Promise<CaseResult> {
     targets: [
       ...target(name, 'within 1.5x of curl', [as, curl], () => ({
         met: asSeconds <= 1.5 * medianSeconds(curl),
-        detail: `${(asSeconds / medianSeconds(curl)).toFixed(2)}x curl's time${timesOf(asSeconds, curlDurable, 'curl + fsync')}${timesOf(asSeconds, curlGuarded, 'curl + sha256sum + fsync')}${timesOf(asSeconds, curlApi, 'curl through the API')}`,
+        detail: `${(asSeconds / medianSeconds(curl)).toFixed(2)}x curl's time${timesOf(asSeconds, curlDurable, 'curl + fsync')}${timesOf(asSeconds, curlGuarded, 'curl + SHA-256 + fsync')}${timesOf(asSeconds, curlApi, 'curl through the API')}`,
       })),
       ...target(name, '> 10x faster than rclone', [as, rclone], () => ({ met: medianSeconds(rclone) > 10 * asSeconds, detail: `${(medianSeconds(rclone) / asSeconds).toFixed(1)}x faster` })),
     ],

@@ -51,7 +51,7 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
   const asDown = row('Asset Sync download', 'down');
   const curlDown = row('curl -o (signed URL)', 'down');
   const curlDurable = row('curl -o + fsync (durable floor)', 'down');
-  const curlGuarded = row('curl -o + sha256sum + fsync', 'down');
+  const curlGuarded = row('curl -o + SHA-256 + fsync', 'down');
   const rcloneDown = row('rclone copy ← webdav', 'down');
   const parallel = Math.min(4, set.files.length);
   let kept: Tenant | undefined;
@@ -134,7 +134,7 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
     targets: [
       ...target(name, `download ≥ ${goal.share * 100}% of curl's MB/s, checksum verified`, [asDown, curlDown], () => ({
         met: share(asDown, curlDown) >= goal.share,
-        detail: `${pct(share(asDown, curlDown))}${curlDurable.runs.length > 0 ? `; ${(share(asDown, curlDurable) * 100).toFixed(0)}% of curl + fsync; ${(share(asDown, curlGuarded) * 100).toFixed(0)}% of curl + sha256sum + fsync` : ''}`,
+        detail: `${pct(share(asDown, curlDown))}${curlDurable.runs.length > 0 ? `; ${(share(asDown, curlDurable) * 100).toFixed(0)}% of curl + fsync; ${(share(asDown, curlGuarded) * 100).toFixed(0)}% of curl + SHA-256 + fsync` : ''}`,
       })),
       ...target(name, `upload ≥ ${goal.share * 100}% of curl's MB/s, checksum verified`, [asUp, curlUp], () => ({ met: share(asUp, curlUp) >= goal.share, detail: pct(share(asUp, curlUp)) })),
       ...target(name, `peak RSS < ${goal.rssMiB} MB`, [asUp, asDown], () => ({ met: rss * 1.048576 < goal.rssMiB, detail: `${(rss * 1.048576).toFixed(0)} MB` })),

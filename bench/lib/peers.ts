@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { load1, type Run } from './measure.js';
 import { run, runTimed } from './proc.js';
 
-const PEER_PACKAGES = ['rclone', 'syncthing', 'curl'];
+// openssl hashes the files of the curl floor that checks what it fetched.
+const PEER_PACKAGES = ['rclone', 'syncthing', 'curl', 'openssl'];
 
 async function has(command: string): Promise<boolean> {
   return run('sh', ['-c', `command -v ${command}`]).then(() => true, () => false);
@@ -95,7 +96,9 @@ export const WEBDAV_REMOTE = ':webdav:';
  * The HTTP floor: `parallel` curl processes, each fetching (or PUTting) its share of the URLs
  * one after another on one keep-alive connection. Wall time of the whole batch; RSS of the
  * largest process. After a download, and before the clock stops:
- * - `verified`: each file fetched is hashed (`sha256sum`), as Asset Sync checks every download;
+ * - `verified`: each file fetched is hashed with SHA-256, as Asset Sync checks every download
+ *   (`openssl dgst`, which uses the CPU's SHA instructions as Node does; coreutils `sha256sum`
+ *   does not, and takes four times as long: 0.96 s for 256 MiB against 0.24 s);
  * - `durable`: each is fsynced (coreutils `sync FILE…`), as Asset Sync does before it calls a
  *   file downloaded: the floor of a download that survives a power cut.
  */
@@ -114,18 +117,18 @@ export async function curlBatch(
   const runs = await curlConfigs(blocks, common, workDir, `${direction}`, parallel);
   if (direction === 'get') {
     const paths = jobs.map((job) => job.path);
-    if (verified) await inShares(paths, parallel, 'sha256sum');
-    if (durable) await inShares(paths, parallel, 'sync');
+    if (verified) await inShares(paths, parallel, ['openssl', 'dgst', '-sha256']);
+    if (durable) await inShares(paths, parallel, ['sync']);
   }
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   return { seconds, rssMiB: Math.max(...runs.map((r) => r.rssMiB ?? 0)), load: load1() };
 }
 
-/** Runs `command FILE…` over the files in `parallel` processes at once, up to 1,000 files a call. */
-async function inShares(paths: readonly string[], parallel: number, command: string): Promise<void> {
+/** Runs `command… FILE…` over the files in `parallel` processes at once, up to 1,000 files a call. */
+async function inShares(paths: readonly string[], parallel: number, [command, ...args]: readonly [string, ...string[]]): Promise<void> {
   const shares = Array.from({ length: parallel }, (_, i) => paths.filter((_, j) => j % parallel === i)).filter((share) => share.length > 0);
   await Promise.all(shares.map(async (share) => {
-    for (let at = 0; at < share.length; at += 1000) await run(command, share.slice(at, at + 1000));
+    for (let at = 0; at < share.length; at += 1000) await run(command, [...args, ...share.slice(at, at + 1000)]);
   }));
 }
 
