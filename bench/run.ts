@@ -8,8 +8,8 @@
  * service 50 ms away (`wan`). Each case runs its tools in turn, A B A B, prints
  * medians and ratios, and checks the copies byte for byte. Data sets are generated under
  * bench/data (git-ignored) and reused; each invocation works in bench/data/run-<time>, removed at
- * the end unless --keep. The full run takes about 40 minutes (rclone alone needs minutes per
- * 10,000 files); --quick uses small sizes and takes about two.
+ * the end unless --keep. The full run takes about 50 minutes (rclone alone needs minutes per
+ * 10,000 files); --quick uses small sizes and takes about three.
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
@@ -23,6 +23,7 @@ import { scaleCase } from './cases/scale.js';
 import { uploadCase } from './cases/upload.js';
 import { wanCase } from './cases/wan.js';
 import { BenchContext, FULL, QUICK, TOOLS, type BenchCase, type Tool } from './lib/context.js';
+import { settleBriefly } from './lib/settle.js';
 import type { CaseResult } from './lib/measure.js';
 import { ensurePeers, peerVersions } from './lib/peers.js';
 import { buildChildren } from './lib/build.js';
@@ -58,7 +59,7 @@ const positiveInt = (value: string): number => {
 
 const options = new Command('bench')
   .description('Asset Sync against rclone, Syncthing and curl, on loopback')
-  .option('--quick', 'small sizes: a smoke run of every case (about two minutes)')
+  .option('--quick', 'small sizes: a smoke run of every case (about three minutes)')
   .option('--only <cases>', `comma-separated cases: ${Object.keys(CASES).join(', ')}`, caseList)
   .option('--tools <list>', `peers to measure beside Asset Sync (default all): ${TOOLS.join(', ')}; "none" for Asset Sync alone`, (v: string) => (v === 'none' ? [] : toolList(v)))
   .option('--runs <n>', 'runs per tool and case (default 2)', positiveInt, 2)
@@ -92,6 +93,7 @@ if (!options.tsx) {
 const peers = await peerVersions();
 log(`peers: ${Object.values(peers).join(' | ')}`);
 
+if (options.quick) settleBriefly();
 const ctx = new BenchContext(options.quick ? QUICK : FULL, options.quick ?? false, options.runs, runDir, join(dataDir, 'sets'), profileDir, log, options.trace ?? false, new Set(options.tools ?? TOOLS));
 const selected = options.only ?? Object.keys(CASES);
 const results: CaseResult[] = [];
