@@ -7,6 +7,7 @@
 import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pipeline } from 'node:stream';
 import type { BridgeError } from '../../shared/ipc.js';
 import type { AppApi } from '../app-api/index.js';
 import type { Logger } from '../logging.js';
@@ -83,7 +84,8 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     if (found.kind === 'not-found') return sendText(res, 404, 'Not found.');
     res.writeHead(200, { ...BASE_HEADERS, ...extra, 'content-type': found.contentType });
     if (req.method === 'HEAD') return void res.end();
-    createReadStream(found.path).on('error', () => res.destroy()).pipe(res);
+    // Not `pipe`: a page closed mid-file would leave the file open.
+    pipeline(createReadStream(found.path), res, () => undefined);
   }
 
   async function routeApi(req: IncomingMessage, res: ServerResponse, url: URL, g: UiGuard): Promise<void> {

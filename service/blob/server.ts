@@ -129,6 +129,10 @@ async function get(deps: BlobServerDeps, key: string, req: IncomingMessage, res:
   if (headOnly || length === 0) return void res.end();
   if (length <= SMALL_BLOB_BYTES) return sendSmall(deps, key, { start, end }, length, res);
   const stream = deps.store.read(key, { start, end });
+  // A client that goes away mid-body must not leave the file open: `pipe` would only unpipe it,
+  // leaking a descriptor per cut download (and, on a FUSE disk, a .fuse_hidden file that keeps
+  // the blob folder from being removed).
+  res.on('close', () => stream.destroy());
   if (deps.faults?.roll('truncate')) {
     // Send part of the promised bytes, then cut the connection: the client must notice.
     let sent = 0;

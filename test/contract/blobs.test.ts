@@ -3,6 +3,9 @@
  * (docs/protocol.md, "Uploads" and "Signed GET URLs on the blob origin").
  */
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignedDownload } from '../../shared/api/index.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -181,6 +184,47 @@ describe('blobs: signed download URLs', () => {
     expect(sha256(new Uint8Array(await (await fetch(old.headers.get('location') ?? '')).arrayBuffer()))).toBe(checksum);
     const latest = await t.api('GET', `/workspaces/assets/${assetId}/download`);
     expect(Buffer.from(await (await fetch(latest.headers.get('location') ?? '')).arrayBuffer()).equals(second)).toBe(true);
+  });
+});
+
+describe('blobs: a download cut off by the client', () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await startTestService({ demo: { assets: 1 } });
+  });
+  afterAll(() => t?.stop());
+
+  /** Files of the service's blob folder this process holds open. */
+  function openBlobFiles(): string[] {
+    const blobs = join(t.service.dataDir, 'blobs');
+    return readdirSync('/proc/self/fd')
+      .map((fd) => {
+        try {
+          return readlinkSync(join('/proc/self/fd', fd));
+        } catch {
+          return '';
+        }
+      })
+      .filter((target) => target.startsWith(blobs));
+  }
+
+  it.runIf(process.platform === 'linux')('closes the blob file when the client goes away mid-body', async () => {
+    // Larger than the socket buffers, so the service is still reading the file when the client leaves.
+    const asset = await createAsset(t.api, { fileName: 'big.bin', bytes: randomBytes(16 * 1024 * 1024) });
+    const signed = (await t.api('GET', `/workspaces/assets/${asset.id}/download`)).headers.get('location') ?? '';
+    await new Promise<void>((resolve, reject) => {
+      const req = httpGet(signed, (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+    });
+    // A file left open leaks a descriptor per cut download, and keeps the folder from being
+    // removed on a FUSE disk (the open file turns into a .fuse_hidden one).
+    for (let i = 0; i < 100 && openBlobFiles().length > 0; i += 1) await new Promise((r) => setTimeout(r, 20));
+    expect(openBlobFiles()).toEqual([]);
   });
 });
 
