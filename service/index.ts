@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -73,8 +74,10 @@ export async function startService(partial: Partial<ServiceOptions> = {}): Promi
       await blobs.settle();
       db.close();
       // Retried: a blob being read when its connection was cut may take a moment to close, and
-      // a FUSE disk answers ENOTEMPTY for a folder holding an open file.
-      if (temporary) rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
+      // a FUSE disk answers ENOTEMPTY for a folder holding an open file. Not rmSync: its retries
+      // block the event loop, and a stream with a read in flight closes its file only once the
+      // loop has taken that read's completion.
+      if (temporary) await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { finished } from 'node:stream';
 import type { Db } from '../db/open.js';
 import { errorBody } from '../http/errors.js';
 import type { FaultInjector } from '../http/faults.js';
@@ -128,11 +129,13 @@ async function get(deps: BlobServerDeps, key: string, req: IncomingMessage, res:
   res.writeHead(status, headers);
   if (headOnly || length === 0) return void res.end();
   if (length <= SMALL_BLOB_BYTES) return sendSmall(deps, key, { start, end }, length, res);
+  // The client may have gone while the blob was looked up: its response has closed already.
+  if (res.destroyed) return;
   const stream = deps.store.read(key, { start, end });
   // A client that goes away mid-body must not leave the file open: `pipe` would only unpipe it,
   // leaking a descriptor per cut download (and, on a FUSE disk, a .fuse_hidden file that keeps
   // the blob folder from being removed).
-  res.on('close', () => stream.destroy());
+  finished(res, () => stream.destroy());
   if (deps.faults?.roll('truncate')) {
     // Send part of the promised bytes, then cut the connection: the client must notice.
     let sent = 0;

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readlinkSync } from 'node:fs';
-import { get as httpGet } from 'node:http';
+import { get as httpGet, type ClientRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignedDownload } from '../../shared/api/index.js';
@@ -189,8 +189,10 @@ describe('blobs: signed download URLs', () => {
 
 describe('blobs: a download cut off by the client', () => {
   let t: TestService;
+  const LATENCY_MS = 300;
   beforeAll(async () => {
-    t = await startTestService({ demo: { assets: 1 } });
+    // Each blob request waits a little first, so a client can leave before the body begins.
+    t = await startTestService({ service: { faults: { latencyMs: LATENCY_MS, error5xx: 0, drop: 0, truncate: 0, seed: 1 } }, demo: { assets: 1 } });
   });
   afterAll(() => t?.stop());
 
@@ -208,23 +210,43 @@ describe('blobs: a download cut off by the client', () => {
       .filter((target) => target.startsWith(blobs));
   }
 
-  it.runIf(process.platform === 'linux')('closes the blob file when the client goes away mid-body', async () => {
+  async function signedGetOfLargeBlob(fileName: string): Promise<string> {
     // Larger than the socket buffers, so the service is still reading the file when the client leaves.
-    const asset = await createAsset(t.api, { fileName: 'big.bin', bytes: randomBytes(16 * 1024 * 1024) });
-    const signed = (await t.api('GET', `/workspaces/assets/${asset.id}/download`)).headers.get('location') ?? '';
-    await new Promise<void>((resolve, reject) => {
-      const req = httpGet(signed, (res) => {
-        res.once('data', () => {
-          req.destroy();
-          resolve();
-        });
-      });
+    const asset = await createAsset(t.api, { fileName, bytes: randomBytes(16 * 1024 * 1024) });
+    return (await t.api('GET', `/workspaces/assets/${asset.id}/download`)).headers.get('location') ?? '';
+  }
+
+  /** GETs `url` and goes away once `leave` resolves (given the response, if one came by then). */
+  function getAndLeave(url: string, leave: (req: ClientRequest) => Promise<void>): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const req = httpGet(url);
       req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+      leave(req).then(() => {
+        req.destroy();
+        resolve();
+      }, reject);
     });
-    // A file left open leaks a descriptor per cut download, and keeps the folder from being
-    // removed on a FUSE disk (the open file turns into a .fuse_hidden one).
+  }
+
+  // A file left open leaks a descriptor per cut download, and keeps the folder from being
+  // removed on a FUSE disk (the open file turns into a .fuse_hidden one).
+  async function expectNoBlobOpen(): Promise<void> {
     for (let i = 0; i < 100 && openBlobFiles().length > 0; i += 1) await new Promise((r) => setTimeout(r, 20));
     expect(openBlobFiles()).toEqual([]);
+  }
+
+  it.runIf(process.platform === 'linux')('closes the blob file when the client goes away mid-body', async () => {
+    const url = await signedGetOfLargeBlob('cut-mid-body.bin');
+    await getAndLeave(url, (req) => new Promise((resolve) => req.on('response', (res) => res.once('data', () => resolve()))));
+    await expectNoBlobOpen();
+  });
+
+  it.runIf(process.platform === 'linux')('opens no blob file for a client that went away before the body began', async () => {
+    const url = await signedGetOfLargeBlob('cut-before-body.bin');
+    await getAndLeave(url, () => new Promise((resolve) => setTimeout(resolve, LATENCY_MS / 3)));
+    // The service answers the request after its delay, to a connection already gone.
+    await new Promise((r) => setTimeout(r, LATENCY_MS));
+    await expectNoBlobOpen();
   });
 });
 
