@@ -14,7 +14,7 @@ import { createWorkspace, signedDownloads, signedUploads } from '../lib/api.js';
 import { engineOnce } from '../lib/asset-sync.js';
 import { removeDir, type BenchContext } from '../lib/context.js';
 import { ensureBigFiles, warmPageCache, type DataSet } from '../lib/dataset.js';
-import { alternate, medianRss, medianSeconds, target, type CaseResult, type Row, type Target } from '../lib/measure.js';
+import { alternate, medianRss, medianSeconds, target, type CaseResult, type Row, type Run, type Target } from '../lib/measure.js';
 import { curlBatch, rcloneCopy, serveWebdav, WEBDAV_REMOTE } from '../lib/peers.js';
 import { settleMachine } from '../lib/settle.js';
 import type { Tenant } from '../lib/service-process.js';
@@ -92,14 +92,17 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
   const urls = ctx.uses('curl') ? await signedDownloads(client, kept.workspaceId, set) : undefined;
   const dav = ctx.uses('rclone') ? await serveWebdav(set.dir) : undefined;
   try {
-    const runAssetSync = async (i: number, { timed = true } = {}): Promise<void> => {
-      if (timed) ctx.log(`${name} download run ${i + 1}/${ctx.runs}: Asset Sync`);
+    const engineDownload = async (): Promise<Run> => {
       const root = await ctx.scratch('large-down-as');
       await settleMachine();
       const { run } = await engineOnce({ service, tenant: kept, root, folder: 'ws', indexPath: join(root, 'index.db') }, ctx.child);
-      if (timed) asDown.runs.push(run);
       await assertLocalCopy(join(root, 'ws'), set, `${name} Asset Sync download`);
       await removeDir(root);
+      return run;
+    };
+    const runAssetSync = async (i: number): Promise<void> => {
+      ctx.log(`${name} download run ${i + 1}/${ctx.runs}: Asset Sync`);
+      asDown.runs.push(await engineDownload());
     };
     const runPeers = async (i: number): Promise<void> => {
       ctx.log(`${name} download run ${i + 1}/${ctx.runs}: peers`);
@@ -125,7 +128,7 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
     // session 7, the engine's first run of the 2 GiB file took 11.5–12.0 s and its second 5.3–7.5 s.
     // An untimed run takes that cost, so that going first in a round costs nothing.
     ctx.log(`${name} download warm-up (not timed)`);
-    await runAssetSync(-1, { timed: false });
+    await engineDownload();
     await alternate(ctx.runs, runAssetSync, runPeers);
   } finally {
     await dav?.stop();

@@ -39,7 +39,7 @@ const F_REPORTING = 5;
 let reporting: Promise<boolean> | undefined;
 
 /** Whether this machine hands freed pages back to its hypervisor (read once from sysfs). */
-export function reportsFreePages(): Promise<boolean> {
+function reportsFreePages(): Promise<boolean> {
   reporting ??= (async () => {
     const root = '/sys/bus/virtio/devices';
     const devices = await readdir(root).catch(() => [] as string[]);

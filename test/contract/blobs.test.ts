@@ -8,6 +8,7 @@ import { get as httpGet, type ClientRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignedDownload } from '../../shared/api/index.js';
+import { faults } from '../helpers/engine.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { createAsset, putSigned, requestUpload, sha256, statusAndCode, upload } from '../helpers/uploads.js';
 
@@ -192,7 +193,7 @@ describe('blobs: a download cut off by the client', () => {
   const LATENCY_MS = 300;
   beforeAll(async () => {
     // Each blob request waits a little first, so a client can leave before the body begins.
-    t = await startTestService({ service: { faults: { latencyMs: LATENCY_MS, error5xx: 0, drop: 0, truncate: 0, seed: 1 } }, demo: { assets: 1 } });
+    t = await startTestService({ service: { faults: faults({ latencyMs: LATENCY_MS }) }, demo: { assets: 1 } });
   });
   afterAll(() => t?.stop());
 
