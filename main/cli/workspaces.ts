@@ -1,10 +1,13 @@
 /** `asset-sync workspaces`: the account's workspaces, and which of them this device syncs. */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { connect } from '../bootstrap.js';
-import { saveConfig, type Config } from '../config.js';
+import { indexPathFor, saveConfig, type Config } from '../config.js';
+import { forgetSyncedState } from '../engine/workspace-sync.js';
+import { openIndex } from '../index/sync-index.js';
 import { EXIT_OK, UsageError } from './errors.js';
-import { addServiceOptions, normalizeExcluded, readConfig, repeatable, resolveService, type GlobalOptions, type Run, type ServiceOptions } from './options.js';
+import { addRootOption, addServiceOptions, normalizeExcluded, readConfig, repeatable, resolveRoot, resolveService, type GlobalOptions, type Run, type ServiceOptions } from './options.js';
 import { formatTable, print, printJson } from './output.js';
 
 interface ListOptions extends ServiceOptions {
@@ -31,8 +34,11 @@ export function registerWorkspaces(program: Command, run: Run): void {
     .action((id: string, options: AddOptions) => run(() => addWorkspace(id, options)));
   workspaces
     .command('remove <id>')
-    .description('stop syncing this workspace (its local folder is kept)')
+    .description('stop syncing this workspace (its local folder is kept; adding it again starts afresh)')
     .action((id: string) => run(() => removeWorkspace(id)));
+  addRootOption(workspaces.command('reset <id>'))
+    .description('forget what was synced of this workspace: the next sync merges its folder with the service by content and deletes nothing')
+    .action((id: string, options: { root?: string }) => run(() => resetWorkspace(id, options)));
 }
 
 async function listWorkspaces(options: ListOptions, globals: GlobalOptions): Promise<number> {
@@ -81,6 +87,33 @@ function removeWorkspace(id: string): number {
   const config = readConfig();
   if (!config.workspaces.some((w) => w.id === id)) throw new UsageError(`Workspace ${id} is not synced here; \`asset-sync workspaces\` lists them.`);
   saveConfig({ ...config, workspaces: config.workspaces.filter((w) => w.id !== id) });
+  // What was synced is forgotten too: a workspace added again merges its folder by content
+  // instead of comparing it with a base that may describe another folder.
+  if (config.root) forgetWorkspace(config.root, id);
   print(`Stopped syncing workspace ${id}. Its local folder was left as it is.`);
   return EXIT_OK;
+}
+
+function resetWorkspace(id: string, options: { root?: string }): number {
+  const root = resolveRoot(options.root, readConfig());
+  if (!forgetWorkspace(root, id)) {
+    print(`Nothing was synced of workspace ${id} into ${root}: the next sync starts afresh anyway.`);
+    return EXIT_OK;
+  }
+  print(`Forgot what this device had synced of workspace ${id} into ${root}. No file was touched.`);
+  print('The next `asset-sync sync` merges the folder with the service by content: files on one side only are copied');
+  print('to the other, files that differ are both kept (one as a conflicted copy), and nothing is deleted on either side.');
+  return EXIT_OK;
+}
+
+/** Forgets the workspace's synced state in the index of `root`; false when it had none. */
+function forgetWorkspace(root: string, id: string): boolean {
+  const indexPath = indexPathFor(resolve(root));
+  if (!existsSync(indexPath)) return false;
+  const index = openIndex(indexPath);
+  try {
+    return forgetSyncedState(index, id);
+  } finally {
+    index.close();
+  }
 }

@@ -75,6 +75,22 @@ export interface CycleOutcome {
 /** The index setting holding the id of the marker written into the workspace's folder. */
 const markerSetting = (workspaceId: string): string => `marker:${workspaceId}`;
 
+/**
+ * Forgets everything this device synced of a workspace: its base, hash cache, journal, cursor
+ * and the marker it expects. The next cycle then treats the folder as never synced: it merges
+ * the folder with the service by checksum and deletes nothing on either side, which is what a
+ * user who vouches for a folder whose marker is gone needs (Syncthing asks them to recreate
+ * `.stfolder` by hand).
+ */
+export function forgetSyncedState(index: SyncIndex, workspaceId: string): boolean {
+  return index.transaction(() => {
+    const known = index.workspaces.get(workspaceId) !== undefined;
+    index.workspaces.remove(workspaceId);
+    index.settings.delete(markerSetting(workspaceId));
+    return known;
+  });
+}
+
 const BOOKKEEPING = new Set(['record-base', 'forget-base', 'record-folder-base', 'forget-folder-base', 'locked']);
 
 /**
@@ -389,7 +405,7 @@ export class WorkspaceSync {
           message: exists
             ? `The folder ${ws.dir} is not the one this workspace synced to (its .assetsync marker is ${status}). Nothing was changed.`
             : `The folder ${ws.dir} is missing (unmounted drive or moved folder?). Nothing was changed.`,
-          hint: 'Reconnect the drive or move the folder back. To start over in a new folder, remove the workspace and add it again.',
+          hint: `Reconnect the drive or move the folder back. If this is the right folder, run \`asset-sync workspaces reset ${ws.id}\`: the next sync then merges it with the service by content and deletes nothing on either side.`,
         };
       }
       return null;
