@@ -4,9 +4,10 @@
  * files are never synced by design and are not problems.
  */
 import type { Problem } from '../../shared/engine.js';
-import { pathKey } from '../local/paths.js';
+import { pathKey, sanitizeName } from '../local/paths.js';
 import type { SkippedEntry } from '../local/scanner.js';
 import { assertNever } from '../sync/actions.js';
+import { nameOf } from '../sync/rel-path.js';
 import { isUnder } from './local-view.js';
 
 export function skippedProblems(workspaceId: string, skipped: readonly SkippedEntry[], excludedKeys: ReadonlySet<string>): Problem[] {
@@ -23,13 +24,13 @@ function describe(entry: SkippedEntry): { message: string; hint: string } | null
   switch (entry.reason) {
     case 'case_clash':
       return {
-        message: `"${entry.path}" is not synced: another item in its folder has the same name apart from letter case, which the service and other computers cannot tell apart.`,
+        message: `"${entry.path}" is not synced: ${entry.error ? `"${entry.error}"` : 'another item'} in the same folder has the same name apart from letter case or the encoding of its accents, which the service and other computers cannot tell apart.`,
         hint: 'Rename one of the two.',
       };
     case 'invalid_name':
       return {
-        message: `"${entry.path}" is not synced: its name contains "\\", which Windows and the service read as a folder separator.`,
-        hint: 'Rename it without "\\".',
+        message: `"${entry.path}" is not synced: ${entry.error ?? 'its name cannot be kept as it is on other computers'}.`,
+        hint: `Rename it, for example to "${sanitizeName(nameOf(entry.path))}", and it syncs.`,
       };
     case 'unreadable':
       return {

@@ -8,7 +8,7 @@
 import type { FolderListing } from './fs-workers.js';
 import { EntryType } from './fs-workers.js';
 import type { IgnoreMatcher } from './ignore.js';
-import { pathKey } from './paths.js';
+import { pathKey, whyNotPortable } from './paths.js';
 import type { SkippedEntry } from './scanner.js';
 
 export interface FolderPlan {
@@ -43,8 +43,9 @@ export function planFolder(listing: FolderListing, parent: FolderRef, ignore: Ig
     const name = names[index] as string;
     const rel = childPath(parent.rel, name);
     if (ignore.ignores(rel, types[index] === EntryType.Folder)) continue;
-    if (name.includes('\\')) {
-      plan.skipped.push({ path: rel, reason: 'invalid_name' });
+    const unportable = whyNotPortable(name);
+    if (unportable !== null) {
+      plan.skipped.push({ path: rel, reason: 'invalid_name', error: unportable });
       continue;
     }
     const key = pathKey(name);
@@ -54,9 +55,9 @@ export function planFolder(listing: FolderListing, parent: FolderRef, ignore: Ig
       continue;
     }
     const otherName = names[other] as string;
-    const [keep, drop] = otherName < name ? [other, name] : [index, otherName];
+    const [keep, drop, kept] = keepsName(otherName, name) ? [other, name, otherName] : [index, otherName, name];
     byKey.set(key, keep);
-    plan.skipped.push({ path: childPath(parent.rel, drop), reason: 'case_clash' });
+    plan.skipped.push({ path: childPath(parent.rel, drop), reason: 'case_clash', error: kept });
   }
   for (const [key, index] of byKey) {
     plan.kept.push(index);
@@ -64,6 +65,16 @@ export function planFolder(listing: FolderListing, parent: FolderRef, ignore: Ig
     plan.keys.push(childPath(parent.key, key));
   }
   return plan;
+}
+
+/**
+ * Of two names with one `pathKey`, whether `a` is the one kept: the one spelled in NFC (the
+ * spelling the service and every other client use), else the first in code-unit order.
+ */
+function keepsName(a: string, b: string): boolean {
+  const aNfc = a === a.normalize('NFC');
+  if (aNfc !== (b === b.normalize('NFC'))) return aNfc;
+  return a < b;
 }
 
 /** True when `listing` has the same names and types, in the same order, as the plan's. */

@@ -79,6 +79,35 @@ export function sanitizeName(name: string): string {
   return out === '' ? REPLACEMENT : out;
 }
 
+/**
+ * Why a name found on disk cannot be synced as it is, or null when it can. A name the service's
+ * other clients would have to change (sanitizeName) is not uploaded: uploading it and then
+ * renaming the user's file to the safe name under their feet surprises them (an open editor
+ * loses its file), so they are told and choose the new name themselves, as OneDrive and
+ * Nextcloud do. A name that differs from its safe form only by Unicode normalisation (NFD, as
+ * macOS writes it) syncs: every OS opens it by either spelling.
+ */
+export function whyNotPortable(name: string): string | null {
+  if (name.includes('\\')) return 'its name contains "\\", which Windows and the service read as a folder separator';
+  const safe = sanitizeName(name);
+  if (safe === name || safe === name.normalize('NFC')) return null;
+  const forbidden = name.match(FORBIDDEN_CHARS)?.[0];
+  if (forbidden !== undefined) {
+    if (/[\p{Cc}\p{Cs}\u202A-\u202E\u2066-\u2069]/u.test(forbidden)) {
+      return `its name contains the invisible character U+${(forbidden.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+    }
+    return `its name contains "${forbidden}", which Windows does not allow in a name`;
+  }
+  if (utf8Length(name) > MAX_NAME_BYTES) return `its name is longer than ${MAX_NAME_BYTES} bytes, the most other computers' disks accept`;
+  const dot = name.indexOf('.');
+  const stem = (dot === -1 ? name : name.slice(0, dot)).trimEnd();
+  if (RESERVED_STEM.test(stem)) return `"${stem}" is a device name that Windows reserves`;
+  if (isOwnFileName(name)) return 'Asset Sync keeps that name for its own files';
+  if (/[. ]$/u.test(name)) return 'its name ends with a dot or a space, which Windows drops';
+  if (name.startsWith(' ')) return 'its name begins with a space, which many programs drop';
+  return 'its name cannot be kept as it is on Windows and macOS';
+}
+
 /** A name Asset Sync keeps for itself inside a workspace folder (own-files.ts), in any letter case. */
 function isOwnFileName(name: string): boolean {
   const lower = name.toLowerCase();

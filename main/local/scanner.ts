@@ -28,9 +28,9 @@ export type SkipReason =
   | 'symlink'
   /** FIFOs, sockets, devices. */
   | 'special'
-  /** Same `pathKey` as a sibling (e.g. "A.txt" and "a.txt" on Linux): only the first by name is kept. */
+  /** Same `pathKey` as a sibling (e.g. "A.txt" and "a.txt" on Linux): only one is kept (`error` names it). */
   | 'case_clash'
-  /** A "\" in the name: it would read as a separator on Windows and in resolveInsideRoot. */
+  /** A name other computers cannot hold as it is (`whyNotPortable`, whose reason is in `error`). */
   | 'invalid_name'
   /** lstat, readdir or read failed (permissions, I/O error). */
   | 'unreadable';
@@ -39,7 +39,7 @@ export interface SkippedEntry {
   /** Relative path as spelled on disk, POSIX separators. */
   path: string;
   reason: SkipReason;
-  /** The error code or message, for 'unreadable'. */
+  /** The error code or message for 'unreadable'; why, for 'invalid_name'; the name kept, for 'case_clash'. */
   error?: string;
 }
 

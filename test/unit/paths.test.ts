@@ -14,6 +14,7 @@ import {
   resolveInsideRoot,
   sanitizeName,
   toRelative,
+  whyNotPortable,
 } from '../../main/local/paths.js';
 
 const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
@@ -228,5 +229,20 @@ describe('toRelative', () => {
 
   it('throws for paths outside the root', () => {
     expect(() => toRelative(root, path.resolve('/srv/sync/other/x'))).toThrow(PathEscapeError);
+  });
+});
+
+describe('whyNotPortable', () => {
+  it('lets through names every OS holds, and decomposed (NFD) spellings of them', () => {
+    expect(whyNotPortable('hero v2 (final).psd')).toBeNull();
+    expect(whyNotPortable('cafe\u0301.txt')).toBeNull();
+  });
+
+  it('says what stops a name, showing invisible characters by code point', () => {
+    expect(whyNotPortable('what?.txt')).toContain('"?"');
+    expect(whyNotPortable('invoice\u202Efdp.exe')).toContain('U+202E');
+    expect(whyNotPortable('LPT1.log')).toContain('"LPT1" is a device name');
+    expect(whyNotPortable('.assetsync')).toContain('its own files');
+    expect(whyNotPortable(' lead.txt')).toContain('begins with a space');
   });
 });

@@ -138,14 +138,41 @@ describe('scanTree', () => {
     for (let i = 0; i < 2; i++) {
       const result = await scan();
       expect(result.files.get('brand/photo.jpg')?.path).toBe('Brand/Photo.jpg');
-      expect(result.skipped).toEqual([{ path: 'Brand/photo.jpg', reason: 'case_clash' }]);
+      expect(result.skipped).toEqual([{ path: 'Brand/photo.jpg', reason: 'case_clash', error: 'Photo.jpg' }]);
     }
+  });
+
+  it('of two names that differ only by their Unicode normalisation, keeps the NFC one', async () => {
+    const nfc = 'caf\u00e9.txt';
+    const nfd = 'cafe\u0301.txt';
+    await put(nfd, 'decomposed');
+    await put(nfc, 'composed');
+    const result = await scan();
+    expect(result.files.get(nfc)?.path).toBe(nfc);
+    expect(result.skipped).toEqual([{ path: nfd, reason: 'case_clash', error: nfc }]);
   });
 
   it('skips names with a backslash', async () => {
     await put('back\\slash.txt', 'x');
     const result = await scan();
-    expect(result.skipped).toEqual([{ path: 'back\\slash.txt', reason: 'invalid_name' }]);
+    expect(result.skipped).toEqual([{ path: 'back\\slash.txt', reason: 'invalid_name', error: expect.stringContaining('folder separator') as string }]);
+  });
+
+  it('skips names that other computers cannot hold, saying why, and keeps their folders out of the scan', async () => {
+    await put('a:b.txt', 'colon');
+    await put('con.txt', 'device');
+    await put('trailing.', 'dot');
+    await put('Q: notes/inside.txt', 'in a folder that cannot sync');
+    await put('fine.txt', 'fine');
+    const result = await scan();
+    expect(result.files.has('fine.txt')).toBe(true);
+    for (const key of ['a:b.txt', 'con.txt', 'trailing.', 'q: notes/inside.txt']) expect(result.files.has(key)).toBe(false);
+    const why = new Map(result.skipped.map((s) => [s.path, s.error]));
+    expect(why.get('a:b.txt')).toContain('":"');
+    expect(why.get('con.txt')).toContain('"con" is a device name');
+    expect(why.get('trailing.')).toContain('ends with a dot');
+    expect(why.get('Q: notes')).toContain('":"');
+    expect(why.has('Q: notes/inside.txt')).toBe(false);
   });
 
   it('stores checksums in batches when the cache supports it', async () => {
