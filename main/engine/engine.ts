@@ -177,9 +177,19 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         // Files still being written and nothing else moving forward: give them the quiet period.
         const stalled = !r || r.deferred - r.locked + r.failed.length >= outcome.work;
         if (outcome.waiting.length > 0 && stalled) await delay(this.options.quietMs ?? 2000, this.abort.signal);
-        if (r && r.failed.length > 0 && r.failed.length === outcome.work) break;
+        // Only failures left: more rounds would fail the same way. A file still being written is
+        // not among them: it gets its quiet period above and is uploaded in a later round.
+        if (r && r.failed.length > 0 && r.failed.length === outcome.work && outcome.waiting.length === 0) break;
       }
-      totals.problems = this.workspaceStatus(runtime).problems;
+      // A file that never stopped changing is not an error, but it was not synced: say so.
+      const stillWritten = (runtime.last?.waiting ?? []).map((path): Problem => ({
+        workspaceId: id,
+        path,
+        kind: 'unstable',
+        message: `"${path}" was still being written, so it was not uploaded yet.`,
+        hint: 'Asset Sync uploads it once it has not changed for a moment: sync again when the program writing it is done.',
+      }));
+      totals.problems = [...this.workspaceStatus(runtime).problems, ...stillWritten];
       // Out of rounds with work still planned (actions deferred again and again) is no convergence.
       const settled = runtime.last !== null && runtime.last.work === 0 && runtime.last.waiting.length === 0;
       if (totals.problems.length > 0 || totals.failed > 0 || runtime.last?.blocked || !settled) report.ok = false;

@@ -5,7 +5,7 @@
  * its bytes, everything else syncs, and the new version lands once the file is writable again.
  */
 import { describe, expect, it } from 'vitest';
-import { localChecksums, remoteChecksums, tempFiles, worlds } from '../helpers/engine.js';
+import { localChecksums, remoteChecksums, sha256, tempFiles, worlds } from '../helpers/engine.js';
 import { makeUnwritable } from './local-faults.js';
 
 const world = worlds();
@@ -36,6 +36,42 @@ describe('a read-only file', () => {
 
     await laptop.converge();
     expect((await laptop.read('Contracts/signed.txt')).toString()).toBe('signed, version 2\n');
+    expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+    expect(await tempFiles(laptop.root)).toEqual([]);
+    expect(await w.strayFiles()).toEqual([]);
+  });
+
+  it('does not stop a sync --once from waiting for a file still being written', async () => {
+    const w = await world({ demo: { assets: 0 } });
+    await w.colleague.createFile('Contracts/signed.txt', 'signed, version 1\n');
+    const laptop = await w.device('laptop', { quietMs: 500 });
+    await laptop.converge();
+
+    const lock = await makeUnwritable(laptop.path('Contracts/signed.txt'));
+    let last = '';
+    try {
+      const signed = await w.colleague.assetAt('Contracts/signed.txt');
+      await w.colleague.newVersion(signed.assetId, 'signed, version 2\n');
+      // A program still writing its file when the sync starts, and for a while after.
+      await laptop.write('Exports/log.txt', 'line 0\n');
+      const writer = (async () => {
+        for (let i = 1; i <= 12; i += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          last += `line ${i}\n`;
+          await laptop.write('Exports/log.txt', `line 0\n${last}`);
+        }
+      })();
+      const report = await laptop.sync();
+      await writer;
+      expect(report.ok).toBe(false);
+      const problems = report.workspaces.flatMap((ws) => ws.problems);
+      expect(problems.some((p) => p.path === 'Contracts/signed.txt')).toBe(true);
+      const uploaded = await w.user.assetAt('Exports/log.txt');
+      expect(uploaded.checksum).toBe(sha256(`line 0\n${last}`));
+    } finally {
+      await lock.undo();
+    }
+    await laptop.converge();
     expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
     expect(await tempFiles(laptop.root)).toEqual([]);
     expect(await w.strayFiles()).toEqual([]);
