@@ -1,4 +1,6 @@
 import { useEffect } from 'react';
+import { isConnected } from './bridge/connection.js';
+import { ConnectionNotice } from './components/ConnectionNotice.js';
 import { StateIcon } from './components/StateIcon.js';
 import { overallText, stateTone } from './format.js';
 import { FilesScreen } from './screens/FilesScreen.js';
@@ -20,7 +22,7 @@ const NAV: Array<{ view: View; label: string; to: Route }> = [
 export function App() {
   const { store } = useServices();
   useEffect(() => store.start(), [store]);
-  const { route } = useUiState();
+  const { route, connection } = useUiState();
   return (
     <div className="app">
       <a className="skip-link" href="#main">
@@ -37,6 +39,7 @@ export function App() {
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
+        <ConnectionNotice connection={connection} />
         <Screen route={route} />
       </main>
     </div>
@@ -63,15 +66,16 @@ function NavButton({ item, current }: { item: (typeof NAV)[number]; current: boo
 }
 
 function Header() {
-  const { status } = useUiState();
+  const { status, connection } = useUiState();
   const { theme, toggle } = useTheme();
-  const tone = status.kind === 'ready' ? stateTone(status.value.state) : 'busy';
-  const words = status.kind === 'ready' ? overallText(status.value) : status.kind === 'loading' ? 'Connecting…' : 'Not connected';
+  const lost = !isConnected(connection) || status.kind === 'error';
+  const tone = lost ? 'offline' : status.kind === 'ready' ? stateTone(status.value.state) : 'busy';
+  const words = lost ? 'Not connected to Asset Sync' : status.kind === 'ready' ? overallText(status.value) : 'Connecting…';
   return (
     <header className="app-header">
       <h1>Asset Sync</h1>
-      <p className={`header-state tone-${tone}`} role="status" aria-live="polite">
-        <StateIcon tone={status.kind === 'error' ? 'offline' : tone} />
+      <p className={`header-state tone-${tone}`} role="status" aria-live="polite" data-testid="header-state">
+        <StateIcon tone={tone} />
         <span>{words}</span>
       </p>
       <button type="button" className="theme-toggle" aria-pressed={theme === 'dark'} onClick={toggle}>

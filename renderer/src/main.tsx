@@ -6,8 +6,8 @@ import { ServicesProvider } from './store/context.js';
 import { createStore } from './store/store.js';
 import './styles.css';
 
-const bridge = connectBridge();
-const store = createStore(bridge);
+const { bridge, connection } = connectBridge();
+const store = createStore(bridge, { view: 'status' }, { connection });
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
 createRoot(root).render(

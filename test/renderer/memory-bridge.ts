@@ -5,6 +5,7 @@
  */
 import { act } from '@testing-library/react';
 import type { AssetSyncBridge, Channel, EventName, RequestOf, Responses, UiEvents } from '../../shared/ipc.js';
+import type { Connection, ConnectionWatch } from '../../renderer/src/bridge/connection.js';
 
 export type Handlers = { [C in Channel]?: (request: RequestOf<C>) => Responses[C] | Promise<Responses[C]> };
 
@@ -40,6 +41,30 @@ export class MemoryBridge implements AssetSyncBridge {
 
   requestsTo<C extends Channel>(channel: C): Array<RequestOf<C>> {
     return this.calls.filter((c) => c.channel === channel).map((c) => c.request as RequestOf<C>);
+  }
+}
+
+/** The HTTP transport's connection watch, set by the test. */
+export class MemoryConnection implements ConnectionWatch {
+  private readonly watchers = new Set<(connection: Connection) => void>();
+
+  constructor(private connection: Connection = 'connected') {}
+
+  current(): Connection {
+    return this.connection;
+  }
+
+  subscribe(watcher: (connection: Connection) => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
+  /** Changes the connection inside act() so React has rendered when it returns. */
+  set(connection: Connection): void {
+    act(() => {
+      this.connection = connection;
+      for (const watcher of this.watchers) watcher(connection);
+    });
   }
 }
 

@@ -3,7 +3,7 @@ import { afterEach } from 'vitest';
 import { App } from '../../renderer/src/App.js';
 import { ServicesProvider } from '../../renderer/src/store/context.js';
 import type { Route } from '../../renderer/src/store/route.js';
-import { createStore } from '../../renderer/src/store/store.js';
+import { createStore, type StoreOptions } from '../../renderer/src/store/store.js';
 import { MemoryBridge, type Handlers } from './memory-bridge.js';
 import { status } from './fixtures.js';
 
@@ -22,9 +22,9 @@ const BASE: Handlers = {
 };
 
 /** The whole app over an in-memory bridge, opened at `route`. */
-export function renderApp(handlers: Handlers = {}, route: Route = { view: 'status' }) {
+export function renderApp(handlers: Handlers = {}, route: Route = { view: 'status' }, options: StoreOptions = {}) {
   const bridge = new MemoryBridge({ ...BASE, ...handlers });
-  const store = createStore(bridge, route);
+  const store = createStore(bridge, route, options);
   const view = render(
     <ServicesProvider bridge={bridge} store={store}>
       <App />

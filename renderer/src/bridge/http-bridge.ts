@@ -2,9 +2,13 @@
  * The headless daemon's transport (`asset-sync sync --ui`): calls are `POST /api/<channel>` with a
  * JSON body, events arrive over one shared `EventSource('/api/events')`. The session token came in
  * the page's URL; the server answered with a cookie, so every later request carries it.
+ *
+ * The daemon can go away under the page (stopped, crashed, killed): the bridge watches the event
+ * stream and the calls, and says so through `connection` (see connection.ts).
  */
 import type { AssetSyncBridge, Channel, RequestOf, Responses } from '../../../shared/ipc.js';
 import { EVENT_NAMES, type EventName, type UiEvents } from '../../../shared/ui-events.js';
+import type { Connection, ConnectionWatch } from './connection.js';
 import { BridgeFailure } from './errors.js';
 
 type Listener = (...args: unknown[]) => void;
@@ -14,42 +18,123 @@ export interface HttpBridgeOptions {
   apiBase?: string;
   fetch?: typeof fetch;
   EventSource?: typeof EventSource;
+  /** How long the event stream may be down before the page says it is not connected (default 3 s). */
+  lostAfterMs?: number;
+  /** How long to wait before opening a stream the server refused (default 2 s, doubling up to 30 s). */
+  reopenAfterMs?: number;
 }
 
-export function createHttpBridge(options: HttpBridgeOptions = {}): AssetSyncBridge {
+export interface HttpBridge extends AssetSyncBridge {
+  connection: ConnectionWatch;
+}
+
+const MAX_REOPEN_MS = 30_000;
+const UNREACHABLE = 'Asset Sync is not responding. Is it still running?';
+
+export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
   const apiBase = (options.apiBase ?? '/api').replace(/\/$/, '');
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   const EventSourceImpl = options.EventSource ?? EventSource;
+  const lostAfterMs = options.lostAfterMs ?? 3000;
+  const firstReopenMs = options.reopenAfterMs ?? 2000;
   const listeners = new Map<EventName, Set<Listener>>();
+  const watchers = new Set<(connection: Connection) => void>();
   let source: EventSource | null = null;
+  let connection: Connection = 'connecting';
+  let streamUp = false;
+  let unreachable = false;
+  let lostTimer: ReturnType<typeof setTimeout> | null = null;
+  let reopenTimer: ReturnType<typeof setTimeout> | null = null;
+  let reopenMs = firstReopenMs;
+
+  function setConnection(next: Connection): void {
+    if (next === connection) return;
+    connection = next;
+    for (const watcher of watchers) watcher(next);
+  }
+
+  /** What the stream and the last call say together; `expired` sticks until the page reloads. */
+  function settle(streamLost: boolean): void {
+    if (connection === 'expired') return;
+    if (unreachable || streamLost) setConnection('lost');
+    else if (streamUp) setConnection('connected');
+  }
 
   function openEvents(): void {
-    if (source) return;
-    source = new EventSourceImpl(`${apiBase}/events`);
+    if (source || reopenTimer || connection === 'expired') return;
+    const opened = new EventSourceImpl(`${apiBase}/events`);
+    source = opened;
+    opened.addEventListener('open', () => {
+      streamUp = true;
+      reopenMs = firstReopenMs;
+      if (lostTimer) clearTimeout(lostTimer);
+      lostTimer = null;
+      // The stream answers only a page the server knows: whatever a call found before is past.
+      unreachable = false;
+      settle(false);
+    });
+    opened.addEventListener('error', () => {
+      streamUp = false;
+      // A short blip reconnects before anyone notices; a stream down for longer is a lost daemon.
+      lostTimer ??= setTimeout(() => {
+        lostTimer = null;
+        if (!streamUp) settle(true);
+      }, lostAfterMs);
+      // The browser retries a dropped stream by itself, but gives up on one the server refused
+      // (a 401 from a daemon that restarted with a new token): find out why, then try again.
+      if (opened.readyState === EventSourceImpl.CLOSED) {
+        opened.close();
+        source = null;
+        reopenTimer = setTimeout(() => {
+          reopenTimer = null;
+          void probeThenReopen();
+        }, reopenMs);
+        reopenMs = Math.min(reopenMs * 2, MAX_REOPEN_MS);
+      }
+    });
     for (const name of EVENT_NAMES) {
-      source.addEventListener(name, (message) => {
+      opened.addEventListener(name, (message) => {
         const args = decodeEventArgs((message as MessageEvent<string>).data);
         if (args) for (const listener of listeners.get(name) ?? []) listener(...args);
       });
     }
   }
 
-  return {
-    async invoke<C extends Channel>(channel: C, request: RequestOf<C>): Promise<Responses[C]> {
-      let response: Response;
-      try {
-        response = await doFetch(`${apiBase}/${channel}`, {
-          method: 'POST',
-          credentials: 'same-origin',
-          headers: { 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify(request),
-        });
-      } catch (_error) {
-        throw new BridgeFailure('unreachable', 'Asset Sync is not responding. Is it still running?');
-      }
-      const body: unknown = await response.json().catch(() => null);
-      if (!response.ok) throw failureFrom(response.status, body);
-      return body as Responses[C];
+  /** A refused stream: an expired session stays expired; anything else is worth another stream. */
+  async function probeThenReopen(): Promise<void> {
+    try {
+      await bridge.invoke('getStatus', {});
+    } catch (_error) {
+      // invoke() has told the connection what it found.
+    }
+    openEvents();
+  }
+
+  async function call(channel: Channel, request: unknown): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await doFetch(`${apiBase}/${channel}`, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(request),
+      });
+    } catch (_error) {
+      unreachable = true;
+      settle(false);
+      throw new BridgeFailure('unreachable', UNREACHABLE);
+    }
+    unreachable = false;
+    if (response.status === 401) setConnection('expired');
+    else settle(false);
+    const body: unknown = await response.json().catch(() => null);
+    if (!response.ok) throw failureFrom(response.status, body);
+    return body;
+  }
+
+  const bridge: HttpBridge = {
+    invoke<C extends Channel>(channel: C, request: RequestOf<C>): Promise<Responses[C]> {
+      return call(channel, request) as Promise<Responses[C]>;
     },
 
     on<E extends EventName>(event: E, listener: (...args: UiEvents[E]) => void): () => void {
@@ -63,7 +148,19 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): AssetSyncBrid
         set.delete(loose);
       };
     },
+
+    connection: {
+      current: () => connection,
+      subscribe(watcher) {
+        openEvents();
+        watchers.add(watcher);
+        return () => {
+          watchers.delete(watcher);
+        };
+      },
+    },
   };
+  return bridge;
 }
 
 /** An event's data is its arguments as a JSON array (a lone value is one argument). */

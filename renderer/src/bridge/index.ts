@@ -4,12 +4,15 @@
  */
 // The preload's type also declares `window.assetSync` (absent in a browser).
 import type { AssetSyncBridge } from '../../../preload/api.js';
+import type { ConnectionWatch } from './connection.js';
 import { createHttpBridge } from './http-bridge.js';
 
-export function connectBridge(): AssetSyncBridge {
-  if (window.assetSync) return window.assetSync;
+/** The bridge, and over HTTP the watch on whether Asset Sync still answers (IPC cannot lose it). */
+export function connectBridge(): { bridge: AssetSyncBridge; connection: ConnectionWatch | null } {
+  if (window.assetSync) return { bridge: window.assetSync, connection: null };
   forgetTokenInAddressBar();
-  return createHttpBridge();
+  const bridge = createHttpBridge();
+  return { bridge, connection: bridge.connection };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ActivityItem, EngineStatus, Problem, TransferProgress, WorkspaceStatus } from '../../../shared/engine.js';
+import { isConnected } from '../bridge/connection.js';
 import { ActionStatus, useAction } from '../components/ActionStatus.js';
 import { LoadableView } from '../components/Loadable.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
@@ -29,7 +30,11 @@ export function StatusScreen() {
 
 function StatusBody({ status }: { status: EngineStatus }) {
   const { bridge, store } = useServices();
+  const { connection } = useUiState();
   const { outcome, run } = useAction();
+  // The last status is kept for reference, but not claimed as the state of a daemon that is gone.
+  const connected = isConnected(connection);
+  const tone = connected ? stateTone(status.state) : 'offline';
   const problems = status.workspaces.flatMap((w) => w.problems);
   const togglePause = () =>
     run(async () => {
@@ -40,11 +45,11 @@ function StatusBody({ status }: { status: EngineStatus }) {
   return (
     <>
       <div className="overall panel">
-        <p className={`overall-state tone-${stateTone(status.state)}`} data-testid="overall-state">
-          <StateIcon tone={stateTone(status.state)} size={32} />
-          <span>{overallText(status)}</span>
+        <p className={`overall-state tone-${tone}`} data-testid="overall-state">
+          <StateIcon tone={tone} size={32} />
+          <span>{connected ? overallText(status) : 'Not connected to Asset Sync'}</span>
         </p>
-        <button type="button" onClick={() => void togglePause()} disabled={outcome.kind === 'busy'}>
+        <button type="button" onClick={() => void togglePause()} disabled={outcome.kind === 'busy' || !connected}>
           {status.paused ? 'Resume sync' : 'Pause sync'}
         </button>
       </div>

@@ -5,6 +5,7 @@
  */
 import type { AssetSyncBridge, ReviewItem } from '../../../shared/ipc.js';
 import type { ActivityItem, EngineStatus, Problem, TransferProgress } from '../../../shared/engine.js';
+import type { Connection, ConnectionWatch } from '../bridge/connection.js';
 import { errorMessage } from '../bridge/errors.js';
 import { routeFromNavigate, type Route } from './route.js';
 
@@ -20,6 +21,13 @@ export interface UiState {
   activity: Loadable<ActivityItem[]>;
   reviews: Loadable<ReviewLists>;
   route: Route;
+  /** Whether Asset Sync still answers; what the page shows is stale while it does not. */
+  connection: Connection;
+}
+
+export interface StoreOptions {
+  /** The HTTP transport's watch on the daemon; without one (Electron) the page is always connected. */
+  connection?: ConnectionWatch | null;
 }
 
 export interface Store {
@@ -37,8 +45,15 @@ export interface Store {
 
 const ACTIVITY_KEPT = 50;
 
-export function createStore(bridge: AssetSyncBridge, initialRoute: Route = { view: 'status' }): Store {
-  let state: UiState = { status: { kind: 'loading' }, activity: { kind: 'loading' }, reviews: { kind: 'loading' }, route: initialRoute };
+export function createStore(bridge: AssetSyncBridge, initialRoute: Route = { view: 'status' }, options: StoreOptions = {}): Store {
+  const watch = options.connection ?? null;
+  let state: UiState = {
+    status: { kind: 'loading' },
+    activity: { kind: 'loading' },
+    reviews: { kind: 'loading' },
+    route: initialRoute,
+    connection: watch ? watch.current() : 'connected',
+  };
   const listeners = new Set<() => void>();
 
   function update(change: (current: UiState) => UiState): void {
@@ -55,6 +70,17 @@ export function createStore(bridge: AssetSyncBridge, initialRoute: Route = { vie
       update((s) => ({ ...s, [key]: { kind: 'ready', value } }));
     } catch (error) {
       update((s) => (s[key].kind === 'ready' ? s : { ...s, [key]: { kind: 'error', message: errorMessage(error) } }));
+    }
+  }
+
+  /** Back after a loss: the stream brings the status, the lists are asked for again. */
+  function onConnection(connection: Connection): void {
+    const wasLost = state.connection === 'lost';
+    update((s) => ({ ...s, connection }));
+    if (wasLost && connection === 'connected') {
+      void store.reloadStatus();
+      void store.reloadActivity();
+      void store.reloadReviews();
     }
   }
 
@@ -76,6 +102,10 @@ export function createStore(bridge: AssetSyncBridge, initialRoute: Route = { vie
         bridge.on('review', () => void store.reloadReviews()),
         bridge.on('navigate', (request) => store.navigate(routeFromNavigate(request))),
       ];
+      if (watch) {
+        stops.push(watch.subscribe((connection) => onConnection(connection)));
+        onConnection(watch.current());
+      }
       void store.reloadStatus();
       void store.reloadActivity();
       void store.reloadReviews();
