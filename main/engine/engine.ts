@@ -16,7 +16,7 @@ import { IGNORE_FILE_NAME } from '../local/own-files.js';
 import { loadIgnoreMatcher } from '../local/ignore.js';
 import type { Logger } from '../logging.js';
 import type { ServiceClient } from '../service-client/index.js';
-import { recoverJournal } from '../sync/executor/execute-plan.js';
+import { recoverJournal, type ExecutionResult } from '../sync/executor/execute-plan.js';
 import { TransferQueue } from '../sync/transfer-queue.js';
 import { pollReviews } from './review-poller.js';
 import { engineStatus, pendingFrom, problemsFrom, workspaceState } from './status.js';
@@ -73,6 +73,15 @@ interface WorkspaceRuntime {
 }
 
 const DEFAULT_POLL_MS = 30_000;
+
+/** Actions of a cycle that failed, or waited out their backoff without being tried. */
+const failedOrWaiting = (r: ExecutionResult): number => r.failed.length + r.backedOff;
+
+/** The cycle had work, all of it failing (now or before): another cycle at once would not help. */
+function onlyFailures(outcome: CycleOutcome): boolean {
+  const r = outcome.result;
+  return r !== null && outcome.waiting.length === 0 && failedOrWaiting(r) > 0 && failedOrWaiting(r) === outcome.work;
+}
 /** Activity lines wait at most this long to be stored. */
 const ACTIVITY_FLUSH_MS = 250;
 
@@ -161,6 +170,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     const report: SyncReport = { workspaces: [], ok: true };
     for (const [id, runtime] of this.runtimes) {
       const totals = { workspaceId: id, downloaded: 0, uploaded: 0, deleted: 0, moved: 0, conflicts: 0, failed: 0, problems: [] as Problem[] };
+      // Asked for now: what failed before is tried again at once, and only then backs off.
+      this.options.index.errors.makeDue(id);
       for (let round = 0; round < (options.maxRounds ?? 8); round += 1) {
         const outcome = await this.runCycle(id, options.allowMassDelete ?? false);
         const r = outcome.result;
@@ -175,11 +186,11 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         if (outcome.blocked) break;
         if (outcome.work === 0 && outcome.waiting.length === 0) break;
         // Files still being written and nothing else moving forward: give them the quiet period.
-        const stalled = !r || r.deferred - r.locked + r.failed.length >= outcome.work;
+        const stalled = !r || r.deferred - r.locked + failedOrWaiting(r) >= outcome.work;
         if (outcome.waiting.length > 0 && stalled) await delay(this.options.quietMs ?? 2000, this.abort.signal);
         // Only failures left: more rounds would fail the same way. A file still being written is
         // not among them: it gets its quiet period above and is uploaded in a later round.
-        if (r && r.failed.length > 0 && r.failed.length === outcome.work && outcome.waiting.length === 0) break;
+        if (onlyFailures(outcome)) break;
       }
       // A file that never stopped changing is not an error, but it was not synced: say so.
       const stillWritten = (runtime.last?.waiting ?? []).map((path): Problem => ({
@@ -204,6 +215,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     this.started = true;
     const pollMs = this.options.pollIntervalMs ?? DEFAULT_POLL_MS;
     for (const id of this.runtimes.keys()) {
+      // A start is a fresh try for what failed before (the user may have fixed it meanwhile).
+      this.options.index.errors.makeDue(id);
       await this.watch(id);
       this.trigger(id);
     }
@@ -225,12 +238,21 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       // for what changed before the watcher saw anything.
       if (await this.watch(workspaceId)) runtime.again = true;
       // Our own changes come back through the feed: look once more until nothing is left.
+      // Failures are not looked at again before their backoff is over.
       if ((outcome.work > 0 || outcome.waiting.length > 0 || runtime.again) && !outcome.blocked) {
+        const retryAt = !runtime.again && onlyFailures(outcome) ? this.nextRetryAt(workspaceId) : null;
         runtime.again = false;
-        const wait = outcome.waiting.length > 0 && outcome.work === 0 ? (this.options.quietMs ?? 2000) : 0;
-        setTimeout(() => this.trigger(workspaceId), wait).unref();
+        const wait = retryAt !== null ? retryAt - Date.now() : outcome.waiting.length > 0 && outcome.work === 0 ? (this.options.quietMs ?? 2000) : 0;
+        setTimeout(() => this.trigger(workspaceId), Math.max(wait, 0)).unref();
       }
     });
+  }
+
+  /** When the first failing path of the workspace is due again, no later than the next poll. */
+  private nextRetryAt(workspaceId: string): number | null {
+    const due = Math.min(...this.options.index.errors.notYetDue(workspaceId).values());
+    if (!Number.isFinite(due)) return null;
+    return Math.min(due, Date.now() + (this.options.pollIntervalMs ?? DEFAULT_POLL_MS));
   }
 
   /**

@@ -225,6 +225,7 @@ export class WorkspaceSync {
       ...(this.deps.suppress ? { suppress: this.deps.suppress } : {}),
       ...(this.deps.onActivity ? { onActivity: this.deps.onActivity } : {}),
       onProblem: this.deps.onProblem,
+      backoff: index.errors.notYetDue(ws.id),
     });
     return { blocked: null, plan: decided, result, waiting: local.waiting, work };
   }

@@ -71,6 +71,8 @@ export class PathErrorStore {
   private readonly deleteAllStmt;
   private readonly dueStmt;
   private readonly listStmt;
+  private readonly makeDueStmt;
+  private readonly notDueStmt;
   private readonly recordTx;
 
   constructor(
@@ -92,6 +94,10 @@ export class PathErrorStore {
       `SELECT ${COLUMNS} FROM path_errors WHERE workspace_id = ? AND next_retry_at <= ? ORDER BY next_retry_at, path`,
     );
     this.listStmt = db.prepare<[string], ErrorRow>(`SELECT ${COLUMNS} FROM path_errors WHERE workspace_id = ? ORDER BY path`);
+    this.makeDueStmt = db.prepare<[number, string, number]>('UPDATE path_errors SET next_retry_at = ? WHERE workspace_id = ? AND next_retry_at > ?');
+    this.notDueStmt = db.prepare<[string, number], { path_key: string; next_retry_at: number }>(
+      'SELECT path_key, next_retry_at FROM path_errors WHERE workspace_id = ? AND next_retry_at > ?',
+    );
     this.recordTx = db.transaction((workspaceId: string, path: string, err: PathErrorInput, now: number): PathError => {
       const previous = this.get(workspaceId, path);
       const attempts = (previous?.attempts ?? 0) + 1;
@@ -141,6 +147,19 @@ export class PathErrorStore {
   /** "Retry all now". */
   clearAll(workspaceId: string): void {
     this.deleteAllStmt.run(workspaceId);
+  }
+
+  /**
+   * Makes every failing path due now, keeping its count of failures (so its backoff goes on
+   * growing if it fails again): for a start or a `sync --once`, which the user asked for now.
+   */
+  makeDue(workspaceId: string, now: number = Date.now()): void {
+    this.makeDueStmt.run(now, workspaceId, now);
+  }
+
+  /** The paths still waiting out their backoff at `now`: pathKey → when they are due. */
+  notYetDue(workspaceId: string, now: number = Date.now()): Map<string, number> {
+    return new Map(this.notDueStmt.all(workspaceId, now).map((row) => [row.path_key, row.next_retry_at]));
   }
 
   /** Paths whose wait is over at `now`, longest-waiting first. */

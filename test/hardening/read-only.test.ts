@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { localChecksums, remoteChecksums, sha256, tempFiles, worlds } from '../helpers/engine.js';
-import { makeUnwritable } from './local-faults.js';
+import { makeUnwritable, waitFor } from './local-faults.js';
 
 const world = worlds();
 
@@ -75,5 +75,37 @@ describe('a read-only file', () => {
     expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
     expect(await tempFiles(laptop.root)).toEqual([]);
     expect(await w.strayFiles()).toEqual([]);
+  });
+
+  it('while watching, is retried after a backoff, not over and over', async () => {
+    const w = await world({ demo: { assets: 0 } });
+    await w.colleague.createFile('Contracts/signed.txt', 'signed, version 1\n');
+    const laptop = await w.device('laptop', { engine: { pollIntervalMs: 60_000 } });
+    await laptop.converge();
+    const made = await makeUnwritable(laptop.path('Contracts/signed.txt'));
+    let undone = false;
+    const lock = { undo: async (): Promise<void> => void (undone || ((undone = true), await made.undo())) };
+    let failures = 0;
+    try {
+      laptop.engine.on('problem', (p) => {
+        if (p.path === 'Contracts/signed.txt') failures += 1;
+      });
+      await laptop.engine.start();
+      const signed = await w.colleague.assetAt('Contracts/signed.txt');
+      await w.colleague.newVersion(signed.assetId, 'signed, version 2\n');
+      laptop.engine.trigger(w.workspaceId);
+      await waitFor('the first failure', () => failures > 0);
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      // The test backoff grows from 50 ms to 500 ms: a handful of tries in 3 s, where retrying
+      // at once made hundreds (each an error, an activity line and a status event).
+      expect(failures).toBeLessThan(30);
+      expect((await laptop.read('Contracts/signed.txt')).toString()).toBe('signed, version 1\n');
+      // Once writable, the next retry lands the new version on its own.
+      await lock.undo();
+      await waitFor('the new version on disk', async () => (await laptop.read('Contracts/signed.txt')).toString() === 'signed, version 2\n');
+    } finally {
+      await laptop.engine.stop();
+      await lock.undo();
+    }
   });
 });

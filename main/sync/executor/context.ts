@@ -40,6 +40,12 @@ export interface ExecutorDeps {
    * headless Linux), the file goes to `<root>/.assetsync-trash/<date>/<path>` instead.
    */
   trash?: (absPath: string) => Promise<void>;
+  /**
+   * Paths (by pathKey) whose last failure's backoff is not over, with when it is: their actions
+   * wait instead of failing again at once (a file that cannot be written was retried hundreds
+   * of times a second in watch mode, each retry an error, an activity line and a status event).
+   */
+  backoff?: ReadonlyMap<string, number>;
 }
 
 /** Left for the next cycle on purpose; `problem` is what the user is told, if anything. */

@@ -34,13 +34,15 @@ export interface ExecutionResult {
   locked: number;
   /** Left for the next cycle on purpose (a file still changing, a remote change meanwhile, a lock). */
   deferred: number;
+  /** Not tried: the path failed before and its retry backoff is not over (`ExecutorDeps.backoff`). */
+  backedOff: number;
 }
 
 const TRANSFERS: ReadonlySet<Action['kind']> = new Set(['download', 'upload-new', 'upload-version', 'conflict']);
 const isTransfer = (action: Action): boolean => TRANSFERS.has(action.kind);
 
 export async function executePlan(actions: readonly Action[], deps: ExecutorDeps): Promise<ExecutionResult> {
-  const result: ExecutionResult = { done: 0, failed: [], downloaded: 0, uploaded: 0, deleted: 0, moved: 0, conflicts: 0, locked: 0, deferred: 0 };
+  const result: ExecutionResult = { done: 0, failed: [], downloaded: 0, uploaded: 0, deleted: 0, moved: 0, conflicts: 0, locked: 0, deferred: 0, backedOff: 0 };
   let at = 0;
   while (at < actions.length && !deps.signal?.aborted) {
     const action = actions[at] as Action;
@@ -89,6 +91,10 @@ async function runConcurrently(batch: readonly Action[], concurrency: number, de
 }
 
 async function runOne(action: Action, deps: ExecutorDeps, result: ExecutionResult): Promise<void> {
+  if (deps.backoff !== undefined && deps.backoff.size > 0 && (deps.backoff.get(pathKey(actionPath(action))) ?? 0) > Date.now()) {
+    result.backedOff++;
+    return;
+  }
   let outcome: Outcome;
   try {
     outcome = await runAction(action, deps);
