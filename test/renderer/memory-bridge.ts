@@ -34,9 +34,12 @@ export class MemoryBridge implements AssetSyncBridge {
 
   /** Pushes an event as main would, inside act() so React has rendered when it returns. */
   emit<E extends EventName>(event: E, ...args: UiEvents[E]): void {
-    act(() => {
-      for (const listener of this.listeners.get(event) ?? []) listener(...args);
-    });
+    act(() => this.send(event, ...args));
+  }
+
+  /** Pushes an event outside React (store tests). */
+  send<E extends EventName>(event: E, ...args: UiEvents[E]): void {
+    for (const listener of this.listeners.get(event) ?? []) listener(...args);
   }
 
   requestsTo<C extends Channel>(channel: C): Array<RequestOf<C>> {

@@ -62,16 +62,17 @@ describe('Status screen', () => {
     const { bridge } = renderApp({ getStatus: () => status({ state: 'syncing', workspaces: [workspace({ state: 'syncing' })], transfers: [transfer()] }) });
     await screen.findByRole('progressbar', { name: 'hero.psd: download' });
 
+    // The first event after a quiet spell shows at once; those right after it, a moment later.
     bridge.emit('transfer', transfer({ bytesDone: 2 * 1024 * 1024, etaSeconds: 0 }));
     expect((screen.getByRole('progressbar', { name: 'hero.psd: download' }) as HTMLProgressElement).value).toBe(2 * 1024 * 1024);
     bridge.emit('transfer', transfer({ bytesDone: 2 * 1024 * 1024, state: 'done' }));
-    expect(screen.queryByRole('progressbar', { name: 'hero.psd: download' })).toBeNull();
+    await waitFor(() => expect(screen.queryByRole('progressbar', { name: 'hero.psd: download' })).toBeNull());
 
     bridge.emit('activity', { at: '2025-03-14T10:01:00.000Z', workspaceId: 'ws-spring', kind: 'downloaded', path: 'Campaigns/Spring/Social/hero.psd', message: 'Downloaded hero.psd (version 3)' });
-    expect(screen.getByText('Downloaded hero.psd (version 3)')).toBeTruthy();
+    expect(await screen.findByText('Downloaded hero.psd (version 3)')).toBeTruthy();
 
     bridge.emit('status', status({ state: 'offline', workspaces: [workspace({ state: 'offline' })] }));
-    expect(screen.getByTestId('overall-state').textContent).toBe('Offline');
+    await waitFor(() => expect(screen.getByTestId('overall-state').textContent).toBe('Offline'));
     expect(within(header()).getByRole('status').textContent).toBe('Offline');
   });
 

@@ -7,6 +7,7 @@ import type { AssetSyncBridge, ReviewItem } from '../../../shared/ipc.js';
 import type { ActivityItem, EngineStatus, Problem, TransferProgress } from '../../../shared/engine.js';
 import type { Connection, ConnectionWatch } from '../bridge/connection.js';
 import { errorMessage } from '../bridge/errors.js';
+import { createEventBuffer, type EventBatch } from './event-batch.js';
 import { routeFromNavigate, type Route } from './route.js';
 
 export type Loadable<T> = { kind: 'loading' } | { kind: 'ready'; value: T } | { kind: 'error'; message: string };
@@ -44,6 +45,10 @@ export interface Store {
 }
 
 const ACTIVITY_KEPT = 50;
+/** More than any screen shows: the rest of a big queue is counted by the engine's status. */
+const TRANSFERS_KEPT = 500;
+/** Events are applied at most this often (see event-batch.ts). */
+const APPLY_EVERY_MS = 100;
 
 export function createStore(bridge: AssetSyncBridge, initialRoute: Route = { view: 'status' }, options: StoreOptions = {}): Store {
   const watch = options.connection ?? null;
@@ -55,6 +60,9 @@ export function createStore(bridge: AssetSyncBridge, initialRoute: Route = { vie
     connection: watch ? watch.current() : 'connected',
   };
   const listeners = new Set<() => void>();
+  const events = createEventBuffer((batch) => update((s) => applyBatch(s, batch)), { everyMs: APPLY_EVERY_MS, activityKept: ACTIVITY_KEPT });
+  let reviewsReloading = false;
+  let reviewsAgain = false;
 
   function update(change: (current: UiState) => UiState): void {
     const next = change(state);
@@ -84,6 +92,21 @@ export function createStore(bridge: AssetSyncBridge, initialRoute: Route = { vie
     }
   }
 
+  /** Many review events in a row (a colleague's batch) ask for the lists once, then once more. */
+  function reloadReviewsOnce(): void {
+    if (reviewsReloading) {
+      reviewsAgain = true;
+      return;
+    }
+    reviewsReloading = true;
+    void store.reloadReviews().finally(() => {
+      reviewsReloading = false;
+      if (!reviewsAgain) return;
+      reviewsAgain = false;
+      reloadReviewsOnce();
+    });
+  }
+
   const store: Store = {
     getState: () => state,
     subscribe(listener) {
@@ -92,14 +115,13 @@ export function createStore(bridge: AssetSyncBridge, initialRoute: Route = { vie
     },
     start() {
       const stops = [
-        bridge.on('status', (status) => store.applyStatus(status)),
-        bridge.on('transfer', (transfer) => update((s) => withStatus(s, (status) => withTransfer(status, transfer)))),
-        bridge.on('problem', (problem) => update((s) => withStatus(s, (status) => withProblem(status, problem)))),
-        bridge.on('activity', (item) =>
-          update((s) => ({ ...s, activity: { kind: 'ready', value: [item, ...(s.activity.kind === 'ready' ? s.activity.value : [])].slice(0, ACTIVITY_KEPT) } })),
-        ),
+        bridge.on('status', (status) => events.status(status)),
+        bridge.on('transfer', (transfer) => events.transfer(transfer)),
+        bridge.on('problem', (problem) => events.problem(problem)),
+        bridge.on('activity', (item) => events.activity(item)),
         // Main remembers what was seen; the fresh lists carry it.
-        bridge.on('review', () => void store.reloadReviews()),
+        bridge.on('review', () => reloadReviewsOnce()),
+        () => events.stop(),
         bridge.on('navigate', (request) => store.navigate(routeFromNavigate(request))),
       ];
       if (watch) {
@@ -117,7 +139,9 @@ export function createStore(bridge: AssetSyncBridge, initialRoute: Route = { vie
       update((s) => ({ ...s, route }));
     },
     applyStatus(status) {
-      update((s) => ({ ...s, status: { kind: 'ready', value: status } }));
+      // Events that came before this answer are older than it.
+      events.flush();
+      update((s) => ({ ...s, status: { kind: 'ready', value: keepTransfers(status) } }));
     },
     reloadStatus: () => load('status', () => bridge.invoke('getStatus', {})),
     reloadActivity: () => load('activity', () => bridge.invoke('getActivity', { limit: ACTIVITY_KEPT })),
@@ -126,19 +150,40 @@ export function createStore(bridge: AssetSyncBridge, initialRoute: Route = { vie
   return store;
 }
 
+/** What the engine said since the last render, applied in one go. */
+function applyBatch(state: UiState, batch: EventBatch): UiState {
+  let next = state;
+  if (batch.status) next = { ...next, status: { kind: 'ready', value: keepTransfers(batch.status) } };
+  if (batch.transfers.size > 0) next = withStatus(next, (status) => withTransfers(status, batch.transfers.values()));
+  for (const problem of batch.problems.values()) next = withStatus(next, (status) => withProblem(status, problem));
+  if (batch.activity.length > 0) {
+    const older = next.activity.kind === 'ready' ? next.activity.value : [];
+    next = { ...next, activity: { kind: 'ready', value: [...batch.activity].reverse().concat(older).slice(0, ACTIVITY_KEPT) } };
+  }
+  return next;
+}
+
 function withStatus(state: UiState, change: (status: EngineStatus) => EngineStatus): UiState {
   if (state.status.kind !== 'ready') return state;
   return { ...state, status: { kind: 'ready', value: change(state.status.value) } };
 }
 
-/** A transfer's progress between two status reports; finished ones leave the list. */
-function withTransfer(status: EngineStatus, transfer: TransferProgress): EngineStatus {
-  const others = status.transfers.filter((t) => t.id !== transfer.id);
-  const finished = transfer.state === 'done' || transfer.state === 'failed';
-  if (finished) return others.length === status.transfers.length ? status : { ...status, transfers: others };
-  const index = status.transfers.findIndex((t) => t.id === transfer.id);
-  const transfers = index < 0 ? [...status.transfers, transfer] : status.transfers.map((t, i) => (i === index ? transfer : t));
-  return { ...status, transfers };
+/** Transfers' progress between two status reports; finished ones leave the list. */
+function withTransfers(status: EngineStatus, updates: Iterable<TransferProgress>): EngineStatus {
+  const byId = new Map(status.transfers.map((t) => [t.id, t]));
+  for (const transfer of updates) {
+    if (transfer.state === 'done' || transfer.state === 'failed') byId.delete(transfer.id);
+    else byId.set(transfer.id, transfer);
+  }
+  return keepTransfers({ ...status, transfers: [...byId.values()] });
+}
+
+/** A queue of thousands keeps its active transfers and the first queued ones. */
+function keepTransfers(status: EngineStatus): EngineStatus {
+  if (status.transfers.length <= TRANSFERS_KEPT) return status;
+  const active = status.transfers.filter((t) => t.state === 'active');
+  const queued = status.transfers.filter((t) => t.state !== 'active');
+  return { ...status, transfers: [...active, ...queued].slice(0, TRANSFERS_KEPT) };
 }
 
 /** A problem reported between two status reports: one per kind and path. */
