@@ -1,8 +1,6 @@
 import { useEffect } from 'react';
-import { isConnected } from './bridge/connection.js';
 import { ConnectionNotice } from './components/ConnectionNotice.js';
-import { StateIcon } from './components/StateIcon.js';
-import { overallText, stateTone } from './format.js';
+import { HeaderState } from './components/HeaderState.js';
 import { FilesScreen } from './screens/FilesScreen.js';
 import { ReviewsScreen } from './screens/ReviewsScreen.js';
 import { SettingsScreen } from './screens/SettingsScreen.js';
@@ -66,18 +64,11 @@ function NavButton({ item, current }: { item: (typeof NAV)[number]; current: boo
 }
 
 function Header() {
-  const { status, connection } = useUiState();
   const { theme, toggle } = useTheme();
-  const lost = !isConnected(connection) || status.kind === 'error';
-  const tone = lost ? 'offline' : status.kind === 'ready' ? stateTone(status.value.state) : 'busy';
-  const words = lost ? 'Not connected to Asset Sync' : status.kind === 'ready' ? overallText(status.value) : 'Connecting…';
   return (
     <header className="app-header">
       <h1>Asset Sync</h1>
-      <p className={`header-state tone-${tone}`} role="status" aria-live="polite" data-testid="header-state">
-        <StateIcon tone={tone} />
-        <span>{words}</span>
-      </p>
+      <HeaderState />
       <button type="button" className="theme-toggle" aria-pressed={theme === 'dark'} onClick={toggle}>
         Dark theme
       </button>
