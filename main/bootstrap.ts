@@ -7,6 +7,7 @@ import { defaultDeviceName, indexPathFor, logPath } from './config.js';
 import { SyncEngine, type EngineWorkspace } from './engine/engine.js';
 import { openIndex, type SyncIndex } from './index/sync-index.js';
 import { closeLogger, createLogger, type Logger } from './logging.js';
+import { lockRoot } from './root-lock.js';
 import { accountRef, resolveCredentials, type ApiCredentials, type SecretStore } from './secrets/secret-store.js';
 import { ServiceClient } from './service-client/index.js';
 
@@ -94,12 +95,20 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
 }
 
 export async function openSession(options: SessionOptions): Promise<Session> {
-  const connection = await connect(options);
+  const indexPath = indexPathFor(options.root);
+  const lock = await lockRoot(options.root, indexPath);
+  let connection: Connection;
   let index: SyncIndex;
   try {
-    index = openIndex(indexPathFor(options.root));
+    connection = await connect(options);
+    try {
+      index = openIndex(indexPath);
+    } catch (error) {
+      await connection.close();
+      throw error;
+    }
   } catch (error) {
-    await connection.close();
+    await lock.release();
     throw error;
   }
   index.settings.set(SERVICE_SETTING, { baseUrl: options.baseUrl, accountId: options.accountId } satisfies ServiceSetting);
@@ -132,6 +141,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       engine.off('status', rememberLastSync);
       await connection.close();
       index.close();
+      await lock.release();
     },
   };
 }

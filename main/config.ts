@@ -4,9 +4,9 @@
  * bare-machine case (no file, no keychain) works from options and environment alone.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 
 export const WorkspaceSettings = z.object({
@@ -76,10 +76,29 @@ export function saveConfig(config: Config, file: string = configPath()): void {
   renameSync(tmp, file);
 }
 
-/** One index per sync root, so two roots never share state. */
+/**
+ * One index per sync root, so two roots never share state, and one root one index however it
+ * is spelled: through a symlink, a second index would have taken the folder over with a marker
+ * of its own, locking the first out.
+ */
 export function indexPathFor(root: string, env: NodeJS.ProcessEnv = process.env): string {
-  const id = createHash('sha256').update(resolve(root)).digest('hex').slice(0, 16);
+  const id = createHash('sha256').update(canonicalPath(root)).digest('hex').slice(0, 16);
   return join(appDirs(env).data, `index-${id}.db`);
+}
+
+/** `path` absolute, with the symlinks of the part that exists resolved (the rest may not exist yet). */
+export function canonicalPath(path: string): string {
+  const missing: string[] = [];
+  for (let existing = resolve(path); ; ) {
+    try {
+      return join(realpathSync.native(existing), ...missing.reverse());
+    } catch {
+      const parent = dirname(existing);
+      if (parent === existing) return resolve(path);
+      missing.push(basename(existing));
+      existing = parent;
+    }
+  }
 }
 
 export function logPath(env: NodeJS.ProcessEnv = process.env): string {

@@ -8,6 +8,7 @@ import { CredentialsError } from '../bootstrap.js';
 import { KeychainUnavailableError } from '../secrets/secret-store.js';
 import { UnknownWorkspaceError } from '../index/workspaces.js';
 import { PathEscapeError } from '../local/paths.js';
+import { RootBusyError } from '../root-lock.js';
 import { isServiceError, type ServiceErrorKind } from '../service-client/errors.js';
 
 /** A failure whose message is already meant for the user. */
@@ -59,6 +60,8 @@ export function toBridgeError(error: unknown): BridgeError {
   if (error instanceof KeychainUnavailableError) return { code: 'keychain', message: error.message };
   if (error instanceof UnknownWorkspaceError) return { code: 'not_found', message: 'This workspace is not synced on this device.' };
   if (error instanceof PathEscapeError) return { code: 'invalid_path', message: 'That path is outside the sync folder.' };
+  // Retried: the other sync (the command line, most likely) may be done soon.
+  if (error instanceof RootBusyError) return { code: 'busy', message: error.message };
   const errno = (error as NodeJS.ErrnoException | null)?.code;
   if (typeof errno === 'string' && FILE_MESSAGES[errno]) return FILE_MESSAGES[errno];
   return INTERNAL_ERROR;

@@ -6,6 +6,7 @@ import { connect } from '../bootstrap.js';
 import { indexPathFor, saveConfig, type Config } from '../config.js';
 import { forgetSyncedState } from '../engine/workspace-sync.js';
 import { openIndex } from '../index/sync-index.js';
+import { lockRoot } from '../root-lock.js';
 import { EXIT_OK, UsageError } from './errors.js';
 import { addRootOption, addServiceOptions, normalizeExcluded, readConfig, repeatable, resolveRoot, resolveService, type GlobalOptions, type Run, type ServiceOptions } from './options.js';
 import { formatTable, print, printJson } from './output.js';
@@ -83,20 +84,20 @@ function addWorkspace(id: string, options: AddOptions): number {
   return EXIT_OK;
 }
 
-function removeWorkspace(id: string): number {
+async function removeWorkspace(id: string): Promise<number> {
   const config = readConfig();
   if (!config.workspaces.some((w) => w.id === id)) throw new UsageError(`Workspace ${id} is not synced here; \`asset-sync workspaces\` lists them.`);
   saveConfig({ ...config, workspaces: config.workspaces.filter((w) => w.id !== id) });
   // What was synced is forgotten too: a workspace added again merges its folder by content
   // instead of comparing it with a base that may describe another folder.
-  if (config.root) forgetWorkspace(config.root, id);
+  if (config.root) await forgetWorkspace(config.root, id);
   print(`Stopped syncing workspace ${id}. Its local folder was left as it is.`);
   return EXIT_OK;
 }
 
-function resetWorkspace(id: string, options: { root?: string }): number {
+async function resetWorkspace(id: string, options: { root?: string }): Promise<number> {
   const root = resolveRoot(options.root, readConfig());
-  if (!forgetWorkspace(root, id)) {
+  if (!(await forgetWorkspace(root, id))) {
     print(`Nothing was synced of workspace ${id} into ${root}: the next sync starts afresh anyway.`);
     return EXIT_OK;
   }
@@ -106,14 +107,19 @@ function resetWorkspace(id: string, options: { root?: string }): number {
   return EXIT_OK;
 }
 
-/** Forgets the workspace's synced state in the index of `root`; false when it had none. */
-function forgetWorkspace(root: string, id: string): boolean {
-  const indexPath = indexPathFor(resolve(root));
+/** Forgets the workspace's synced state in the index of `root`; false when it had none. Not while a sync runs there. */
+async function forgetWorkspace(root: string, id: string): Promise<boolean> {
+  const indexPath = indexPathFor(root);
   if (!existsSync(indexPath)) return false;
-  const index = openIndex(indexPath);
+  const lock = await lockRoot(root, indexPath);
   try {
-    return forgetSyncedState(index, id);
+    const index = openIndex(indexPath);
+    try {
+      return forgetSyncedState(index, id);
+    } finally {
+      index.close();
+    }
   } finally {
-    index.close();
+    await lock.release();
   }
 }

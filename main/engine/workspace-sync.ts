@@ -4,6 +4,7 @@
  * workspace (marker, listing, scan) stops the cycle with a problem; a failing path does not.
  */
 import { mkdir, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Problem, SyncState } from '../../shared/engine.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import { loadIgnoreMatcher, type IgnoreMatcher } from '../local/ignore.js';
@@ -406,7 +407,7 @@ export class WorkspaceSync {
           message: exists
             ? `The folder ${ws.dir} is not the one this workspace synced to (its .assetsync marker is ${status}). Nothing was changed.`
             : `The folder ${ws.dir} is missing (unmounted drive or moved folder?). Nothing was changed.`,
-          hint: `Reconnect the drive or move the folder back. If this is the right folder, run \`asset-sync workspaces reset ${ws.id}\`: the next sync then merges it with the service by content and deletes nothing on either side.`,
+          hint: `Reconnect the drive or move the folder back. If this is the right folder, run \`asset-sync workspaces reset ${ws.id} --root ${JSON.stringify(dirname(ws.dir))}\`: the next sync then merges it with the service by content and deletes nothing on either side.`,
         };
       }
       return null;

@@ -1,0 +1,85 @@
+/**
+ * One sync per root: a second `asset-sync` on a root being synced refuses to start instead of
+ * acting on the first one's half-done work, the lock goes with its process even on SIGKILL,
+ * and a root reached through a symlink is the same root.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type DemoInfo, type RunningService } from '../../service/index.js';
+import { CLI, runCli } from './cli-helpers.js';
+
+let service: RunningService;
+let demo: DemoInfo;
+let home: string;
+let root: string;
+let env: Record<string, string>;
+let serviceArgs: string[];
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  service = await startService();
+  demo = await service.seedDemo();
+  home = mkdtempSync(join(tmpdir(), 'asset-sync-lock-home-'));
+  root = mkdtempSync(join(tmpdir(), 'asset-sync-lock-root-'));
+  env = { ASSET_SYNC_HOME: home, ASSET_SYNC_API_KEY: demo.user.apiKey, ASSET_SYNC_API_SECRET: demo.user.apiSecret };
+  serviceArgs = ['--base-url', service.url, '--account', demo.accountId, '--workspace', demo.workspaceId];
+});
+
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await service?.stop();
+  rmSync(home, { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** `asset-sync sync` watching `syncRoot`, resolved once it reports its first sync done. */
+async function watching(syncRoot: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [CLI, 'sync', ...serviceArgs, '--root', syncRoot], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  child.stdout?.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: string) => {
+      out += chunk;
+      if (out.includes('up to date')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`sync exited (${String(code)}) before its first sync: ${out}`)));
+  });
+  return child;
+}
+
+describe('one sync per root', () => {
+  it('a second sync of a root being synced refuses to start; after a SIGKILL of the first, it runs at once', async () => {
+    const first = await watching(root);
+    const second = await runCli(['sync', '--once', ...serviceArgs, '--root', root], { env });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`Another Asset Sync is already syncing ${root}`);
+    const reset = await runCli(['workspaces', 'reset', demo.workspaceId, '--root', root], { env: { ASSET_SYNC_HOME: home } });
+    expect(reset.code).toBe(1);
+    expect(reset.stderr).toContain('Another Asset Sync is already syncing');
+
+    first.kill('SIGKILL');
+    await once(first, 'exit');
+    const after = await runCli(['sync', '--once', ...serviceArgs, '--root', root], { env });
+    expect(after.stderr).toBe('');
+    expect(after.code).toBe(0);
+  });
+
+  it('a root reached through a symlink is the same root: same lock, same index, no marker clash', async () => {
+    const link = join(home, 'linked-root');
+    symlinkSync(root, link);
+    const throughLink = await runCli(['sync', '--once', ...serviceArgs, '--root', link], { env });
+    expect(throughLink.code).toBe(0);
+    expect(throughLink.stdout).not.toMatch(/^downloaded /m);
+    const direct = await runCli(['sync', '--once', ...serviceArgs, '--root', root], { env });
+    expect(direct.code).toBe(0);
+    expect(direct.stdout).toContain('Everything is up to date.');
+  });
+});
