@@ -8,7 +8,7 @@ import { Command, CommanderError } from 'commander';
 import { EXIT_USAGE, describeError } from './errors.js';
 import { registerLogin } from './login.js';
 import type { GlobalOptions, Run } from './options.js';
-import { printError } from './output.js';
+import { printError, stdoutGone } from './output.js';
 import { registerReviews } from './reviews.js';
 import { registerRestore } from './restore.js';
 import { registerSaveVersion } from './save-version.js';
@@ -59,9 +59,10 @@ export function buildProgram(run: Run): Command {
 
 /** Runs the command line; resolves to the exit code. */
 export async function main(argv: readonly string[] = process.argv): Promise<number> {
-  // `asset-sync status | head`: a reader that leaves early is not an error.
+  // `asset-sync sync --once | head -1`: a reader that leaves early is not an error, and it must
+  // not stop a sync halfway either (exiting here left the rest unsynced, with exit code 0).
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0);
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return stdoutGone();
     throw error;
   });
   let exitCode = 0;

@@ -4,8 +4,16 @@
  */
 import type { Problem, ReviewNotification } from '../../shared/engine.js';
 
+/** False once the reader of stdout has gone (`asset-sync sync | head -1`): there is no one left to tell. */
+let stdoutOpen = true;
+
+/** The reader of stdout left: later lines are dropped, and the command carries on. */
+export function stdoutGone(): void {
+  stdoutOpen = false;
+}
+
 export function print(line = ''): void {
-  process.stdout.write(`${line}\n`);
+  if (stdoutOpen) process.stdout.write(`${line}\n`);
 }
 
 export function printError(line: string): void {
@@ -13,7 +21,7 @@ export function printError(line: string): void {
 }
 
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  if (stdoutOpen) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 const SIZE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];

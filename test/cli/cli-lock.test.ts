@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,5 +81,26 @@ describe('one sync per root', () => {
     const direct = await runCli(['sync', '--once', ...serviceArgs, '--root', root], { env });
     expect(direct.code).toBe(0);
     expect(direct.stdout).toContain('Everything is up to date.');
+  });
+});
+
+describe('a reader that leaves early', () => {
+  it('does not stop the sync: every file is uploaded, and the exit code tells the result', async () => {
+    const dir = join(root, 'Spring Campaign', 'Piped');
+    mkdirSync(dir, { recursive: true });
+    for (let i = 0; i < 10; i += 1) writeFileSync(join(dir, `note-${i}.txt`), `note ${i}\n`);
+    utimesSync(dir, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    for (let i = 0; i < 10; i += 1) utimesSync(join(dir, `note-${i}.txt`), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    // `asset-sync sync --once | head -0`: the pipe's reader is gone before the first line.
+    const child = spawn(process.execPath, [CLI, 'sync', '--once', ...serviceArgs, '--root', root], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.destroy();
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    const check = await runCli(['sync', '--once', ...serviceArgs, '--root', root], { env });
+    expect(check.code).toBe(0);
+    expect(check.stdout).not.toMatch(/^uploaded /m);
   });
 });
