@@ -1,89 +1,28 @@
 /**
- * The whole way a user goes: the local service with demo data, the headless daemon
- * (`asset-sync sync --ui`) as a child process, and the built UI in Debian's Chromium.
+ * The whole way a user goes (ui-world.ts: the local service, the headless daemon, Chromium).
  * The UI sees the files sync, shows a file's versions, receives a review request a colleague
- * makes, approves it, and the approval is then on the service.
- *
- * Needs `npm run build:renderer` first (`npm test` runs it) and /usr/bin/chromium
- * (`apt-get install chromium`; `.ci/run` installs it).
+ * makes, approves it, and the approval is then on the service. When the daemon is killed, the
+ * page says it is no longer connected.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../helpers/service.js';
+import type { TestService } from '../helpers/service.js';
+import { PATIENCE, startUiWorld, type UiWorld } from './ui-world.js';
 
-const REPO = resolve(import.meta.dirname, '../..');
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = join(REPO, 'test-results', 'ui-e2e');
-/** Waiting is not asserting on speed: a slow machine only takes longer to get there. */
-const PATIENCE = { timeout: 60_000 };
-
+let world: UiWorld;
 let service: TestService;
-let home: string;
-let daemon: ChildProcess;
-let daemonOutput = '';
-let browser: Browser;
 let page: Page;
 
-/** Starts `asset-sync sync --ui 0` and answers the address it prints on a line of its own. */
-async function startDaemon(): Promise<string> {
-  const { demo } = service;
-  daemon = spawn(
-    process.execPath,
-    ['bin/asset-sync.js', 'sync', '--ui', '0', '--base-url', service.service.url, '--account', demo.accountId, '--workspace', demo.workspaceId, '--root', join(home, 'Assets'), '--poll', '5'],
-    {
-      cwd: REPO,
-      env: { ...process.env, ASSET_SYNC_HOME: join(home, 'state'), ASSET_SYNC_API_KEY: demo.user.apiKey, ASSET_SYNC_API_SECRET: demo.user.apiSecret },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  daemon.stderr?.on('data', (chunk: Buffer) => (daemonOutput += chunk.toString()));
-  const lines = createInterface({ input: daemon.stdout! });
-  return new Promise<string>((resolveUrl, reject) => {
-    lines.on('line', (line) => {
-      daemonOutput += `${line}\n`;
-      const url = line.trim();
-      if (/^http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+$/.test(url)) resolveUrl(url);
-    });
-    daemon.once('exit', (code) => reject(new Error(`asset-sync exited (${code}) before printing its UI address:\n${daemonOutput}`)));
-  });
-}
-
-async function stopDaemon(): Promise<void> {
-  if (!daemon || daemon.exitCode !== null) return;
-  const exited = new Promise((done) => daemon.once('exit', done));
-  daemon.kill('SIGTERM');
-  await exited;
-}
-
-const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+const shot = (name: string) => world.shot(name);
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`The UI end-to-end test drives Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\`.`);
-  if (!existsSync(join(REPO, 'dist/renderer/index.html'))) throw new Error('The UI is not built: run `npm run build:renderer` first (`npm test` does).');
-  mkdirSync(SHOTS, { recursive: true });
-  home = mkdtempSync(join(tmpdir(), 'asset-sync-ui-e2e-'));
-  service = await startTestService();
-  const url = await startDaemon();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
-  // A fresh context is a fresh profile: no cookie, no stored theme.
-  const context = await browser.newContext({ viewport: { width: 1200, height: 860 }, colorScheme: 'light' });
-  page = await context.newPage();
-  await page.goto(url);
+  world = await startUiWorld();
+  ({ service, page } = world);
+  await page.goto(world.url);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await stopDaemon();
-  await service?.stop();
-  if (home) rmSync(home, { recursive: true, force: true });
+  await world?.close();
 }, 60_000);
 
 describe('the UI in a browser, over the headless daemon', () => {
@@ -150,5 +89,17 @@ describe('the UI in a browser, over the headless daemon', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Workspaces and folders' }).waitFor(PATIENCE);
     await shot('settings-dark');
+  });
+
+  it('says it is no longer connected once the daemon is gone, instead of its last status', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Status' }).click();
+    const state = page.getByRole('banner').getByTestId('header-state');
+    await expect.poll(() => state.textContent(), PATIENCE).toBe('Up to date');
+    await world.stopDaemon('SIGKILL');
+    await expect.poll(() => state.textContent(), PATIENCE).toBe('Not connected to Asset Sync');
+    expect(await page.getByTestId('overall-state').textContent()).toBe('Not connected to Asset Sync');
+    expect(await page.getByTestId('connection-notice').textContent()).toContain('This page reconnects by itself');
+    expect(await page.getByRole('button', { name: 'Pause sync' }).isDisabled()).toBe(true);
+    await shot('daemon-gone');
   });
 });

@@ -20,6 +20,8 @@ describe('the connection to Asset Sync', () => {
     expect(screen.getByTestId('overall-state').textContent).toBe('Not connected to Asset Sync');
     expect(screen.getByTestId('connection-notice').textContent).toContain('This page reconnects by itself when Asset Sync is back.');
     expect((screen.getByRole('button', { name: 'Pause sync' }) as HTMLButtonElement).disabled).toBe(true);
+    const workspaceRow = screen.getByText('Spring Campaign', { selector: 'strong' }).closest('li') as HTMLElement;
+    expect(within(workspaceRow).getByText(/Up to date/).textContent).toBe('Last known: Up to date');
   });
 
   it('shows the state again when Asset Sync is back, with fresh lists', async () => {

@@ -62,7 +62,7 @@ function StatusBody({ status }: { status: EngineStatus }) {
         ) : (
           <ul className="workspace-list">
             {status.workspaces.map((w) => (
-              <WorkspaceRow key={w.workspaceId} workspace={w} transfers={status.transfers.filter((t) => t.workspaceId === w.workspaceId)} />
+              <WorkspaceRow key={w.workspaceId} workspace={w} transfers={status.transfers.filter((t) => t.workspaceId === w.workspaceId)} stale={!connected} />
             ))}
           </ul>
         )}
@@ -95,16 +95,17 @@ function StatusBody({ status }: { status: EngineStatus }) {
   );
 }
 
-function WorkspaceRow({ workspace: w, transfers }: { workspace: WorkspaceStatus; transfers: TransferProgress[] }) {
+function WorkspaceRow({ workspace: w, transfers, stale }: { workspace: WorkspaceStatus; transfers: TransferProgress[]; stale: boolean }) {
   const total = transfers.reduce((sum, t) => sum + t.bytesTotal, 0);
   const done = transfers.reduce((sum, t) => sum + t.bytesDone, 0);
-  const tone = stateTone(w.state);
+  const tone = stale ? 'paused' : stateTone(w.state);
   return (
     <li className="workspace-row">
       <div className="row-main">
         <strong>{w.name}</strong>
         <span className={`state tone-${tone}`}>
           <StateIcon tone={tone} />
+          {stale && 'Last known: '}
           {stateText(w.state, w.pending.downloads + w.pending.uploads + w.pending.deletes + w.pending.moves + w.pending.conflicts)}
         </span>
       </div>

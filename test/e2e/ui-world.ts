@@ -1,0 +1,108 @@
+/**
+ * What the UI end-to-end tests stand on: the local service with demo data, the headless daemon
+ * (`asset-sync sync --ui`) as a child process, and the built UI in Debian's Chromium.
+ *
+ * Needs `npm run build:renderer` first (`npm test` runs it) and /usr/bin/chromium
+ * (`apt-get install chromium`; `.ci/run` installs it).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+export const REPO = resolve(import.meta.dirname, '../..');
+const CHROMIUM = '/usr/bin/chromium';
+export const SHOTS = join(REPO, 'test-results', 'ui-e2e');
+/** Waiting is not asserting on speed: a slow machine only takes longer to get there. */
+export const PATIENCE = { timeout: 60_000 };
+
+export interface UiWorld {
+  service: TestService;
+  /** The sync root; the demo workspace is synced into `<root>/Spring Campaign`. */
+  root: string;
+  /** The address the daemon printed, with its token. */
+  url: string;
+  daemon: ChildProcess;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** Everything the daemon printed, for failure messages. */
+  output(): string;
+  shot(name: string, options?: { fullPage?: boolean }): Promise<void>;
+  stopDaemon(signal?: NodeJS.Signals): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startUiWorld(options: { viewport?: { width: number; height: number } } = {}): Promise<UiWorld> {
+  if (!existsSync(CHROMIUM)) throw new Error(`The UI end-to-end test drives Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\`.`);
+  if (!existsSync(join(REPO, 'dist/renderer/index.html'))) throw new Error('The UI is not built: run `npm run build:renderer` first (`npm test` does).');
+  mkdirSync(SHOTS, { recursive: true });
+  const home = mkdtempSync(join(tmpdir(), 'asset-sync-ui-e2e-'));
+  const root = join(home, 'Assets');
+  const service = await startTestService();
+  let output = '';
+  const { demo } = service;
+  const daemon = spawn(
+    process.execPath,
+    ['bin/asset-sync.js', 'sync', '--ui', '0', '--base-url', service.service.url, '--account', demo.accountId, '--workspace', demo.workspaceId, '--root', root, '--poll', '5'],
+    {
+      cwd: REPO,
+      env: { ...process.env, ASSET_SYNC_HOME: join(home, 'state'), ASSET_SYNC_API_KEY: demo.user.apiKey, ASSET_SYNC_API_SECRET: demo.user.apiSecret },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  daemon.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const stopDaemon = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (daemon.exitCode !== null || daemon.signalCode !== null) return;
+    const exited = new Promise((done) => daemon.once('exit', done));
+    daemon.kill(signal);
+    await exited;
+  };
+
+  let browser: Browser | undefined;
+  try {
+    const url = await new Promise<string>((resolveUrl, reject) => {
+      createInterface({ input: daemon.stdout! }).on('line', (line) => {
+        output += `${line}\n`;
+        const printed = line.trim();
+        if (/^http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+$/.test(printed)) resolveUrl(printed);
+      });
+      daemon.once('exit', (code) => reject(new Error(`asset-sync exited (${code}) before printing its UI address:\n${output}`)));
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    });
+    // A fresh context is a fresh profile: no cookie, no stored theme.
+    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1200, height: 860 }, colorScheme: 'light' });
+    const page = await context.newPage();
+    const opened = browser;
+    return {
+      service,
+      root,
+      url,
+      daemon,
+      browser: opened,
+      context,
+      page,
+      output: () => output,
+      shot: async (name, shotOptions = {}) => void (await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: shotOptions.fullPage ?? true })),
+      stopDaemon,
+      async close() {
+        await opened.close();
+        await stopDaemon();
+        await service.stop();
+        rmSync(home, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await browser?.close();
+    await stopDaemon();
+    await service.stop();
+    rmSync(home, { recursive: true, force: true });
+    throw error;
+  }
+}
