@@ -111,7 +111,6 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     await lock.release();
     throw error;
   }
-  index.settings.set(SERVICE_SETTING, { baseUrl: options.baseUrl, accountId: options.accountId } satisfies ServiceSetting);
   const engine = new SyncEngine({
     root: options.root,
     workspaces: options.workspaces,
@@ -126,7 +125,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     ...(options.maxUploads !== undefined ? { maxUploads: options.maxUploads } : {}),
     bandwidthLimit: options.bandwidthLimit,
   });
-  const rememberLastSync = recordLastSync(index);
+  const rememberLastSync = recordLastSync(index, { baseUrl: options.baseUrl, accountId: options.accountId });
   engine.on('status', rememberLastSync);
   let closed = false;
   return {
@@ -146,8 +145,13 @@ export async function openSession(options: SessionOptions): Promise<Session> {
   };
 }
 
-/** Persists each workspace's last finished cycle, so `status` can tell it without running the engine. */
-function recordLastSync(index: SyncIndex): (status: EngineStatus) => void {
+/**
+ * Persists each workspace's last finished cycle, so `status` can tell it without running the
+ * engine, and the service it synced with: the file commands
+ * (`versions`, `restore`) use that service, so it is stored only once a sync with it worked (a
+ * run with a mistyped --base-url stored it before, and the file commands failed from then on).
+ */
+function recordLastSync(index: SyncIndex, service: ServiceSetting): (status: EngineStatus) => void {
   let known: Record<string, string> = index.settings.get<Record<string, string>>(LAST_SYNC_SETTING) ?? {};
   return (status) => {
     if (!index.isOpen) return;
@@ -158,6 +162,8 @@ function recordLastSync(index: SyncIndex): (status: EngineStatus) => void {
         changed = true;
       }
     }
-    if (changed) index.settings.set(LAST_SYNC_SETTING, known);
+    if (!changed) return;
+    index.settings.set(LAST_SYNC_SETTING, known);
+    index.settings.set(SERVICE_SETTING, service);
   };
 }

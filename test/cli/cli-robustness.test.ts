@@ -1,7 +1,8 @@
 /**
- * One sync per root: a second `asset-sync` on a root being synced refuses to start instead of
- * acting on the first one's half-done work, the lock goes with its process even on SIGKILL,
- * and a root reached through a symlink is the same root.
+ * The command line as scripts and impatient people use it: a second `asset-sync` on a root
+ * being synced refuses to start (the lock goes with its process, even on SIGKILL); a root
+ * reached through a symlink is the same root; a reader that closes the pipe early does not stop
+ * a sync; a run against a mistyped service changes nothing the file commands rely on.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -102,5 +103,16 @@ describe('a reader that leaves early', () => {
     const check = await runCli(['sync', '--once', ...serviceArgs, '--root', root], { env });
     expect(check.code).toBe(0);
     expect(check.stdout).not.toMatch(/^uploaded /m);
+  });
+});
+
+describe('a run against a mistyped service', () => {
+  it('fails without changing the service the file commands use', async () => {
+    const bogus = await runCli(['sync', '--once', '--base-url', 'http://127.0.0.1:1', '--account', demo.accountId, '--workspace', demo.workspaceId, '--root', root], { env });
+    expect(bogus.code).toBe(1);
+    const versions = await runCli(['versions', join(root, 'Spring Campaign', 'README.txt')], { env });
+    expect(versions.stderr).toBe('');
+    expect(versions.code).toBe(0);
+    expect(versions.stdout).toContain('README.txt in Spring Campaign');
   });
 });
