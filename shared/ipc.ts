@@ -35,6 +35,8 @@ export const Requests = {
   pause: z.object({}),
   resume: z.object({}),
   retry: z.object({ workspaceId: id.optional() }),
+  /** Carries out the deletions the mass-delete brake held back, once. */
+  allowDeletions: z.object({ workspaceId: id }),
   getSettings: z.object({}),
   updateSettings: z.object({
     pollIntervalSeconds: z.number().int().min(5).max(3600).optional(),
@@ -117,6 +119,7 @@ export interface Responses {
   pause: EngineStatus;
   resume: EngineStatus;
   retry: EngineStatus;
+  allowDeletions: EngineStatus;
   getSettings: SettingsView;
   updateSettings: SettingsView;
   listRemoteWorkspaces: RemoteWorkspace[];

@@ -228,6 +228,10 @@ export class AppApi extends EventEmitter<UiEvents> {
         }
         return this.status();
       },
+      allowDeletions: async ({ workspaceId }) => {
+        this.need().engine.allowDeletionsOnce(workspaceId);
+        return this.status();
+      },
       getSettings: async () => this.settings(),
       updateSettings: async (patch) => {
         const change = applySettings(this.config, patch);

@@ -78,7 +78,7 @@ async function sync(options: SyncOptions, globals: GlobalOptions): Promise<numbe
     print(`Syncing ${settings.workspaces.length === 1 ? 'one workspace' : `${settings.workspaces.length} workspaces`} into ${settings.root}`);
     return options.once
       ? await syncOnce(session, { allowMassDelete: options.allowMassDelete ?? false, multipleWorkspaces: settings.workspaces.length > 1 })
-      : await watch(session, { multipleWorkspaces: settings.workspaces.length > 1 });
+      : await watch(session, { allowMassDelete: options.allowMassDelete ?? false, multipleWorkspaces: settings.workspaces.length > 1 });
   } finally {
     await ui?.close();
     await session.close();
@@ -139,12 +139,14 @@ export function reportLines(report: SyncReport, status: EngineStatus, options: {
   return lines;
 }
 
-export async function watch(session: Session, options: { multipleWorkspaces: boolean }): Promise<number> {
+export async function watch(session: Session, options: { allowMassDelete?: boolean; multipleWorkspaces: boolean }): Promise<number> {
   const reporter = attachReporter(session.engine, { tty: Boolean(process.stdout.isTTY), multipleWorkspaces: options.multipleWorkspaces, liveProblems: true });
   // Listening from the start: a Ctrl+C during start-up still stops cleanly.
   const stopRequested = untilSignal();
   try {
     await session.engine.init();
+    // Confirmed deletions are carried out by the first cycle only: the brake guards the rest.
+    if (options.allowMassDelete) for (const ws of session.engine.status().workspaces) session.engine.allowDeletionsOnce(ws.workspaceId);
     await session.engine.start();
     reporter.log('Watching for changes; press Ctrl+C to stop.');
     const signal = await stopRequested;

@@ -65,6 +65,8 @@ interface WorkspaceRuntime {
   watching?: boolean;
   /** The inode of the folder the watcher watches. */
   watchedInode?: number | undefined;
+  /** The user confirmed the deletions the mass-delete brake held back: the next cycle carries them out. */
+  deletionsAllowed?: boolean;
   /**
    * Synced files, counted again only after a cycle that acted: a count of 100,000 rows at every
    * status update (each phase change) was a tenth of a second of every start-up.
@@ -233,7 +235,9 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       runtime.again = true;
       return;
     }
-    void this.runCycle(workspaceId, false).then(async (outcome) => {
+    const allowMassDelete = runtime.deletionsAllowed === true;
+    runtime.deletionsAllowed = false;
+    void this.runCycle(workspaceId, allowMassDelete).then(async (outcome) => {
       // The first cycle may have made the workspace folder: watch it now, and look once more
       // for what changed before the watcher saw anything.
       if (await this.watch(workspaceId)) runtime.again = true;
@@ -246,6 +250,17 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         setTimeout(() => this.trigger(workspaceId), Math.max(wait, 0)).unref();
       }
     });
+  }
+
+  /**
+   * The user confirms the deletions the mass-delete brake held back (design notes §9): the next
+   * cycle carries them out, and the brake guards every cycle after it again.
+   */
+  allowDeletionsOnce(workspaceId: string): void {
+    const runtime = this.runtimes.get(workspaceId);
+    if (!runtime) throw new Error(`unknown workspace ${workspaceId}`);
+    runtime.deletionsAllowed = true;
+    this.trigger(workspaceId);
   }
 
   /** When the first failing path of the workspace is due again, no later than the next poll. */

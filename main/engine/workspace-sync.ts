@@ -206,7 +206,7 @@ export class WorkspaceSync {
         path: null,
         kind: 'brake',
         message: decided.brake.reason,
-        hint: 'If these deletions are intended, run `asset-sync sync --allow-mass-delete` once; otherwise restore the files.',
+        hint: 'If they are intended, confirm them ("Delete on the service" in the app, or `asset-sync sync --allow-mass-delete`); if not, put the files back and nothing is deleted.',
       });
     }
     const work = actions.filter((a) => !BOOKKEEPING.has(a.kind)).length;

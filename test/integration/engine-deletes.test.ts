@@ -3,10 +3,12 @@
  * remote deletes go to the trash and never take unsynced work with them, a mass deletion and a
  * missing root marker delete nothing remotely.
  */
+import { unlinkSync } from 'node:fs';
 import { rename, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { idle, localChecksums, remoteChecksums, sha256, trashedChecksums, worlds } from '../helpers/engine.js';
+import { waitFor } from '../hardening/local-faults.js';
 
 const world = worlds();
 
@@ -172,6 +174,38 @@ describe('mass-delete brake', () => {
     expect(confirmed.ok).toBe(true);
     expect(await remoteChecksums(w.user.client, w.workspaceId)).toEqual(await localChecksums(laptop.dir));
     expect((await remoteChecksums(w.user.client, w.workspaceId)).length).toBe(before.length - 20);
+  });
+});
+
+describe('mass-delete brake while watching', () => {
+  it('holds the deletions until the user confirms them once, then guards again', async () => {
+    const w = await world();
+    // One burst of file events, as an `rm -rf` makes: the watcher's debounce gathers it into one cycle.
+    const laptop = await w.device('laptop', { engine: { pollIntervalMs: 60_000, debounceMs: 1000 } });
+    for (let i = 0; i < 40; i += 1) await laptop.write(`Batch/file-${i}.txt`, `file ${i}\n`);
+    await laptop.converge();
+    const before = await remoteChecksums(w.user.client, w.workspaceId);
+    const files = (await localChecksums(laptop.dir)).map(([p]) => p);
+    const first = files.slice(0, Math.floor(files.length * 0.6));
+    await laptop.engine.start();
+    const braked = (): boolean => laptop.engine.status().workspaces[0]?.problems.some((p) => p.kind === 'brake') ?? false;
+    try {
+      for (const path of first) unlinkSync(laptop.path(path));
+      await waitFor('the brake', braked);
+      expect(await remoteChecksums(w.user.client, w.workspaceId)).toEqual(before);
+
+      laptop.engine.allowDeletionsOnce(w.workspaceId);
+      await waitFor('the confirmed deletions', async () => (await remoteChecksums(w.user.client, w.workspaceId)).length === before.length - first.length);
+      await waitFor('the brake lifted', () => !braked());
+
+      // The confirmation was for those files only: the next mass deletion is held again.
+      const left = (await localChecksums(laptop.dir)).map(([p]) => p);
+      for (const path of left.slice(0, Math.ceil(left.length * 0.8))) unlinkSync(laptop.path(path));
+      await waitFor('the brake again', braked);
+      expect((await remoteChecksums(w.user.client, w.workspaceId)).length).toBe(before.length - first.length);
+    } finally {
+      await laptop.engine.stop();
+    }
   });
 });
 
