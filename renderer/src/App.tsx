@@ -36,7 +36,7 @@ export function App() {
           ))}
         </ul>
       </nav>
-      <main id="main" tabIndex={-1}>
+      <main id="main" tabIndex={-1} className={route.view === 'files' || route.view === 'versions' ? 'wide' : undefined}>
         <ConnectionNotice connection={connection} />
         <Screen route={route} />
       </main>

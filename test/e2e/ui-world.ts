@@ -106,3 +106,25 @@ export async function startUiWorld(options: { viewport?: { width: number; height
     throw error;
   }
 }
+
+/** One call of the app's API from inside the page, as the UI makes it (its cookie included). */
+export function callApi<T>(page: Page, channel: string, request: unknown = {}): Promise<T> {
+  return page.evaluate(
+    async ([name, body]) => {
+      const response = await fetch(`/api/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return (await response.json()) as T;
+    },
+    [channel, request] as const,
+  );
+}
+
+/** Asks `probe` until `done` holds (outside a test, where expect.poll cannot run); fails after PATIENCE. */
+export async function eventually<T>(what: string, probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const until = Date.now() + PATIENCE.timeout;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > until) throw new Error(`Gave up waiting for ${what}; last seen: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

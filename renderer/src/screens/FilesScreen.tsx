@@ -92,63 +92,67 @@ function FileTable({ workspaceId, folder, entries }: { workspaceId: string; fold
   const reveal = (path: string) => void run(async () => (await bridge.invoke('showInFolder', { workspaceId, path }), null));
   return (
     <>
-      <table className="data-table">
-        <caption className="visually-hidden">Contents of {folder || 'the workspace'}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Sync state</th>
-            <th scope="col">Size</th>
-            <th scope="col">Modified</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {sorted.map((entry) => (
-            <tr key={entry.path}>
-              <th scope="row">
-                <span className="name-cell">
-                  <EntryIcon folder={entry.isFolder} />
-                  <button
-                    type="button"
-                    className="link"
-                    aria-label={entry.isFolder ? `Folder ${entry.name}` : `${entry.name}: versions`}
-                    onClick={() =>
-                      entry.isFolder
-                        ? store.navigate({ view: 'files', workspaceId, folder: entry.path })
-                        : store.navigate({ view: 'versions', workspaceId, path: entry.path, assetId: entry.assetId })
-                    }
-                  >
-                    {entry.name}
-                  </button>
-                </span>
+      <div className="table-scroll">
+        <table className="data-table">
+          <caption className="visually-hidden">Contents of {folder || 'the workspace'}</caption>
+          <thead>
+            <tr>
+              <th scope="col" className="name-col">
+                Name
               </th>
-              <td>
-                <span className={`state tone-${fileStateTone(entry.state)}`}>
-                  <StateIcon tone={fileStateTone(entry.state)} size={16} />
-                  {fileStateText(entry.state)}
-                </span>
-              </td>
-              <td>{entry.isFolder || entry.size === null ? '—' : formatBytes(entry.size)}</td>
-              <td>{formatDate(entry.modifiedAt)}</td>
-              <td className="actions">
-                {!entry.isFolder && entry.state !== 'remote-only' && (
-                  <button type="button" onClick={() => open(entry.path)} aria-label={`Open ${entry.name}`}>
-                    Open
-                  </button>
-                )}
-                {entry.state !== 'remote-only' && (
-                  <button type="button" onClick={() => reveal(entry.path)} aria-label={`Show ${entry.name} in folder`}>
-                    Show in folder
-                  </button>
-                )}
-              </td>
+              <th scope="col">Sync state</th>
+              <th scope="col">Size</th>
+              <th scope="col">Modified</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {sorted.map((entry) => (
+              <tr key={entry.path}>
+                <th scope="row">
+                  <span className="name-cell">
+                    <EntryIcon folder={entry.isFolder} />
+                    <button
+                      type="button"
+                      className="link"
+                      aria-label={entry.isFolder ? `Folder ${entry.name}` : `${entry.name}: versions`}
+                      onClick={() =>
+                        entry.isFolder
+                          ? store.navigate({ view: 'files', workspaceId, folder: entry.path })
+                          : store.navigate({ view: 'versions', workspaceId, path: entry.path, assetId: entry.assetId })
+                      }
+                    >
+                      {entry.name}
+                    </button>
+                  </span>
+                </th>
+                <td>
+                  <span className={`state tone-${fileStateTone(entry.state)}`}>
+                    <StateIcon tone={fileStateTone(entry.state)} size={16} />
+                    {fileStateText(entry.state)}
+                  </span>
+                </td>
+                <td>{entry.isFolder || entry.size === null ? '—' : formatBytes(entry.size)}</td>
+                <td>{formatDate(entry.modifiedAt)}</td>
+                <td className="actions">
+                  {!entry.isFolder && entry.state !== 'remote-only' && (
+                    <button type="button" onClick={() => open(entry.path)} aria-label={`Open ${entry.name}`}>
+                      Open
+                    </button>
+                  )}
+                  {entry.state !== 'remote-only' && (
+                    <button type="button" onClick={() => reveal(entry.path)} aria-label={`Show ${entry.name} in folder`}>
+                      Show in folder
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <ActionStatus outcome={outcome} />
     </>
   );

@@ -90,6 +90,8 @@ function ReviewCard({ item, decidable }: { item: ReviewItem; decidable: boolean 
       <div className="actions">
         <button
           type="button"
+          className="truncate"
+          title={`Open ${item.assetName}`}
           disabled={!workspaceId}
           onClick={() =>
             void run(async () =>

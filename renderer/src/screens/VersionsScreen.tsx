@@ -52,73 +52,75 @@ function VersionTable({ workspaceId, path, versions, highlight, onChanged }: { w
 
   return (
     <>
-      <table className="data-table">
-        <caption className="visually-hidden">Versions of {path}, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Version</th>
-            <th scope="col">Author</th>
-            <th scope="col">Date</th>
-            <th scope="col">Size</th>
-            <th scope="col">Checksum</th>
-            <th scope="col">Based on</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {sorted.map((v) => {
-            const parent = v.parentId ? numberOf.get(v.parentId) : undefined;
-            return (
-              <tr key={v.id} className={v.current ? 'current-row' : undefined}>
-                <th scope="row">
-                  Version {v.number}
-                  {v.current && <span className="badge">current</span>}
-                  {v.deleted && <span className="badge badge-muted">deleted</span>}
-                  {v.id === highlight && <span className="badge badge-review">in review</span>}
-                  {v.description && <div className="muted small">{v.description}</div>}
-                </th>
-                <td>{v.author}</td>
-                <td>{formatDate(v.createdAt)}</td>
-                <td>{formatBytes(v.size)}</td>
-                <td>
-                  <code title={`SHA-256 ${v.checksum}`}>{checksumPrefix(v.checksum)}</code>
-                </td>
-                <td>{parent === undefined ? '—' : `Version ${parent}`}</td>
-                <td className="actions">
-                  {confirming === v.id ? (
-                    <RestoreConfirm number={v.number} onConfirm={() => restore(v)} onCancel={() => setConfirming(null)} />
-                  ) : (
-                    <>
-                      <button type="button" aria-label={`Open version ${v.number}`} onClick={() => void run(async () => (await bridge.invoke('openVersion', { workspaceId, path, versionId: v.id }), null))}>
-                        Open
-                      </button>
-                      <button
-                        type="button"
-                        aria-label={`Save a copy of version ${v.number}`}
-                        onClick={() =>
-                          void run(async () => {
-                            const { savedTo } = await bridge.invoke('saveVersionCopy', { workspaceId, path, versionId: v.id });
-                            return savedTo === null ? null : `Saved version ${v.number} to ${savedTo}.`;
-                          })
-                        }
-                      >
-                        Save a copy
-                      </button>
-                      {!v.current && !v.deleted && (
-                        <button type="button" aria-label={`Make version ${v.number} current`} onClick={() => setConfirming(v.id)} disabled={outcome.kind === 'busy'}>
-                          Make current
+      <div className="table-scroll">
+        <table className="data-table">
+          <caption className="visually-hidden">Versions of {path}, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Version</th>
+              <th scope="col">Author</th>
+              <th scope="col">Date</th>
+              <th scope="col">Size</th>
+              <th scope="col">Checksum</th>
+              <th scope="col">Based on</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {sorted.map((v) => {
+              const parent = v.parentId ? numberOf.get(v.parentId) : undefined;
+              return (
+                <tr key={v.id} className={v.current ? 'current-row' : undefined}>
+                  <th scope="row">
+                    Version {v.number}
+                    {v.current && <span className="badge">current</span>}
+                    {v.deleted && <span className="badge badge-muted">deleted</span>}
+                    {v.id === highlight && <span className="badge badge-review">in review</span>}
+                    {v.description && <div className="muted small">{v.description}</div>}
+                  </th>
+                  <td>{v.author}</td>
+                  <td>{formatDate(v.createdAt)}</td>
+                  <td>{formatBytes(v.size)}</td>
+                  <td>
+                    <code title={`SHA-256 ${v.checksum}`}>{checksumPrefix(v.checksum)}</code>
+                  </td>
+                  <td>{parent === undefined ? '—' : `Version ${parent}`}</td>
+                  <td className="actions">
+                    {confirming === v.id ? (
+                      <RestoreConfirm number={v.number} onConfirm={() => restore(v)} onCancel={() => setConfirming(null)} />
+                    ) : (
+                      <>
+                        <button type="button" aria-label={`Open version ${v.number}`} onClick={() => void run(async () => (await bridge.invoke('openVersion', { workspaceId, path, versionId: v.id }), null))}>
+                          Open
                         </button>
-                      )}
-                    </>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+                        <button
+                          type="button"
+                          aria-label={`Save a copy of version ${v.number}`}
+                          onClick={() =>
+                            void run(async () => {
+                              const { savedTo } = await bridge.invoke('saveVersionCopy', { workspaceId, path, versionId: v.id });
+                              return savedTo === null ? null : `Saved version ${v.number} to ${savedTo}.`;
+                            })
+                          }
+                        >
+                          Save a copy
+                        </button>
+                        {!v.current && !v.deleted && (
+                          <button type="button" aria-label={`Make version ${v.number} current`} onClick={() => setConfirming(v.id)} disabled={outcome.kind === 'busy'}>
+                            Make current
+                          </button>
+                        )}
+                      </>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
       <ActionStatus outcome={outcome} />
     </>
   );

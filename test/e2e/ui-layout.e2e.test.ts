@@ -1,0 +1,141 @@
+/**
+ * The UI in Chromium at the sizes people use it, with the names people give files: nothing may
+ * widen the page past a 400 px window, and a large window shows a table's values on one line.
+ * (ui-world.ts: the local service, the headless daemon, Chromium.)
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FileEntry } from '../../shared/ipc.js';
+import type { EngineStatus } from '../../shared/engine.js';
+import { PATIENCE, callApi, eventually, startUiWorld, type UiWorld } from './ui-world.js';
+
+/** 140 characters and not one space: the kind of name an export tool makes. */
+const LONG = `Final_final_v27_APPROVED_by_client_Spring-Campaign-2026_Hero_Banner_Homepage_Desktop_and_Mobile_variants_localized_DE_FR_IT_ES_NL_CMYK.psd`;
+
+let world: UiWorld;
+let page: Page;
+
+const nav = (name: string | RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
+
+// In-page code is written as strings: this project's Node type-check has no DOM.
+
+/** What a user sees of the page's width: the page must not scroll sideways, the header must be whole. */
+function pageFit(p: Page): Promise<{ pageWidth: number; window: number; toggleRight: number; gapUnderNav: number }> {
+  return p.evaluate(`(() => {
+    const navBox = document.querySelector('nav[aria-label="Main"]').getBoundingClientRect();
+    const mainBox = document.querySelector('main').getBoundingClientRect();
+    const toggle = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Dark theme');
+    return {
+      pageWidth: document.documentElement.scrollWidth,
+      window: window.innerWidth,
+      toggleRight: toggle.getBoundingClientRect().right,
+      gapUnderNav: mainBox.top - navBox.bottom,
+    };
+  })()`);
+}
+
+/** The line boxes of an element's text: how many lines it takes, and where each line starts. */
+function linesOf(p: Page, selector: string): Promise<{ lines: number; lefts: number[] }> {
+  return p.evaluate(`((selector) => {
+    const range = document.createRange();
+    range.selectNodeContents(document.querySelector(selector));
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+    const tops = [...new Set(rects.map((r) => Math.round(r.top)))];
+    const lefts = tops.map((top) => Math.round(Math.min(...rects.filter((r) => Math.round(r.top) === top).map((r) => r.left))));
+    return { lines: tops.length, lefts: [...new Set(lefts)] };
+  })(${JSON.stringify(selector)})`);
+}
+
+beforeAll(async () => {
+  world = await startUiWorld();
+  page = world.page;
+  await page.goto(world.url);
+  await eventually('the first sync', () => page.getByTestId('header-state').textContent(), (text) => text === 'Up to date');
+  const workspace = join(world.root, 'Spring Campaign');
+  mkdirSync(join(workspace, 'Long'), { recursive: true });
+  writeFileSync(join(workspace, LONG), 'a long name');
+  for (const n of [1, 2, 10, 11]) writeFileSync(join(workspace, `README ${n}.txt`), `readme ${n}`);
+  // The colleague asks for a review of the long-named file once it is on the service.
+  const workspaceId = (await callApi<EngineStatus>(page, 'getStatus')).workspaces[0]!.workspaceId;
+  const uploaded = async () => (await callApi<FileEntry[]>(page, 'listFiles', { workspaceId, folder: '' })).find((e) => e.name === LONG && e.state === 'synced')?.assetId ?? null;
+  const assetId = await eventually('the long-named file on the service', uploaded, (id) => id !== null);
+  const { colleague, user } = world.service;
+  const asked = await colleague.api('POST', `/workspaces/assets/${assetId}/reviewRequests/${user.userId}`, { body: { message: 'Please_check_every_variant_before_Friday_the_PL_headline_overflows_on_mobile' } });
+  if (asked.status !== 201) throw new Error(`The review request was refused (${asked.status})`);
+}, 120_000);
+
+afterAll(async () => {
+  await world?.close();
+}, 60_000);
+
+describe('the UI at 400 px, with a 140-character name', () => {
+  beforeAll(() => page.setViewportSize({ width: 400, height: 800 }));
+
+  const fits = async (name: string) => {
+    const fit = await pageFit(page);
+    await world.shot(`narrow-${name}`);
+    expect(fit.pageWidth).toBeLessThanOrEqual(fit.window);
+    expect(fit.toggleRight).toBeLessThanOrEqual(fit.window);
+    // The navigation row is as tall as its buttons: no empty band between it and the screen.
+    expect(fit.gapUnderNav).toBeLessThanOrEqual(1);
+  };
+
+  it('fits the Status screen', async () => {
+    await nav('Status').click();
+    await page.getByTestId('overall-state').waitFor(PATIENCE);
+    await fits('status');
+  });
+
+  it('fits the Files screen: the table scrolls by itself, the name wraps', async () => {
+    await nav('Files').click();
+    const name = page.getByRole('button', { name: `${LONG}: versions` });
+    await name.waitFor(PATIENCE);
+    await fits('files');
+    expect((await name.boundingBox())!.width).toBeLessThan(400);
+  });
+
+  it('fits the Versions screen, its heading included', async () => {
+    await page.getByRole('button', { name: `${LONG}: versions` }).click();
+    await page.getByRole('heading', { name: `Versions of ${LONG}` }).waitFor(PATIENCE);
+    await page.getByRole('rowheader', { name: /^Version 1/ }).waitFor(PATIENCE);
+    await fits('versions');
+  });
+
+  it('fits the Reviews screen: the Open button is cut short, its title holds the whole name', async () => {
+    await nav(/^Reviews/).click();
+    const open = page.getByRole('button', { name: `Open ${LONG}` });
+    await open.waitFor(PATIENCE);
+    await fits('reviews');
+    expect(await open.getAttribute('title')).toBe(`Open ${LONG}`);
+  });
+
+  it('fits the Settings screen', async () => {
+    await nav('Settings').click();
+    await page.getByRole('heading', { name: 'Workspaces and folders' }).waitFor(PATIENCE);
+    await fits('settings');
+  });
+});
+
+describe('the UI at 1920 px', () => {
+  beforeAll(() => page.setViewportSize({ width: 1920, height: 1080 }));
+
+  it('gives the Files table the width, so its values stay on one line', async () => {
+    await nav('Files').click();
+    await page.getByRole('rowheader', { name: /README 1\.txt/ }).waitFor(PATIENCE);
+    await world.shot('wide-files');
+    const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /README 1\.txt/ }) });
+    expect(await row.getByRole('cell').nth(2).textContent()).toMatch(/\d{4}/);
+    await row.getByRole('cell').nth(2).evaluate((cell) => cell.setAttribute('data-probe', 'modified'));
+    expect((await linesOf(page, '[data-probe="modified"]')).lines).toBe(1);
+    expect((await page.locator('main').boundingBox())!.width).toBeGreaterThan(1400);
+  });
+
+  it('lines a long name that wraps up on the left, like a link', async () => {
+    await page.setViewportSize({ width: 1200, height: 860 });
+    const name = await linesOf(page, `button[aria-label="${LONG}: versions"]`);
+    expect(name.lines).toBeGreaterThan(1);
+    expect(name.lefts).toHaveLength(1);
+  });
+});
