@@ -1,6 +1,7 @@
 /**
  * The UI in Chromium at the sizes people use it, with the names people give files: nothing may
  * widen the page past a 400 px window, and a large window shows a table's values on one line.
+ * And with the keyboard alone: the focus is never dropped on the floor.
  * (ui-world.ts: the local service, the headless daemon, Chromium.)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -137,5 +138,44 @@ describe('the UI at 1920 px', () => {
     const name = await linesOf(page, `button[aria-label="${LONG}: versions"]`);
     expect(name.lines).toBeGreaterThan(1);
     expect(name.lefts).toHaveLength(1);
+  });
+});
+
+describe('the UI with the keyboard', () => {
+  /** The focused element as a screen reader names it (roughly: its label, else its text). */
+  const focused = (): Promise<{ name: string; current: string | null }> =>
+    page.evaluate(`(() => {
+      const e = document.activeElement;
+      return { name: e.getAttribute('aria-label') || e.textContent, current: e.getAttribute('aria-current') };
+    })()`);
+
+  it('puts the focus on the folder a user opens with Enter', async () => {
+    await page.setViewportSize({ width: 1200, height: 860 });
+    await nav('Files').click();
+    await page.getByRole('button', { name: 'Folder Brand' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(focused, PATIENCE).toEqual({ name: 'Brand', current: 'location' });
+    await page.getByRole('button', { name: 'Folder Logos' }).waitFor(PATIENCE);
+    await page.getByRole('button', { name: 'Folder Logos' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(focused, PATIENCE).toEqual({ name: 'Logos', current: 'location' });
+  });
+
+  it('gives the focus back to "Make current" when the question is closed with Escape or Cancel', async () => {
+    await page.getByRole('button', { name: 'logo-mono.svg: versions' }).click();
+    const opener = page.getByRole('button', { name: 'Make version 1 current' });
+    await opener.waitFor(PATIENCE);
+    await opener.focus();
+    await page.keyboard.press('Enter');
+    expect(await focused()).toEqual({ name: 'Yes, make current', current: null });
+    await world.shot('keyboard-restore-question');
+    await page.keyboard.press('Escape');
+    expect(await focused()).toEqual({ name: 'Make version 1 current', current: null });
+
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toEqual({ name: 'Cancel', current: null });
+    await page.keyboard.press('Enter');
+    expect(await focused()).toEqual({ name: 'Make version 1 current', current: null });
   });
 });

@@ -74,6 +74,20 @@ describe('Files screen', () => {
     expect(bridge.requestsTo('listFiles').map((r) => r.folder)).toEqual(['', 'Campaigns', '']);
   });
 
+  it('puts the focus on where the user went: the folder opened, or the one gone back to', async () => {
+    renderApp({ listFiles: ({ folder: f }) => TREE[f ?? ''] ?? [] }, FILES);
+    const campaigns = await screen.findByRole('button', { name: 'Folder Campaigns' });
+    campaigns.focus();
+    fireEvent.click(campaigns);
+    const crumbs = screen.getByRole('navigation', { name: 'Folder path' });
+    expect(document.activeElement).toBe(within(crumbs).getByRole('button', { name: 'Campaigns' }));
+    expect(document.activeElement?.getAttribute('aria-current')).toBe('location');
+
+    fireEvent.click(within(crumbs).getByRole('button', { name: 'Spring Campaign' }));
+    expect(document.activeElement).toBe(within(crumbs).getByRole('button', { name: 'Spring Campaign' }));
+    expect(await screen.findByRole('rowheader', { name: /README\.txt/ })).toBeTruthy();
+  });
+
   it('opens a file, shows it in its folder, and goes to its versions', async () => {
     const { bridge } = renderApp({ listFiles: ({ folder: f }) => TREE[f ?? ''] ?? [], openFile: () => ({ ok: true }), showInFolder: () => ({ ok: true }), listVersions: () => never() }, FILES);
     await screen.findByRole('rowheader', { name: /README\.txt/ });

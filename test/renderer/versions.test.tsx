@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { VersionInfo } from '../../shared/ipc.js';
 import { never } from './memory-bridge.js';
@@ -78,6 +78,29 @@ describe('Versions screen', () => {
     expect(bridge.requestsTo('restoreVersion')).toEqual([{ workspaceId: WS, path: 'Campaigns/hero.psd', versionId: 'v1' }]);
     expect(await screen.findByText('Restored version 1')).toBeTruthy();
     expect(within(row(3)).getByText('current')).toBeTruthy();
+  });
+
+  it('gives the focus back to "Make current" when the question is closed with Escape or Cancel', async () => {
+    const { bridge } = renderApp({ listVersions: () => [version(1), version(2, { current: true })] }, HERO);
+    const opener = () => screen.getByRole('button', { name: 'Make version 1 current' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Make version 1 current' }));
+    const confirm = screen.getByRole('group', { name: 'Make version 1 current?' });
+    fireEvent.keyDown(within(confirm).getByRole('button', { name: 'Yes, make current' }), { key: 'Escape' });
+    expect(screen.queryByRole('group', { name: 'Make version 1 current?' })).toBeNull();
+    expect(document.activeElement).toBe(opener());
+
+    fireEvent.click(opener());
+    fireEvent.click(within(screen.getByRole('group', { name: 'Make version 1 current?' })).getByRole('button', { name: 'Cancel' }));
+    expect(document.activeElement).toBe(opener());
+    expect(bridge.requestsTo('restoreVersion')).toEqual([]);
+  });
+
+  it('gives the focus back to "Make current" once a confirmed restore is done', async () => {
+    renderApp({ listVersions: () => [version(1), version(2, { current: true })], restoreVersion: () => Promise.reject(new Error('The asset is locked by Rafael.')) }, HERO);
+    fireEvent.click(await screen.findByRole('button', { name: 'Make version 1 current' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, make current' }));
+    await screen.findByText('The asset is locked by Rafael.');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Make version 1 current' })));
   });
 
   it('shows why a restore failed', async () => {

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { FileEntry } from '../../../shared/ipc.js';
 import type { WorkspaceStatus } from '../../../shared/engine.js';
 import { ActionStatus, useAction } from '../components/ActionStatus.js';
@@ -55,12 +56,20 @@ function FolderView({ workspace, folder }: { workspace: WorkspaceStatus; folder:
   const { result, reload } = useQuery('listFiles', { workspaceId, folder }, `${workspace.state}|${workspace.lastSyncAt ?? ''}`);
   const goTo = (target: string) => store.navigate({ view: 'files', workspaceId, folder: target });
   const crumbs = folder ? folder.split('/') : [];
+  const here = useRef<HTMLButtonElement>(null);
+  const shownFolder = useRef(folder);
+  // The folder left behind took the focus with it: give it to where the user is now.
+  useEffect(() => {
+    if (shownFolder.current === folder) return;
+    shownFolder.current = folder;
+    here.current?.focus();
+  }, [folder]);
   return (
     <>
       <nav aria-label="Folder path" className="breadcrumbs">
         <ol>
           <li>
-            <button type="button" className="link" onClick={() => goTo('')} aria-current={crumbs.length === 0 ? 'location' : undefined}>
+            <button type="button" className="link" ref={crumbs.length === 0 ? here : undefined} onClick={() => goTo('')} aria-current={crumbs.length === 0 ? 'location' : undefined}>
               {workspace.name}
             </button>
           </li>
@@ -68,7 +77,13 @@ function FolderView({ workspace, folder }: { workspace: WorkspaceStatus; folder:
             const target = crumbs.slice(0, i + 1).join('/');
             return (
               <li key={target}>
-                <button type="button" className="link" onClick={() => goTo(target)} aria-current={i === crumbs.length - 1 ? 'location' : undefined}>
+                <button
+                  type="button"
+                  className="link"
+                  ref={i === crumbs.length - 1 ? here : undefined}
+                  onClick={() => goTo(target)}
+                  aria-current={i === crumbs.length - 1 ? 'location' : undefined}
+                >
                   {name}
                 </button>
               </li>

@@ -38,6 +38,8 @@ function VersionTable({ workspaceId, path, versions, highlight, onChanged }: { w
   const { bridge } = useServices();
   const { outcome, run } = useAction();
   const [confirming, setConfirming] = useState<string | null>(null);
+  // The version whose "Make current" button gets the focus back when the question closes.
+  const [returnFocusTo, setReturnFocusTo] = useState<string | null>(null);
   if (versions.length === 0) return <p className="muted">This file has no versions on the service yet.</p>;
   const numberOf = new Map(versions.map((v) => [v.id, v.number]));
   const sorted = [...versions].sort((a, b) => b.number - a.number);
@@ -45,6 +47,7 @@ function VersionTable({ workspaceId, path, versions, highlight, onChanged }: { w
   const restore = (version: VersionInfo) =>
     void run(async () => {
       setConfirming(null);
+      setReturnFocusTo(version.id);
       await bridge.invoke('restoreVersion', { workspaceId, path, versionId: version.id });
       onChanged();
       return `Version ${version.number} is current again.`;
@@ -89,7 +92,14 @@ function VersionTable({ workspaceId, path, versions, highlight, onChanged }: { w
                   <td>{parent === undefined ? '—' : `Version ${parent}`}</td>
                   <td className="actions">
                     {confirming === v.id ? (
-                      <RestoreConfirm number={v.number} onConfirm={() => restore(v)} onCancel={() => setConfirming(null)} />
+                      <RestoreConfirm
+                        number={v.number}
+                        onConfirm={() => restore(v)}
+                        onCancel={() => {
+                          setConfirming(null);
+                          setReturnFocusTo(v.id);
+                        }}
+                      />
                     ) : (
                       <>
                         <button type="button" aria-label={`Open version ${v.number}`} onClick={() => void run(async () => (await bridge.invoke('openVersion', { workspaceId, path, versionId: v.id }), null))}>
@@ -108,9 +118,13 @@ function VersionTable({ workspaceId, path, versions, highlight, onChanged }: { w
                           Save a copy
                         </button>
                         {!v.current && !v.deleted && (
-                          <button type="button" aria-label={`Make version ${v.number} current`} onClick={() => setConfirming(v.id)} disabled={outcome.kind === 'busy'}>
-                            Make current
-                          </button>
+                          <MakeCurrentButton
+                            number={v.number}
+                            disabled={outcome.kind === 'busy'}
+                            takeFocus={returnFocusTo === v.id}
+                            onFocused={() => setReturnFocusTo(null)}
+                            onClick={() => setConfirming(v.id)}
+                          />
                         )}
                       </>
                     )}
@@ -123,6 +137,25 @@ function VersionTable({ workspaceId, path, versions, highlight, onChanged }: { w
       </div>
       <ActionStatus outcome={outcome} />
     </>
+  );
+}
+
+/**
+ * Opens the question below. When the question closes, the focus comes back here (once the
+ * restore is done, if it was confirmed), unless the user has put it somewhere else meanwhile.
+ */
+function MakeCurrentButton({ number, disabled, takeFocus, onFocused, onClick }: { number: number; disabled: boolean; takeFocus: boolean; onFocused: () => void; onClick: () => void }) {
+  const ref = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!takeFocus || disabled) return;
+    const active = document.activeElement;
+    if (active === null || active === document.body) ref.current?.focus();
+    onFocused();
+  }, [takeFocus, disabled, onFocused]);
+  return (
+    <button type="button" ref={ref} aria-label={`Make version ${number} current`} onClick={onClick} disabled={disabled}>
+      Make current
+    </button>
   );
 }
 
