@@ -66,6 +66,13 @@ export interface ServiceSetting {
 /** Index setting: per workspace, when the engine last finished a cycle (ISO time). */
 export const LAST_SYNC_SETTING = 'lastSyncAt';
 
+/**
+ * Index setting: per workspace, the problems of the whole workspace (no path) the engine last
+ * reported: the mass-delete brake, a missing marker, an unreachable service. `status` reads them:
+ * without them it said "up to date" while the brake held everything back.
+ */
+export const WORKSPACE_PROBLEMS_SETTING = 'workspaceProblems';
+
 export async function credentialsFor(options: Pick<ConnectOptions, 'baseUrl' | 'accountId' | 'credentials' | 'secretStores'>): Promise<ApiCredentials> {
   if (options.credentials) return options.credentials;
   try {
@@ -153,8 +160,18 @@ export async function openSession(options: SessionOptions): Promise<Session> {
  */
 function recordLastSync(index: SyncIndex, service: ServiceSetting): (status: EngineStatus) => void {
   let known: Record<string, string> = index.settings.get<Record<string, string>>(LAST_SYNC_SETTING) ?? {};
+  let problemsText = JSON.stringify(index.settings.get(WORKSPACE_PROBLEMS_SETTING) ?? {});
   return (status) => {
     if (!index.isOpen) return;
+    // Kept while a cycle runs (its problems are not known yet): the last finished cycle's stand.
+    if (status.workspaces.every((ws) => ws.state !== 'listing' && ws.state !== 'scanning' && ws.state !== 'syncing')) {
+      const problems = Object.fromEntries(status.workspaces.map((ws) => [ws.workspaceId, ws.problems.filter((p) => p.path === null)]));
+      const text = JSON.stringify(problems);
+      if (text !== problemsText) {
+        problemsText = text;
+        index.settings.set(WORKSPACE_PROBLEMS_SETTING, problems);
+      }
+    }
     let changed = false;
     for (const ws of status.workspaces) {
       if (ws.lastSyncAt && ws.lastSyncAt !== known[ws.workspaceId]) {

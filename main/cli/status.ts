@@ -4,7 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { LAST_SYNC_SETTING, SERVICE_SETTING, type ServiceSetting } from '../bootstrap.js';
+import type { Problem } from '../../shared/engine.js';
+import { LAST_SYNC_SETTING, SERVICE_SETTING, WORKSPACE_PROBLEMS_SETTING, type ServiceSetting } from '../bootstrap.js';
 import { indexPathFor } from '../config.js';
 import { openIndex, type SyncIndex } from '../index/sync-index.js';
 import { pathKey } from '../local/paths.js';
@@ -31,7 +32,8 @@ export interface WorkspaceReport {
   interrupted: number;
   /** Files the service listed that the disk does not hold in that version yet. */
   behind: number;
-  problems: Array<{ path: string; code: string; message: string; attempts: number; nextRetryAt: string }>;
+  /** Failing paths, then problems of the whole workspace (path null: the brake, a missing marker, the service out of reach). */
+  problems: Array<{ path: string | null; code: string; message: string; hint?: string; attempts: number; nextRetryAt: string | null }>;
 }
 
 export interface StatusReport {
@@ -70,21 +72,22 @@ export function overallStoredState(states: readonly StoredState[]): StoredState 
 export function statusFromIndex(root: string, index: SyncIndex | null, activityLimit = 10): StatusReport {
   if (!index) return { root, state: 'never-synced', service: null, workspaces: [], activity: [] };
   const lastSync = index.settings.get<Record<string, string>>(LAST_SYNC_SETTING) ?? {};
+  const workspaceProblems = index.settings.get<Record<string, Problem[]>>(WORKSPACE_PROBLEMS_SETTING) ?? {};
   const workspaces = index.workspaces.list().map((ws): WorkspaceReport => {
-    const errors = index.errors.list(ws.id);
+    const problems = [...index.errors.list(ws.id).map(problemOf), ...(workspaceProblems[ws.id] ?? []).map(workspaceProblemOf)];
     const interrupted = index.journal.open(ws.id).length;
     const behind = filesBehind(index, ws.id, ws.excludedPaths);
     return {
       id: ws.id,
       name: ws.name,
       folder: ws.localPath,
-      state: storedState({ listed: ws.sequence !== null || ws.lastFullListingAt !== null, errors: errors.length, interrupted, behind }),
+      state: storedState({ listed: ws.sequence !== null || ws.lastFullListingAt !== null, errors: problems.length, interrupted, behind }),
       files: index.base.countFiles(ws.id),
       excluded: ws.excludedPaths,
       lastSyncAt: lastSync[ws.id] ?? null,
       interrupted,
       behind,
-      problems: errors.map(problemOf),
+      problems,
     };
   });
   return {
@@ -102,6 +105,15 @@ const problemOf = (e: PathError): WorkspaceReport['problems'][number] => ({
   message: e.message,
   attempts: e.attempts,
   nextRetryAt: new Date(e.nextRetryAt).toISOString(),
+});
+
+const workspaceProblemOf = (p: Problem): WorkspaceReport['problems'][number] => ({
+  path: null,
+  code: p.kind,
+  message: p.message,
+  ...(p.hint ? { hint: p.hint } : {}),
+  attempts: 0,
+  nextRetryAt: null,
 });
 
 const STATE_WORDS: Record<StoredState, string> = {
@@ -133,7 +145,14 @@ export function statusLines(report: StatusReport): string[] {
         '  ',
       ),
     );
-    for (const p of ws.problems) lines.push(`  problem ${p.path}: ${p.message} (${p.attempts} attempt${p.attempts === 1 ? '' : 's'}, next retry ${formatDate(p.nextRetryAt)})`);
+    for (const p of ws.problems) {
+      if (p.path === null) {
+        lines.push(`  problem: ${p.message}`);
+        if (p.hint) lines.push(`    what to do: ${p.hint}`);
+      } else {
+        lines.push(`  problem ${p.path}: ${p.message} (${p.attempts} attempt${p.attempts === 1 ? '' : 's'}, next retry ${formatDate(p.nextRetryAt)})`);
+      }
+    }
   }
   if (report.activity.length > 0) {
     lines.push('', 'Recent activity:');

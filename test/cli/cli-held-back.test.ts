@@ -1,7 +1,8 @@
 /**
- * A workspace folder whose `.assetsync` marker is gone: sync refuses to touch it, and
- * `asset-sync workspaces reset` is the way out that the refusal names. After it, the next sync
- * merges the folder with the service by content: nothing is deleted on either side.
+ * Syncs the engine holds back to protect files, told and undone from the command line: a
+ * workspace folder whose `.assetsync` marker is gone (sync refuses; `asset-sync workspaces reset`
+ * lets the next sync merge the folder by content, deleting nothing), and the mass-delete brake
+ * (`status` says so, with what to do, until the deletions are confirmed).
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Asset } from '../../shared/api/index.js';
 import { startService, type DemoInfo, type RunningService } from '../../service/index.js';
 import { signIn, type Session } from '../helpers/service.js';
-import { runCli } from './cli-helpers.js';
+import { filesBelow, runCli } from './cli-helpers.js';
 
 let service: RunningService;
 let demo: DemoInfo;
@@ -46,7 +47,7 @@ async function liveAssets(): Promise<Asset[]> {
   return assets.filter((a) => !a.deleted_at);
 }
 
-describe('a workspace folder that lost its marker', () => {
+describe('a sync that is held back', () => {
   it('is left alone, and workspaces reset lets the next sync merge it without deleting anything', async () => {
     expect((await runCli(syncArgs, { env })).code).toBe(0);
     const assetsBefore = (await liveAssets()).length;
@@ -90,5 +91,25 @@ describe('a workspace folder that lost its marker', () => {
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
+  });
+
+  it('status tells a sync held back by the mass-delete brake, and what to do, until it is resolved', async () => {
+    expect((await runCli(syncArgs, { env })).code).toBe(0);
+    const files = [...filesBelow(workspaceDir()).keys()];
+    for (const rel of files.slice(0, Math.ceil(files.length * 0.7))) unlinkSync(join(workspaceDir(), ...rel.split('/')));
+    expect((await runCli(syncArgs, { env })).code).toBe(1);
+
+    const held = await runCli(['status', '--json', '--root', root], { env: { ASSET_SYNC_HOME: home } });
+    const report = JSON.parse(held.stdout) as { state: string; workspaces: Array<{ problems: Array<{ path: string | null; code: string; hint?: string }> }> };
+    expect(report.state).toBe('attention');
+    const brake = report.workspaces[0]?.problems.find((p) => p.code === 'brake');
+    expect(brake?.path).toBeNull();
+    expect(brake?.hint).toContain('--allow-mass-delete');
+    const words = await runCli(['status', '--root', root], { env: { ASSET_SYNC_HOME: home } });
+    expect(words.stdout).toContain('State: needs attention');
+
+    expect((await runCli([...syncArgs, '--allow-mass-delete'], { env })).code).toBe(0);
+    const after = JSON.parse((await runCli(['status', '--json', '--root', root], { env: { ASSET_SYNC_HOME: home } })).stdout) as { state: string };
+    expect(after.state).toBe('up-to-date');
   });
 });
