@@ -179,3 +179,56 @@ describe('the UI with the keyboard', () => {
     expect(await focused()).toEqual({ name: 'Make version 1 current', current: null });
   });
 });
+
+/** WCAG contrast ratio of two `rgb(…)` colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (color: string) => {
+    const [r, g, bl] = (color.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((c) => {
+      const v = Number(c) / 255;
+      return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+describe('the controls’ edges', () => {
+  /** Each visible button and field: its border colour, its own background and the one behind it. */
+  const edges = (): Promise<Array<{ what: string; border: string; inside: string; behind: string }>> =>
+    page.evaluate(`(() => {
+      const opaque = (e) => {
+        for (let at = e; at; at = at.parentElement) {
+          const bg = getComputedStyle(at).backgroundColor;
+          if (bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent') return bg;
+        }
+        return getComputedStyle(document.documentElement).backgroundColor;
+      };
+      return [...document.querySelectorAll('button, input:not([type=checkbox]), select, textarea')]
+        .filter((e) => e.getBoundingClientRect().width > 0 && getComputedStyle(e).borderTopStyle !== 'none' && parseFloat(getComputedStyle(e).borderTopWidth) > 0)
+        .map((e) => ({ what: e.getAttribute('aria-label') || e.textContent || e.id, border: getComputedStyle(e).borderTopColor, inside: opaque(e), behind: opaque(e.parentElement) }));
+    })()`);
+
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`stand out at 3:1 or more in the ${scheme} theme`, async () => {
+      await page.emulateMedia({ colorScheme: scheme });
+      const screens = [
+        { name: 'Status', shown: page.getByRole('button', { name: 'Pause sync' }) },
+        { name: 'Settings', shown: page.getByRole('button', { name: 'Save workspaces' }) },
+        { name: /^Reviews/, shown: page.getByRole('button', { name: 'Approve' }).first() },
+      ];
+      for (const screen of screens) {
+        await nav(screen.name).click();
+        await screen.shown.waitFor(PATIENCE);
+        const controls = (await edges()).filter((c) => c.border !== c.inside || c.border !== c.behind);
+        expect(controls.length).toBeGreaterThan(0);
+        for (const c of controls) {
+          // A primary button is its own colour: its edge is the fill against what is behind it.
+          const edge = c.border === c.inside ? c.inside : c.border;
+          expect({ what: c.what, ratio: contrast(edge, c.behind) >= 3 }).toEqual({ what: c.what, ratio: true });
+        }
+      }
+      await world.shot(`controls-${scheme}`);
+    });
+  }
+});
