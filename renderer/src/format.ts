@@ -108,7 +108,7 @@ export function overallText(status: EngineStatus): string {
 
 export function transferText(t: TransferProgress): string {
   const verb = t.direction === 'download' ? 'Downloading' : 'Uploading';
-  if (t.state === 'queued') return `Waiting to ${t.direction}`;
+  if (t.state === 'queued') return `Queued to ${t.direction}`;
   return `${verb}: ${formatBytes(t.bytesDone)} of ${formatBytes(t.bytesTotal)}, ${formatSpeed(t.speed)}, ${formatEta(t.etaSeconds)}`;
 }
 

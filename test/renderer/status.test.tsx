@@ -54,8 +54,22 @@ describe('Status screen', () => {
     expect(bar.value).toBe(512 * 1024);
     expect(bar.max).toBe(2 * 1024 * 1024);
     expect(bar.getAttribute('aria-valuetext')).toBe('Downloading: 512 KB of 2.0 MB, 256 KB/s, 6 s left');
-    expect(screen.getByText('Waiting to upload')).toBeTruthy();
+    // A queued transfer is not progress: it says so, without a bar.
+    const queued = screen.getByText('budget.xlsx').closest('li') as HTMLElement;
+    expect(within(queued).getByText('Queued to upload')).toBeTruthy();
+    expect(within(queued).queryByRole('progressbar')).toBeNull();
     expect(screen.getByRole('progressbar', { name: 'Spring Campaign: transfer progress' })).toBeTruthy();
+  });
+
+  it('lists the first 20 transfers, those under way first, and counts the rest', async () => {
+    const queued = Array.from({ length: 40 }, (_, i) => transfer({ id: `q${i}`, path: `Upload/queued-${i}.jpg`, state: 'queued', bytesDone: 0 }));
+    const active = Array.from({ length: 25 }, (_, i) => transfer({ id: `a${i}`, path: `Upload/active-${i}.jpg` }));
+    renderApp({ getStatus: () => status({ state: 'syncing', transfers: [...queued, ...active] }) });
+    const panel = (await screen.findByRole('heading', { name: 'Transfers' })).parentElement as HTMLElement;
+    const rows = within(panel).getAllByRole('listitem');
+    expect(rows).toHaveLength(20);
+    expect(rows.every((row) => /^active-/.test(row.querySelector('.file-name')?.textContent ?? ''))).toBe(true);
+    expect(within(panel).getByText('And 5 more transferring and 40 more queued.')).toBeTruthy();
   });
 
   it('follows the engine’s events: status, transfer progress and activity', async () => {

@@ -5,9 +5,10 @@ import { ActionStatus, useAction } from '../components/ActionStatus.js';
 import { LoadableView } from '../components/Loadable.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { StateIcon } from '../components/StateIcon.js';
-import { formatDate, overallText, pendingText, plural, problemTitle, stateText, stateTone, transferText } from '../format.js';
+import { formatDate, overallText, pendingText, plural, problemTitle, stateText, stateTone } from '../format.js';
 import { useServices, useUiState } from '../store/context.js';
-import { baseName, parentFolder } from '../store/route.js';
+import { parentFolder } from '../store/route.js';
+import { TransferList } from './TransferList.js';
 
 export function StatusScreen() {
   const { status, activity } = useUiState();
@@ -81,15 +82,7 @@ function StatusBody({ status }: { status: EngineStatus }) {
 
       <section aria-labelledby="transfers-heading" className="panel">
         <h3 id="transfers-heading">Transfers</h3>
-        {status.transfers.length === 0 ? (
-          <p className="muted">No file is being transferred.</p>
-        ) : (
-          <ul className="transfer-list">
-            {status.transfers.map((t) => (
-              <TransferRow key={t.id} transfer={t} />
-            ))}
-          </ul>
-        )}
+        <TransferList transfers={status.transfers} />
       </section>
     </>
   );
@@ -113,23 +106,6 @@ function WorkspaceRow({ workspace: w, transfers, stale }: { workspace: Workspace
         {plural(w.files, 'file')} in {w.folder} · {pendingText(w.pending)} · last synced {formatDate(w.lastSyncAt)}
       </p>
       {total > 0 && <progress max={total} value={done} aria-label={`${w.name}: transfer progress`} />}
-    </li>
-  );
-}
-
-function TransferRow({ transfer: t }: { transfer: TransferProgress }) {
-  const name = baseName(t.path);
-  return (
-    <li className="transfer-row">
-      <div className="row-main">
-        <span className="file-name">{name}</span>
-        <span className="muted small">{transferText(t)}</span>
-      </div>
-      {t.state === 'queued' ? (
-        <progress aria-label={`${name}: waiting`} />
-      ) : (
-        <progress max={Math.max(t.bytesTotal, 1)} value={t.bytesDone} aria-label={`${name}: ${t.direction}`} aria-valuetext={transferText(t)} />
-      )}
     </li>
   );
 }

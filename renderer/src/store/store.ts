@@ -46,7 +46,7 @@ export interface Store {
 
 const ACTIVITY_KEPT = 50;
 /** More than any screen shows: the rest of a big queue is counted by the engine's status. */
-const TRANSFERS_KEPT = 500;
+export const TRANSFERS_KEPT = 500;
 /** Events are applied at most this often (see event-batch.ts). */
 const APPLY_EVERY_MS = 100;
 
