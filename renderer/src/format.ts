@@ -171,6 +171,24 @@ export function problemTitle(kind: ProblemKind): string {
   }
 }
 
+const names = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+/** Names in the order people count: "README 2" before "README 10", accents and case folded in. */
+export function compareNames(a: string, b: string): number {
+  return names.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** Folder paths as a tree: each folder right after its parent, siblings by compareNames. */
+export function comparePaths(a: string, b: string): number {
+  const left = a.split('/');
+  const right = b.split('/');
+  for (let i = 0; i < Math.min(left.length, right.length); i += 1) {
+    const order = compareNames(left[i] ?? '', right[i] ?? '');
+    if (order !== 0) return order;
+  }
+  return left.length - right.length;
+}
+
 /** A checksum's first characters: enough to tell versions apart at a glance. */
 export function checksumPrefix(checksum: string): string {
   return checksum.slice(0, 12);

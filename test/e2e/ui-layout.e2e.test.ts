@@ -133,6 +133,11 @@ describe('the UI at 1920 px', () => {
     expect((await page.locator('main').boundingBox())!.width).toBeGreaterThan(1400);
   });
 
+  it('lists README 2 before README 10', async () => {
+    const readmes = (await page.getByRole('rowheader', { name: /^README \d+\.txt/ }).allTextContents()).map((t) => t.trim());
+    expect(readmes).toEqual(['README 1.txt', 'README 2.txt', 'README 10.txt', 'README 11.txt']);
+  });
+
   it('lines a long name that wraps up on the left, like a link', async () => {
     await page.setViewportSize({ width: 1200, height: 860 });
     const name = await linesOf(page, `button[aria-label="${LONG}: versions"]`);

@@ -88,6 +88,23 @@ describe('Files screen', () => {
     expect(await screen.findByRole('rowheader', { name: /README\.txt/ })).toBeTruthy();
   });
 
+  it('lists folders first, then files, in the order people count', async () => {
+    const names = ['README 10.txt', 'readme 3.txt', 'README 2.txt', 'Élan.psd', 'eagle.psd', 'README 11.txt', 'zebra.png'];
+    renderApp({ listFiles: () => [...names.map((name) => file({ name, path: name })), folder('Shot 10'), folder('Shot 9')] }, FILES);
+    await screen.findByRole('rowheader', { name: /zebra\.png/ });
+    expect(screen.getAllByRole('rowheader').map((h) => h.textContent)).toEqual([
+      'Shot 9',
+      'Shot 10',
+      'eagle.psd',
+      'Élan.psd',
+      'README 2.txt',
+      'readme 3.txt',
+      'README 10.txt',
+      'README 11.txt',
+      'zebra.png',
+    ]);
+  });
+
   it('opens a file, shows it in its folder, and goes to its versions', async () => {
     const { bridge } = renderApp({ listFiles: ({ folder: f }) => TREE[f ?? ''] ?? [], openFile: () => ({ ok: true }), showInFolder: () => ({ ok: true }), listVersions: () => never() }, FILES);
     await screen.findByRole('rowheader', { name: /README\.txt/ });

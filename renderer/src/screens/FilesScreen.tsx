@@ -6,7 +6,7 @@ import { EntryIcon } from '../components/EntryIcon.js';
 import { LoadableView } from '../components/Loadable.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { StateIcon } from '../components/StateIcon.js';
-import { fileStateText, fileStateTone, formatBytes, formatDate } from '../format.js';
+import { compareNames, fileStateText, fileStateTone, formatBytes, formatDate } from '../format.js';
 import { useServices, useUiState } from '../store/context.js';
 import { useQuery } from '../store/use-query.js';
 
@@ -102,7 +102,7 @@ function FileTable({ workspaceId, folder, entries }: { workspaceId: string; fold
   const { bridge, store } = useServices();
   const { outcome, run } = useAction();
   if (entries.length === 0) return <p className="muted">This folder is empty.</p>;
-  const sorted = [...entries].sort((a, b) => Number(b.isFolder) - Number(a.isFolder) || a.name.localeCompare(b.name));
+  const sorted = [...entries].sort((a, b) => Number(b.isFolder) - Number(a.isFolder) || compareNames(a.name, b.name));
   const open = (path: string) => void run(async () => (await bridge.invoke('openFile', { workspaceId, path }), null));
   const reveal = (path: string) => void run(async () => (await bridge.invoke('showInFolder', { workspaceId, path }), null));
   return (

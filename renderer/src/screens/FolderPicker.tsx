@@ -1,4 +1,5 @@
 import { LoadableView } from '../components/Loadable.js';
+import { comparePaths } from '../format.js';
 import { useQuery } from '../store/use-query.js';
 
 /** Whether `path` is `folder` or inside it. */
@@ -26,7 +27,7 @@ export function FolderPicker({ workspaceId, workspaceName, excluded, onChange }:
           ) : (
             <ul>
               {[...folders]
-                .sort((a, b) => a.path.localeCompare(b.path))
+                .sort((a, b) => comparePaths(a.path, b.path))
                 .map((f) => {
                   const parentOut = excluded.some((e) => e !== f.path && within(f.path, e));
                   const depth = f.path.split('/').length - 1;
