@@ -237,3 +237,23 @@ describe('the controls’ edges', () => {
     });
   }
 });
+
+describe('loading the page', () => {
+  it('asks for nothing that is not there: the tab shows the app icon, and no request fails', async () => {
+    const failed: string[] = [];
+    const icons: Array<{ url: string; status: number; type: string | undefined }> = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+      if (/favicon/.test(response.url())) icons.push({ url: new URL(response.url()).pathname, status: response.status(), type: response.headers()['content-type'] });
+    });
+    page.on('requestfailed', (request) => {
+      // The event stream is cut by the reload itself.
+      if (!request.url().endsWith('/api/events')) failed.push(`failed ${request.url()}`);
+    });
+    await page.reload();
+    await page.getByTestId('header-state').filter({ hasText: 'Up to date' }).waitFor(PATIENCE);
+    await expect.poll(() => icons.length, PATIENCE).toBeGreaterThan(0);
+    expect(icons).toEqual([{ url: '/favicon.svg', status: 200, type: 'image/svg+xml' }]);
+    expect(failed).toEqual([]);
+  });
+});
