@@ -90,6 +90,20 @@ describe('Settings screen', () => {
     expect(((await screen.findByLabelText('Bandwidth limit (KB/s)')) as HTMLInputElement).value).toBe('512');
   });
 
+  it('unticks "Start Asset Sync when I log in" again when saving it fails, and says why', async () => {
+    const { bridge } = renderApp(
+      { ...settingsMain(settings()), updateSettings: () => Promise.reject({ code: 'unsupported', message: 'Launching at login is set from the Asset Sync desktop app.' }) },
+      SETTINGS,
+    );
+    const box = (await screen.findByLabelText('Start Asset Sync when I log in')) as HTMLInputElement;
+    fireEvent.click(box);
+    expect(box.checked).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect((await screen.findByText('Launching at login is set from the Asset Sync desktop app.')).getAttribute('role')).toBe('alert');
+    expect(box.checked).toBe(false);
+    expect(bridge.requestsTo('updateSettings')).toEqual([{ pollIntervalSeconds: 30, bandwidthLimit: null, launchAtLogin: true }]);
+  });
+
   it('refuses a poll interval out of range before asking main', async () => {
     const { bridge } = renderApp(settingsMain(settings()), SETTINGS);
     fireEvent.change(await screen.findByLabelText('Check the service every (seconds)'), { target: { value: '2' } });

@@ -116,14 +116,21 @@ function SyncSection({ settings, onChange }: { settings: SettingsView; onChange:
       const kb = limit.trim() === '' ? null : Number(limit);
       if (!Number.isInteger(seconds) || seconds < 5 || seconds > 3600) throw new Error('Check for changes every 5 to 3600 seconds.');
       if (kb !== null && (!Number.isInteger(kb) || kb <= 0)) throw new Error('The bandwidth limit is a whole number of KB/s, or empty for no limit.');
-      onChange(
-        await bridge.invoke('updateSettings', {
-          pollIntervalSeconds: seconds,
-          bandwidthLimit: kb === null ? null : kb * KB,
-          launchAtLogin,
-          ...(root.trim() && root.trim() !== settings.root ? { root: root.trim() } : {}),
-        }),
-      );
+      try {
+        onChange(
+          await bridge.invoke('updateSettings', {
+            pollIntervalSeconds: seconds,
+            bandwidthLimit: kb === null ? null : kb * KB,
+            launchAtLogin,
+            ...(root.trim() && root.trim() !== settings.root ? { root: root.trim() } : {}),
+          }),
+        );
+      } catch (error) {
+        // Nothing was saved: the box shows what Asset Sync will really do at login. The fields
+        // keep what was typed, to be corrected and saved again.
+        setLaunchAtLogin(settings.launchAtLogin);
+        throw error;
+      }
       return 'Settings saved.';
     });
   };
