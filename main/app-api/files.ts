@@ -15,6 +15,7 @@ import { pathKey, resolveInsideRoot } from '../local/paths.js';
 import { readStamp, type FileStamp } from '../local/stamp.js';
 import type { BaseFile, RemoteFile } from '../sync/model.js';
 import { fileState, folderState } from './file-state.js';
+import { pathErrorKind } from '../sync/executor/offline.js';
 
 export interface ListFolderInput {
   index: SyncIndex;
@@ -170,7 +171,8 @@ function problemIndex(problems: readonly Problem[], errors: ReadonlyArray<{ path
     const had = out.get(key);
     if (PROBLEM_RANK.includes(kind) && (had === undefined || PROBLEM_RANK.indexOf(kind) < PROBLEM_RANK.indexOf(had))) out.set(key, kind);
   };
-  for (const e of errors) add(e.path, e.code === 'asset_locked' ? 'locked' : 'error');
+  // A file waiting for the service to come back is pending, not failing ('offline' has no rank).
+  for (const e of errors) add(e.path, pathErrorKind(e.code));
   for (const p of problems) if (p.path !== null) add(p.path, p.kind);
   return out;
 }

@@ -416,7 +416,11 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 
   private addProblem(workspaceId: string, problem: Problem): void {
-    this.runtimes.get(workspaceId)?.cycleProblems.push(problem);
+    const problems = this.runtimes.get(workspaceId)?.cycleProblems;
+    // One notice per cause for the whole workspace (the service out of reach), however many
+    // transfers it failed: told once, not once per file.
+    if (problem.path === null && problems?.some((p) => p.path === null && p.kind === problem.kind && p.message === problem.message)) return;
+    problems?.push(problem);
     this.emit('problem', problem);
   }
 

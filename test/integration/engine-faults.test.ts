@@ -76,3 +76,27 @@ describe('faults', () => {
     else expect(devices.flatMap((d) => d.retries).some((r) => r.error.status === 429)).toBe(true);
   }, 120_000);
 });
+
+describe('the service out of reach in the middle of a sync', () => {
+  it('is one problem of the workspace, not one per file, and every file arrives once it answers again', async () => {
+    const w = await world({ demo: { assets: 0 }, service: { faults: faults({}) } });
+    for (let i = 0; i < 12; i += 1) await w.colleague.createFile(`Shots/shot-${i}.jpg`, bytesFor(`shot ${i}`, 20_000));
+    const injected = w.service.faults;
+    if (!injected) throw new Error('the service was started with faults');
+    // Every download's first request has its connection cut: to the client, the service is gone.
+    injected.setRoutes([{ method: 'GET', path: '/workspaces/assets', answer: 'drop' }]);
+    const laptop = await w.device('laptop');
+
+    const report = await laptop.sync();
+    expect(report.ok).toBe(false);
+    const problems = report.workspaces.flatMap((ws) => ws.problems);
+    expect(problems.map((p) => [p.kind, p.path])).toEqual([['offline', null]]);
+    expect(problems[0]?.message).toContain('12 files wait');
+    expect(laptop.engine.status().state).toBe('offline');
+
+    injected.setRoutes([]);
+    await laptop.converge();
+    expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+    expect(laptop.engine.status().workspaces[0]?.problems).toEqual([]);
+  });
+});

@@ -15,6 +15,7 @@ import { DONE, recordActivity, reportProblem, type ExecutorDeps, type Outcome } 
 import { deleteLocal, deleteLocalFolder, deleteRemote, deleteRemoteFolder } from './deletes.js';
 import { download } from './download.js';
 import { errorCode, errorMessage, failureMessage, problemKindOf } from './errors.js';
+import { OFFLINE_CODE, offlineProblem } from './offline.js';
 import { moveLocal, moveRemote } from './moves.js';
 import { upload } from './upload.js';
 import { discardDownload } from './journal-entries.js';
@@ -225,9 +226,16 @@ function tally(result: ExecutionResult, action: Action, outcome: Outcome, deps: 
 function recordFailure(deps: ExecutorDeps, result: ExecutionResult, path: string, cause: unknown): void {
   const error = cause instanceof Error ? cause : new Error(String(cause));
   const message = failureMessage(cause, path);
-  const recorded = deps.index.errors.record(deps.workspaceId, path, { code: errorCode(cause), message });
+  const kind = problemKindOf(cause);
+  // The path keeps its backoff either way; an unreachable service is one problem of the whole
+  // workspace, not one per file (`OFFLINE_CODE`, status.ts).
+  const recorded = deps.index.errors.record(deps.workspaceId, path, { code: kind === 'offline' ? OFFLINE_CODE : errorCode(cause), message });
   deps.logger.warn({ path, code: recorded.code, attempts: recorded.attempts, err: errorMessage(cause) }, 'action failed; retried later');
   result.failed.push({ path, error });
+  if (kind === 'offline') {
+    reportProblem(deps, offlineProblem(1, recorded.nextRetryAt));
+    return;
+  }
   recordActivity(deps, 'error', path, `${path}: ${message}`);
   reportProblem(deps, {
     path,
