@@ -135,7 +135,9 @@ export function reportLines(report: SyncReport, status: EngineStatus, options: {
     return lines;
   }
   const problems = report.workspaces.reduce((n, w) => n + w.problems.length, 0);
-  lines.push(report.ok ? 'Everything is up to date.' : `Not everything could be synced${problems ? ` (${problems} problem${problems === 1 ? '' : 's'} above)` : ''}; run again or fix what is listed.`);
+  const conflicts = report.workspaces.reduce((n, w) => n + w.problems.filter((p) => p.kind === 'conflict').length, 0);
+  const compare = conflicts > 0 ? `; ${conflicts === 1 ? 'the conflict above waits' : `the ${conflicts} conflicts above wait`} for you to compare the two versions` : '';
+  lines.push(report.ok ? `Everything is up to date${compare}.` : `Not everything could be synced${problems ? ` (${problems} problem${problems === 1 ? '' : 's'} above)` : ''}; run again or fix what is listed.`);
   return lines;
 }
 

@@ -205,7 +205,9 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       totals.problems = [...this.workspaceStatus(runtime).problems, ...stillWritten];
       // Out of rounds with work still planned (actions deferred again and again) is no convergence.
       const settled = runtime.last !== null && runtime.last.work === 0 && runtime.last.waiting.length === 0;
-      if (totals.problems.length > 0 || totals.failed > 0 || runtime.last?.blocked || !settled) report.ok = false;
+      // A conflict is listed for the user, but it is no failure: both versions are kept and synced.
+      const problems = totals.problems.filter((p) => p.kind !== 'conflict');
+      if (problems.length > 0 || totals.failed > 0 || runtime.last?.blocked || !settled) report.ok = false;
       report.workspaces.push(totals);
     }
     return report;

@@ -19,6 +19,7 @@ import { discardUnplannedDownloads, executePlan, forgetSettledFailures, type Exe
 import { plan, type Plan } from '../sync/planner.js';
 import type { TransferQueue } from '../sync/transfer-queue.js';
 import { holdBack, localView, notIgnored, standAside } from './local-view.js';
+import { stillOpen } from '../sync/executor/open-conflicts.js';
 import { skippedProblems } from './skipped.js';
 import {
   applyChanges,
@@ -169,6 +170,7 @@ export class WorkspaceSync {
     const local = localView(scan, base.files, { nowMs: Date.now(), quietMs: this.deps.quietMs, excludedKeys });
     for (const path of local.waiting) logger.debug({ path }, 'waiting for the file to stop changing');
     for (const problem of skippedProblems(ws.id, scan.skipped, excludedKeys)) this.deps.onProblem(problem);
+    for (const problem of stillOpen(index, ws.id, scan.files)) this.deps.onProblem(problem);
     let baseFiles = base.files;
     if (remote.unplaced.size > 0) {
       baseFiles = standAside(remote.unplaced, base.files, local.files);

@@ -2,8 +2,9 @@
  * Both sides changing one file, and someone else's lock: the remote version keeps the path, the
  * local edit survives as a conflicted copy, equal edits are no conflict, a locked asset waits.
  */
-import { rename } from 'node:fs/promises';
+import { rename, unlink } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import type { SyncReport } from '../../shared/engine.js';
 import { idle, localChecksums, remoteChecksums, sha256, worlds } from '../helpers/engine.js';
 
 const world = worlds();
@@ -87,6 +88,38 @@ describe('conflict', () => {
     expect(laptopFiles).toEqual(await localChecksums(desktop.dir));
     expect(laptopFiles).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
     expect(laptopFiles.filter(([p]) => p.startsWith('Docs/asset-naming (conflicted copy desktop ')).map(([, sum]) => sum)).toEqual([sha256('desktop wording\n')]);
+  });
+});
+
+describe('a conflict left for the user', () => {
+  it('stays listed while the conflicted copy is on disk, without failing later syncs, and goes once the copy does', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    const path = 'Docs/asset-naming.md';
+    const entry = await w.user.assetAt(path);
+    await laptop.write(path, 'laptop wording\n');
+    await w.colleague.newVersion(entry.assetId, 'colleague wording\n');
+
+    const first = await laptop.sync();
+    expect(first.ok).toBe(true);
+    expect(first.workspaces[0]?.conflicts).toBe(1);
+    const copy = (await localChecksums(laptop.dir)).map(([p]) => p).find((p) => p.startsWith('Docs/asset-naming (conflicted copy laptop '));
+    expect(copy).toBeDefined();
+    const conflictOf = (report: SyncReport) => report.workspaces.flatMap((ws) => ws.problems).find((p) => p.kind === 'conflict');
+
+    // Later syncs still name it (the app lists it), but have nothing left to fix themselves.
+    const later = await laptop.sync();
+    expect(later.ok).toBe(true);
+    expect(conflictOf(later)?.path).toBe(path);
+    expect(conflictOf(later)?.message).toContain(copy as string);
+    expect(laptop.engine.status().workspaces[0]?.problems.some((p) => p.kind === 'conflict')).toBe(true);
+
+    await unlink(laptop.path(copy as string));
+    const resolved = await laptop.sync();
+    expect(resolved.ok).toBe(true);
+    expect(conflictOf(resolved)).toBeUndefined();
+    expect(laptop.engine.status().workspaces[0]?.problems).toEqual([]);
   });
 });
 

@@ -4,7 +4,8 @@
  * does not complete stops the rest, and its failure is reported at its own path.
  */
 import type { Action, Conflict } from '../actions.js';
-import { DONE, reportProblem, type ExecutorDeps, type Outcome } from './context.js';
+import { conflictProblem, recordConflict } from './open-conflicts.js';
+import { DONE, recordActivity, reportProblem, type ExecutorDeps, type Outcome } from './context.js';
 
 /** A step that failed, with the path its error belongs to. */
 export class StepFailedError extends Error {
@@ -32,12 +33,11 @@ export async function resolveConflict(
     }
     if (outcome !== DONE) return outcome;
     if (step.kind === 'move-local') {
-      reportProblem(deps, {
-        path: action.path,
-        kind: 'conflict',
-        message: `"${action.path}" changed on both sides: the service's version keeps the name, yours is kept as "${action.copyPath}"`,
-        hint: 'Compare the two files and keep the one you want.',
-      });
+      const open = { path: action.path, copyPath: action.copyPath, at: new Date().toISOString() };
+      recordConflict(deps.index, deps.workspaceId, open);
+      recordActivity(deps, 'conflict', action.copyPath, `${action.path} was changed on both sides: your edit is kept as ${action.copyPath}`);
+      const { workspaceId: _, ...problem } = conflictProblem(deps.workspaceId, open);
+      reportProblem(deps, problem);
     }
   }
   return DONE;

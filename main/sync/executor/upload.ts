@@ -34,6 +34,7 @@ import { NO_FOLLOW, writablePath } from './disk.js';
 import { isMissing, isTransient } from './errors.js';
 import { openEntriesAt } from './journal-entries.js';
 import { renameLocalFile } from './moves.js';
+import { recordConflict } from './open-conflicts.js';
 
 type UploadAction = UploadNew | UploadVersion;
 
@@ -207,6 +208,7 @@ async function setAsideAsConflict(action: UploadNew, deps: ExecutorDeps): Promis
   const copy = conflictCopyPath(action.path, deviceNameOf(deps), nowOf(deps), (key) => taken.has(key));
   await renameLocalFile(deps, action.path, copy);
   recordActivity(deps, 'conflict', copy, `Kept ${action.path} as ${copy}: the service has another file with that name`);
+  recordConflict(deps.index, deps.workspaceId, { path: action.path, copyPath: copy, at: new Date().toISOString() });
   return deferred('another asset with different content has this name', {
     conflict: true,
     problem: {

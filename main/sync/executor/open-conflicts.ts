@@ -1,0 +1,55 @@
+/**
+ * Conflicts stay on the list until the user has dealt with them, as Nextcloud keeps them among
+ * its unsynced items: as long as the conflicted copy is on disk, every cycle reports it again.
+ * Reported only in the cycle that made it, a conflict left the status within seconds (the next
+ * cycle starts with an empty list), and the app said "Up to date" with two versions of a file
+ * side by side and nothing to tell which.
+ */
+import type { Problem } from '../../../shared/engine.js';
+import type { SyncIndex } from '../../index/sync-index.js';
+import { pathKey } from '../../local/paths.js';
+
+export interface OpenConflict {
+  /** The file both sides changed; the service's version keeps this name. */
+  path: string;
+  /** Where the local edit was kept. */
+  copyPath: string;
+  /** When the copy was made (ISO time). */
+  at: string;
+}
+
+const settingOf = (workspaceId: string): string => `conflicts:${workspaceId}`;
+
+export function recordConflict(index: SyncIndex, workspaceId: string, conflict: OpenConflict): void {
+  const open = index.settings.get<OpenConflict[]>(settingOf(workspaceId)) ?? [];
+  index.settings.set(settingOf(workspaceId), [...open.filter((c) => c.copyPath !== conflict.copyPath), conflict]);
+}
+
+export function openConflicts(index: SyncIndex, workspaceId: string): OpenConflict[] {
+  return index.settings.get<OpenConflict[]>(settingOf(workspaceId)) ?? [];
+}
+
+/**
+ * The conflicts still open after a scan, as problems; those whose copy is gone (deleted,
+ * renamed or merged by the user) are forgotten.
+ */
+export function stillOpen(index: SyncIndex, workspaceId: string, localKeys: { has(key: string): boolean }): Problem[] {
+  const open = openConflicts(index, workspaceId);
+  if (open.length === 0) return [];
+  const left = open.filter((c) => localKeys.has(pathKey(c.copyPath)));
+  if (left.length !== open.length) {
+    if (left.length === 0) index.settings.delete(settingOf(workspaceId));
+    else index.settings.set(settingOf(workspaceId), left);
+  }
+  return left.map((c) => conflictProblem(workspaceId, c));
+}
+
+export function conflictProblem(workspaceId: string, c: OpenConflict): Problem {
+  return {
+    workspaceId,
+    path: c.path,
+    kind: 'conflict',
+    message: `"${c.path}" was changed on both sides: the service's version keeps the name, and your edit is kept as "${c.copyPath}".`,
+    hint: 'Compare the two files and keep what you want. Once the copy is deleted or renamed, this goes away.',
+  };
+}
