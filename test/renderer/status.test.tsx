@@ -118,6 +118,20 @@ describe('Status screen', () => {
     expect(bridge.requestsTo('retry')).toEqual([{ workspaceId: 'ws-spring' }]);
   });
 
+  it('lets the user confirm the deletions the mass-delete brake held back, after asking once more', async () => {
+    const held = workspace({
+      state: 'attention',
+      problems: [{ workspaceId: 'ws-spring', path: null, kind: 'brake', message: '20 of 24 synced files were deleted here at once.' }],
+    });
+    const { bridge } = renderApp({ getStatus: () => status({ state: 'attention', workspaces: [held] }), allowDeletions: () => status() });
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete on the service…' }));
+    expect(bridge.requestsTo('allowDeletions')).toEqual([]);
+    const confirm = screen.getByRole('group', { name: 'Confirm the deletions' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Delete them' }));
+    await waitFor(() => expect(screen.getByTestId('overall-state').textContent).toBe('Up to date'));
+    expect(bridge.requestsTo('allowDeletions')).toEqual([{ workspaceId: 'ws-spring' }]);
+  });
+
   it('opens the versions of a conflicted file from Resolve', async () => {
     const conflicted = workspace({ state: 'attention', problems: [{ workspaceId: 'ws-spring', path: 'Brand/palette.ase', kind: 'conflict', message: 'Changed here and on the service.' }] });
     const { bridge } = renderApp({ getStatus: () => status({ state: 'attention', workspaces: [conflicted] }), listVersions: () => never() });

@@ -137,6 +137,7 @@ function ProblemRow({ problem: p }: { problem: Problem }) {
         >
           Retry
         </button>
+        {p.kind === 'brake' && <ConfirmDeletions workspaceId={p.workspaceId} run={run} />}
         {path && (
           <>
             <button type="button" onClick={() => void run(async () => (await bridge.invoke('openFile', { workspaceId: p.workspaceId, path }), null))}>
@@ -160,6 +161,42 @@ function ProblemRow({ problem: p }: { problem: Problem }) {
       </div>
       <ActionStatus outcome={outcome} />
     </li>
+  );
+}
+
+/**
+ * The mass-delete brake held deletions back: the user confirms them here (asked twice, since
+ * they reach the service), or puts the files back and nothing is deleted.
+ */
+function ConfirmDeletions({ workspaceId, run }: { workspaceId: string; run: ReturnType<typeof useAction>['run'] }) {
+  const { bridge, store } = useServices();
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return (
+      <button type="button" onClick={() => setAsking(true)}>
+        Delete on the service…
+      </button>
+    );
+  }
+  return (
+    <span role="group" aria-label="Confirm the deletions">
+      <span className="small">Delete these files on the service too? They can be restored there.</span>{' '}
+      <button
+        type="button"
+        onClick={() =>
+          void run(async () => {
+            setAsking(false);
+            store.applyStatus(await bridge.invoke('allowDeletions', { workspaceId }));
+            return 'Deleting them on the service.';
+          })
+        }
+      >
+        Delete them
+      </button>
+      <button type="button" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
   );
 }
 
