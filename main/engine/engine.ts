@@ -7,7 +7,8 @@
 import { EventEmitter, setMaxListeners } from 'node:events';
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ActivityItem, EngineEvents, EngineStatus, Problem, ReviewNotification, SyncReport, SyncState, WorkspaceStatus } from '../../shared/engine.js';
+import type { ActivityItem, EngineEvents, EngineStatus, PendingCounts, Problem, ReviewNotification, SyncReport, SyncState, WorkspaceStatus } from '../../shared/engine.js';
+import type { Action } from '../sync/actions.js';
 import type { ActivityInput } from '../index/activity.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import { sanitizeName } from '../local/paths.js';
@@ -19,7 +20,7 @@ import type { ServiceClient } from '../service-client/index.js';
 import { recoverJournal, type ExecutionResult } from '../sync/executor/execute-plan.js';
 import { TransferQueue } from '../sync/transfer-queue.js';
 import { pollReviews } from './review-poller.js';
-import { engineStatus, pendingFrom, problemsFrom, workspaceState } from './status.js';
+import { NOTHING_PENDING, engineStatus, pendingKey, pendingOf, problemsFrom, workspaceState } from './status.js';
 import { WorkspaceSync, type CycleOutcome, type WorkspaceTarget } from './workspace-sync.js';
 
 export interface EngineWorkspace {
@@ -67,6 +68,12 @@ interface WorkspaceRuntime {
   watchedInode?: number | undefined;
   /** The user confirmed the deletions the mass-delete brake held back: the next cycle carries them out. */
   deletionsAllowed?: boolean;
+  /**
+   * What the current (or last) plan leaves to do, counted down as actions complete: a first sync
+   * of 300 files said "nothing pending" while it ran, because the count came from the last
+   * finished cycle's plan.
+   */
+  pending?: PendingCounts;
   /**
    * Synced files, counted again only after a cycle that acted: a count of 100,000 rows at every
    * status update (each phase change) was a tenth of a second of every start-up.
@@ -136,6 +143,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
           quietMs: this.options.quietMs ?? 2000,
           ...(this.options.fullListingIntervalMs !== undefined ? { fullListingIntervalMs: this.options.fullListingIntervalMs } : {}),
           onPhase: (phase) => this.setPhase(spec.id, phase),
+          onPlanned: (actions) => this.planned(spec.id, actions),
+          onDone: (action) => this.countDown(spec.id, action),
           onProblem: (problem) => this.addProblem(spec.id, problem),
           onActivity: (item) => this.activity(item),
           suppress: (rel, stamp) => this.runtimes.get(spec.id)?.watcher?.suppress(rel, 3000, stamp),
@@ -402,11 +411,22 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       name: target.name,
       folder: target.dir,
       state: workspaceState(phase, pending, problems),
-      pending: pendingFrom(last?.plan ?? null),
+      pending: runtime.pending ?? NOTHING_PENDING,
       files: (runtime.files ??= this.options.index.base.countFiles(target.id)),
       lastSyncAt: runtime.lastSyncAt,
       problems,
     };
+  }
+
+  private planned(workspaceId: string, actions: readonly Action[]): void {
+    const runtime = this.runtimes.get(workspaceId);
+    if (runtime) runtime.pending = pendingOf(actions);
+  }
+
+  private countDown(workspaceId: string, action: Action): void {
+    const pending = this.runtimes.get(workspaceId)?.pending;
+    const key = pendingKey(action.kind);
+    if (pending && key && pending[key] > 0) pending[key] -= 1;
   }
 
   private setPhase(workspaceId: string, phase: SyncState): void {
@@ -432,9 +452,27 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
    * the log, never sync state.
    */
   private activity(item: ActivityItem): void {
+    if (this.repeats(item)) return;
     this.pendingActivity.push({ workspaceId: item.workspaceId, kind: item.kind, path: item.path, message: item.message, at: Date.parse(item.at) });
     this.activityFlush ??= setTimeout(() => this.flushActivity(), ACTIVITY_FLUSH_MS);
     this.emit('activity', item);
+  }
+
+  /** What each path's last activity line said, to tell a repeat (`repeats`). */
+  private readonly lastLines = new Map<string, string>();
+
+  /**
+   * A path held by a lock, or failing the same way, says so once, not at every cycle or retry:
+   * the repeats pushed the history out of the 50 lines the app shows within minutes.
+   */
+  private repeats(item: ActivityItem): boolean {
+    if (item.path === null) return false;
+    const key = `${item.workspaceId ?? ''}\0${item.path}`;
+    const line = `${item.kind}\0${item.message}`;
+    const repeated = (item.kind === 'locked' || item.kind === 'error') && this.lastLines.get(key) === line;
+    if (this.lastLines.size >= 10_000) this.lastLines.clear();
+    this.lastLines.set(key, line);
+    return repeated;
   }
 
   private flushActivity(): void {

@@ -2,19 +2,42 @@
 import type { EngineStatus, PendingCounts, Problem, SyncState, WorkspaceStatus } from '../../shared/engine.js';
 import type { PathError } from '../index/path-errors.js';
 import { OFFLINE_CODE, offlineProblem, pathErrorKind } from '../sync/executor/offline.js';
-import type { Plan } from '../sync/planner.js';
+import type { Action } from '../sync/actions.js';
 
 /** What a plan still had to do: zero only when the last cycle found nothing to do. */
-export function pendingFrom(plan: Plan | null): PendingCounts {
-  const c = plan?.summary.counts;
-  if (!c) return { downloads: 0, uploads: 0, deletes: 0, moves: 0, conflicts: 0 };
-  return {
-    downloads: c.download,
-    uploads: c['upload-new'] + c['upload-version'],
-    deletes: c['delete-local'] + c['delete-remote'] + c['delete-local-folder'] + c['delete-remote-folder'],
-    moves: c['move-local'] + c['move-remote'],
-    conflicts: c.conflict,
-  };
+export const NOTHING_PENDING: Readonly<PendingCounts> = { downloads: 0, uploads: 0, deletes: 0, moves: 0, conflicts: 0 };
+
+/** The count an action adds to, or null for bookkeeping and folder creation. */
+export function pendingKey(kind: Action['kind']): keyof PendingCounts | null {
+  switch (kind) {
+    case 'download':
+      return 'downloads';
+    case 'upload-new':
+    case 'upload-version':
+      return 'uploads';
+    case 'delete-local':
+    case 'delete-remote':
+    case 'delete-local-folder':
+    case 'delete-remote-folder':
+      return 'deletes';
+    case 'move-local':
+    case 'move-remote':
+      return 'moves';
+    case 'conflict':
+      return 'conflicts';
+    default:
+      return null;
+  }
+}
+
+/** What a plan's actions leave to do, before any of them has run. */
+export function pendingOf(actions: readonly Action[]): PendingCounts {
+  const counts = { ...NOTHING_PENDING };
+  for (const action of actions) {
+    const key = pendingKey(action.kind);
+    if (key) counts[key] += 1;
+  }
+  return counts;
 }
 
 export function problemsFrom(pathErrors: readonly PathError[], cycleProblems: readonly Problem[]): Problem[] {

@@ -16,6 +16,7 @@ import type { Logger } from '../logging.js';
 import type { ServiceClient } from '../service-client/index.js';
 import { isServiceError } from '../service-client/errors.js';
 import { discardUnplannedDownloads, executePlan, forgetSettledFailures, type ExecutionResult, type ExecutorDeps } from '../sync/executor/execute-plan.js';
+import type { Action } from '../sync/actions.js';
 import { plan, type Plan } from '../sync/planner.js';
 import type { TransferQueue } from '../sync/transfer-queue.js';
 import { holdBack, localView, notIgnored, standAside } from './local-view.js';
@@ -58,6 +59,9 @@ export interface WorkspaceSyncDeps {
    */
   fullListingIntervalMs?: number;
   onPhase: (phase: SyncState) => void;
+  /** The actions this cycle is about to carry out (none: nothing to do); `onDone` as each completes. */
+  onPlanned?: (actions: readonly Action[]) => void;
+  onDone?: ExecutorDeps['onDone'];
   onProblem: (problem: Problem) => void;
   onActivity: ExecutorDeps['onActivity'];
   suppress?: (relPath: string, stamp?: FileStamp) => void;
@@ -212,6 +216,7 @@ export class WorkspaceSync {
       });
     }
     const work = actions.filter((a) => !BOOKKEEPING.has(a.kind)).length;
+    this.deps.onPlanned?.(actions);
     if (actions.length === 0) return { ...idle, plan: decided, waiting: local.waiting };
 
     this.deps.onPhase('syncing');
@@ -229,6 +234,7 @@ export class WorkspaceSync {
       ...(this.deps.onActivity ? { onActivity: this.deps.onActivity } : {}),
       onProblem: this.deps.onProblem,
       backoff: index.errors.notYetDue(ws.id),
+      ...(this.deps.onDone ? { onDone: this.deps.onDone } : {}),
     });
     return { blocked: null, plan: decided, result, waiting: local.waiting, work };
   }

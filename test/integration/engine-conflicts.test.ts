@@ -134,7 +134,14 @@ describe('lock held by someone else', () => {
 
     await w.colleague.client.updateAsset(w.workspaceId, entry.assetId, { locked: true });
     await laptop.write(path, 'guidelines v-next');
+    const lines: string[] = [];
+    laptop.engine.on('activity', (a) => {
+      if (a.path === path) lines.push(a.kind);
+    });
     const blocked = await laptop.sync();
+    // Said once in the activity, however many times the sync looks at it again.
+    await laptop.sync();
+    expect(lines).toEqual(['locked']);
 
     expect(blocked.ok).toBe(false);
     expect(blocked.workspaces[0]?.problems).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'locked', path })]));

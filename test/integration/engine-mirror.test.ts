@@ -33,6 +33,24 @@ describe('initial mirror', () => {
   });
 });
 
+describe('the status during a sync', () => {
+  it('counts down the files still to come while they transfer, and ends at nothing pending', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    const total = w.demo.assetIds.length;
+    const seen: number[] = [];
+    laptop.engine.on('transfer', () => seen.push(laptop.engine.status().workspaces[0]?.pending.downloads ?? -1));
+
+    await laptop.sync();
+
+    // While the first file was on its way, the whole plan was still to come.
+    expect(seen[0]).toBe(total);
+    expect(Math.min(...seen)).toBeLessThan(total);
+    for (let i = 1; i < seen.length; i += 1) expect(seen[i]).toBeLessThanOrEqual(seen[i - 1] as number);
+    expect(laptop.engine.status().workspaces[0]?.pending).toEqual({ downloads: 0, uploads: 0, deletes: 0, moves: 0, conflicts: 0 });
+  });
+});
+
 describe('local edit', () => {
   it('becomes one new version whose parent is the version the edit started from, and reaches the other device', async () => {
     const w = await world();

@@ -11,6 +11,7 @@ import { pathKey } from '../../local/paths.js';
 import type { FileStamp } from '../../local/stamp.js';
 import type { ServiceClient } from '../../service-client/index.js';
 import type { TransferQueue } from '../transfer-queue.js';
+import type { Action } from '../actions.js';
 
 export interface ExecutorDeps {
   workspaceId: string;
@@ -46,6 +47,8 @@ export interface ExecutorDeps {
    * of times a second in watch mode, each retry an error, an activity line and a status event).
    */
   backoff?: ReadonlyMap<string, number>;
+  /** An action completed: the host counts down what is pending. */
+  onDone?: (action: Action) => void;
 }
 
 /** Left for the next cycle on purpose; `problem` is what the user is told, if anything. */

@@ -106,7 +106,10 @@ async function runOne(action: Action, deps: ExecutorDeps, result: ExecutionResul
     recordFailure(deps, result, failure.path, failure.cause);
     return;
   }
-  if (outcome === DONE) for (const path of pathsOf(action)) deps.index.errors.clear(deps.workspaceId, path);
+  if (outcome === DONE) {
+    for (const path of pathsOf(action)) deps.index.errors.clear(deps.workspaceId, path);
+    deps.onDone?.(action);
+  }
   tally(result, action, outcome, deps);
 }
 
