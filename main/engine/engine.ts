@@ -17,6 +17,7 @@ import { IGNORE_FILE_NAME } from '../local/own-files.js';
 import { loadIgnoreMatcher } from '../local/ignore.js';
 import type { Logger } from '../logging.js';
 import type { ServiceClient } from '../service-client/index.js';
+import { ServiceError, isServiceError } from '../service-client/errors.js';
 import { recoverJournal, type ExecutionResult } from '../sync/executor/execute-plan.js';
 import { TransferQueue } from '../sync/transfer-queue.js';
 import { pollReviews } from './review-poller.js';
@@ -83,6 +84,19 @@ interface WorkspaceRuntime {
 
 const DEFAULT_POLL_MS = 30_000;
 
+/** A workspace id the service does not know (or refuses) names itself: with several, which one? */
+function unknownWorkspace(id: string, error: unknown): unknown {
+  if (!isServiceError(error) || (error.kind !== 'not_found' && error.kind !== 'client' && error.status !== 400 && error.status !== 404)) return error;
+  return new ServiceError({
+    kind: 'not_found',
+    code: 'unknown_workspace',
+    message: `the workspace ${id} does not exist in this account (\`asset-sync workspaces\` lists those you can sync)`,
+    ...(error.status !== undefined ? { status: error.status } : {}),
+    request: error.request,
+    cause: error,
+  });
+}
+
 /** Actions of a cycle that failed, or waited out their backoff without being tried. */
 const failedOrWaiting = (r: ExecutionResult): number => r.failed.length + r.backedOff;
 
@@ -126,7 +140,9 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     const user = await client.getUser({ signal });
     this.selfUserId = user.id ?? '';
     for (const spec of this.options.workspaces) {
-      const remote = await client.getWorkspace(spec.id, { signal });
+      const remote = await client.getWorkspace(spec.id, { signal }).catch((error: unknown) => {
+        throw unknownWorkspace(spec.id, error);
+      });
       const folderName = sanitizeName(spec.folder ?? remote.name);
       const target: WorkspaceTarget = { id: spec.id, name: remote.name, dir: join(root, folderName), excluded: spec.excluded ?? [] };
       const known = index.workspaces.get(spec.id);

@@ -116,3 +116,19 @@ describe('a run against a mistyped service', () => {
     expect(versions.stdout).toContain('README.txt in Spring Campaign');
   });
 });
+
+describe('mistyped ids and flags', () => {
+  it('a workspace the service does not know is named in the error', async () => {
+    for (const bogus of ['not-a-workspace', '00000000-0000-4000-8000-000000000000']) {
+      const result = await runCli(['sync', '--once', '--base-url', service.url, '--account', demo.accountId, '--workspace', bogus, '--root', root], { env });
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain(`the workspace ${bogus} does not exist in this account`);
+    }
+  });
+
+  it('--version prints the version', async () => {
+    const result = await runCli(['--version'], { env: {} });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
