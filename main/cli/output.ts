@@ -88,7 +88,7 @@ export function problemLines(problem: Problem, prefix = ''): string[] {
   if (problem.hint) lines.push(`  what to do: ${problem.hint}`);
   if (problem.nextRetryAt) {
     const attempts = problem.attempts ? ` (${problem.attempts} attempt${problem.attempts === 1 ? '' : 's'} so far)` : '';
-    lines.push(`  retried after ${formatDate(problem.nextRetryAt)}${attempts}`);
+    lines.push(`  next try after ${formatDate(problem.nextRetryAt)}${attempts}`);
   }
   return lines;
 }

@@ -72,7 +72,7 @@ describe('output wording', () => {
     const lines = problemLines({ workspaceId: 'w', path: 'a.psd', kind: 'locked', message: 'locked by Rafael', hint: 'Ask them to unlock it.', attempts: 2, nextRetryAt: '2030-01-01T00:00:00Z' });
     expect(lines[0]).toBe('problem (locked) a.psd: locked by Rafael');
     expect(lines[1]).toBe('  what to do: Ask them to unlock it.');
-    expect(lines[2]).toMatch(/^ {2}retried after 20\d\d-\d\d-\d\d \d\d:\d\d \(2 attempts so far\)$/);
+    expect(lines[2]).toMatch(/^ {2}next try after 20\d\d-\d\d-\d\d \d\d:\d\d \(2 attempts so far\)$/);
   });
 
   it('sizes and durations read like a file manager', () => {
