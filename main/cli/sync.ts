@@ -3,9 +3,11 @@
  * 1 when problems remain) or keep watching until SIGINT/SIGTERM, then stop cleanly; transfers
  * cut short stay journalled and resume at the next start.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Command } from 'commander';
 import type { EngineStatus, SyncReport } from '../../shared/engine.js';
 import { openSession, type Session, type SessionOptions } from '../bootstrap.js';
+import { isServiceError } from '../service-client/errors.js';
 import { parseUiPort, startSessionUi, type UiServer } from '../ui-server/index.js';
 import { EXIT_OK, EXIT_PROBLEMS } from './errors.js';
 import {
@@ -141,12 +143,29 @@ export function reportLines(report: SyncReport, status: EngineStatus, options: {
   return lines;
 }
 
+/** How long `sync` waits before it tries again to reach a service that was out of reach at start. */
+const START_RETRY_SECONDS = 15;
+
 export async function watch(session: Session, options: { allowMassDelete?: boolean; multipleWorkspaces: boolean }): Promise<number> {
   const reporter = attachReporter(session.engine, { tty: Boolean(process.stdout.isTTY), multipleWorkspaces: options.multipleWorkspaces, liveProblems: true });
   // Listening from the start: a Ctrl+C during start-up still stops cleanly.
   const stopRequested = untilSignal();
   try {
-    await session.engine.init();
+    // A service out of reach at start is waited for, as it is once running ("offline, retrying"):
+    // a sync started at login must not die because the network came up a moment later.
+    for (;;) {
+      const failure = await session.engine.init().then(() => null, (error: unknown) => error);
+      if (failure === null) break;
+      if (!isServiceError(failure) || !failure.transient) throw failure;
+      reporter.log(`The service cannot be reached (${failure.message}); trying again in ${START_RETRY_SECONDS} s. Press Ctrl+C to stop.`);
+      const waiting = new AbortController();
+      const stopped = await Promise.race([stopRequested, delay(START_RETRY_SECONDS * 1000, null, { signal: waiting.signal })]);
+      waiting.abort();
+      if (stopped !== null) {
+        reporter.log('Stopped.');
+        return EXIT_OK;
+      }
+    }
     // Confirmed deletions are carried out by the first cycle only: the brake guards the rest.
     if (options.allowMassDelete) for (const ws of session.engine.status().workspaces) session.engine.allowDeletionsOnce(ws.workspaceId);
     await session.engine.start();

@@ -132,3 +132,33 @@ describe('mistyped ids and flags', () => {
     expect(result.stdout).toMatch(/^\d+\.\d+\.\d+/);
   });
 });
+
+describe('a service out of reach when sync starts', () => {
+  it('is waited for instead of ending the sync, until Ctrl+C', async () => {
+    const child = spawn(process.execPath, [CLI, 'sync', '--base-url', 'http://127.0.0.1:1', '--account', demo.accountId, '--workspace', demo.workspaceId, '--root', root], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let out = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    const exited = once(child, 'exit');
+    await new Promise<void>((resolve, reject) => {
+      const timer = setInterval(() => {
+        if (out.includes('The service cannot be reached')) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 50);
+      void exited.then(() => {
+        clearInterval(timer);
+        reject(new Error(`sync ended instead of waiting: ${out}`));
+      });
+    });
+    expect(out).toContain('trying again in');
+    child.kill('SIGINT');
+    const [code] = (await exited) as [number | null];
+    expect(code).toBe(0);
+    expect(out).toContain('Stopped.');
+  });
+});
