@@ -29,7 +29,7 @@ export function buildProgram(run: Run): Command {
   const program = new Command('asset-sync')
     .description('Sync folders with the Asset Collaboration Service.')
     // -V only: `--version <n>` belongs to restore and save-version.
-    .version(packageVersion(), '-V, --version', 'print the version of asset-sync')
+    .version(packageVersion(), '-V', 'print the version of asset-sync (--version is the option of restore and save-version)')
     .option('--verbose', 'log to stderr too, and show stack traces of errors')
     .exitOverride()
     .showHelpAfterError('(`asset-sync --help` lists the commands)')

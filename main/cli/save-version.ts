@@ -3,12 +3,12 @@
  * against its checksum, written where the user says; an existing file is kept unless --force.
  */
 import { constants } from 'node:fs';
-import { copyFile, link, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, link, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { connect } from '../bootstrap.js';
 import { tempFileName } from '../local/own-files.js';
-import { EXIT_OK, RefusedError } from './errors.js';
+import { EXIT_OK, RefusedError, UsageError } from './errors.js';
 import { locateSyncedFile } from './local-file.js';
 import { addRootOption, addServiceOptions, parsePositiveInt, readConfig, type GlobalOptions, type Run } from './options.js';
 import { formatBytes, print } from './output.js';
@@ -43,6 +43,12 @@ async function saveVersion(fileArg: string, options: SaveOptions, globals: Globa
   const number = parsePositiveInt('--version', options.version);
   const file = await locateSyncedFile(fileArg, options.root, readConfig());
   const target = await destination(options.to, basename(file.absPath));
+  await checkFolder(dirname(target));
+  // The synced file itself is the engine's to write: replacing it here would lose any edit not
+  // uploaded yet, where a restore keeps history and checks first.
+  if ((await realOrSelf(target)) === file.absPath) {
+    throw new UsageError(`--to names the synced file itself. To make version ${number} the current one, run \`asset-sync restore ${fileArg} --version ${number}\`.`);
+  }
   if (!options.force && (await exists(target))) throw new RefusedError(`${target} already exists; nothing was written. Pick another --to, or add --force to replace it.`);
 
   const connection = await connect({ ...serviceFor(file, options), logToStderr: globals.verbose });
@@ -55,10 +61,19 @@ async function saveVersion(fileArg: string, options: SaveOptions, globals: Globa
     print(`Saved version ${number} of ${file.relPath} to ${target} (${formatBytes(version.size)}, sha256 ${version.checksum.slice(0, 12)}…, verified).`);
     return EXIT_OK;
   } finally {
-    await rm(temp, { force: true });
+    // Best effort: a failure here must not hide the one that brought us here.
+    await rm(temp, { force: true }).catch(() => undefined);
     await connection.close();
   }
 }
+
+async function checkFolder(folder: string): Promise<void> {
+  const info = await stat(folder).catch(() => null);
+  if (!info) throw new UsageError(`The folder ${folder} does not exist: create it, or pick another --to.`);
+  if (!info.isDirectory()) throw new UsageError(`${folder} is not a folder: pick another --to.`);
+}
+
+const realOrSelf = (path: string): Promise<string> => realpath(path).catch(() => path);
 
 /**
  * A hard link (or, where links are not supported, an exclusive copy) fails if the name is taken,

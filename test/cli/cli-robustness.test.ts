@@ -126,11 +126,6 @@ describe('mistyped ids and flags', () => {
     }
   });
 
-  it('--version prints the version', async () => {
-    const result = await runCli(['--version'], { env: {} });
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^\d+\.\d+\.\d+/);
-  });
 });
 
 describe('a service out of reach when sync starts', () => {

@@ -142,6 +142,19 @@ describe('asset-sync on a bare machine', () => {
     const forced = await runCli(['save-version', file, '--version', '2', '--to', target, '--force'], { env });
     expect(forced.code).toBe(0);
     expect(sha256(readFileSync(target))).toBe(v2?.checksum);
+
+    // Never over the synced file itself, even with --force: that is what restore is for.
+    const before = readFileSync(file);
+    const itself = await runCli(['save-version', file, '--version', '2', '--to', file, '--force'], { env });
+    expect(itself.code).toBe(2);
+    expect(itself.stderr).toContain('asset-sync restore');
+    expect(readFileSync(file)).toEqual(before);
+
+    // A folder that is not there is named, in words.
+    const nowhere = await runCli(['save-version', file, '--version', '2', '--to', join(home, 'no-such-folder', 'x.ase')], { env });
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).toContain('no-such-folder does not exist');
+    expect(nowhere.stderr).not.toContain('.part');
   });
 
   it('reviews lists the review requests and change requests of the demo', async () => {
