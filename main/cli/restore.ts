@@ -14,6 +14,7 @@ import { EXIT_OK, EXIT_PROBLEMS, RefusedError } from './errors.js';
 import { locateSyncedFile, type SyncedFile } from './local-file.js';
 import { addRootOption, addServiceOptions, parsePositiveInt, readConfig, type GlobalOptions, type Run } from './options.js';
 import { print, problemLines } from './output.js';
+import { attachReporter } from './progress.js';
 import { downloadVersion, pickVersion } from './version-file.js';
 import { serviceFor, type FileOptions } from './versions.js';
 
@@ -83,10 +84,20 @@ async function commitOldVersion(session: Session, file: SyncedFile, number: numb
   }
 }
 
-/** Syncs the workspace so the new version reaches the disk, then checks the file holds it. */
+/**
+ * Syncs the workspace so the new version reaches the disk, then checks the file holds it. The
+ * sync carries out whatever else was waiting too, so each transfer is shown as `sync` shows it.
+ */
 async function updateLocalFile(session: Session, file: SyncedFile, checksum: string): Promise<number> {
-  await session.engine.init();
-  const report = await session.engine.syncOnce();
+  print(`Syncing ${file.workspace.name} to bring it down (anything else waiting is synced too)…`);
+  const reporter = attachReporter(session.engine, { tty: Boolean(process.stdout.isTTY), multipleWorkspaces: false, liveProblems: false });
+  let report;
+  try {
+    await session.engine.init();
+    report = await session.engine.syncOnce();
+  } finally {
+    reporter.stop();
+  }
   const now = await hashFile(file.absPath).catch(() => null);
   if (now?.checksum === checksum) {
     print(`Updated ${file.absPath}.`);

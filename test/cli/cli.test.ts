@@ -114,6 +114,9 @@ describe('asset-sync on a bare machine', () => {
     const result = await runCli(['restore', file, '--version', '1', ...serviceArgs], { env });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
+    // The sync that brings the restored version down shows what it transfers.
+    expect(result.stdout).toContain('Syncing Spring Campaign to bring it down');
+    expect(result.stdout).toContain(`downloaded ${PALETTE}`);
     const after = await versionsOf(demo.assetIds[3] ?? '');
     expect(after).toHaveLength(before.length + 1);
     const newest = after.reduce((a, b) => (b.version_number > a.version_number ? b : a));
