@@ -49,11 +49,17 @@ async function userFiles(dir: string): Promise<string[]> {
   return (await walkFiles(dir)).filter((rel) => !rel.split('/').some((part) => part.startsWith('.assetsync')));
 }
 
-/** "a b.psd" → "a b m7.psd": a fresh name that keeps the extension (earlier suffixes replaced). */
+/**
+ * "a b.psd" → "a b m7.psd": a fresh name that keeps the extension (earlier suffixes replaced),
+ * within the 255 bytes a name may have (a conflicted copy of a conflicted copy is long already).
+ */
 function renamed(name: string, n: number, tag: string): string {
   const dot = name.lastIndexOf('.');
   const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
-  return `${stem.replace(/ [lr]\d+$/, '')} ${tag}${n}${ext}`;
+  const suffix = ` ${tag}${n}${ext}`;
+  const base = stem.replace(/ [lr]\d+$/, '');
+  const room = 255 - Buffer.byteLength(suffix);
+  return `${Buffer.byteLength(base) > room ? Buffer.from(base).subarray(0, room).toString('utf8').replace(/\uFFFD+$/, '') : base}${suffix}`;
 }
 
 export class Churner {
