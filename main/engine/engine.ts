@@ -75,6 +75,10 @@ interface WorkspaceRuntime {
    * finished cycle's plan.
    */
   pending?: PendingCounts;
+  /** When each file deletion of the last RECENT_DELETES_MS was carried out, per side. */
+  recentDeletes: { local: number[]; remote: number[] };
+  /** The running cycle carries out deletions the user confirmed: they do not count toward the next brake. */
+  deletionsConfirmed?: boolean;
   /**
    * Synced files, counted again only after a cycle that acted: a count of 100,000 rows at every
    * status update (each phase change) was a tenth of a second of every start-up.
@@ -83,6 +87,11 @@ interface WorkspaceRuntime {
 }
 
 const DEFAULT_POLL_MS = 30_000;
+/**
+ * How long carried-out deletions count toward the mass-delete brake: an `rm -rf` of a large tree
+ * reaches the watcher in bursts over seconds, a slow disk's over a minute or two.
+ */
+const RECENT_DELETES_MS = 5 * 60_000;
 
 /** A workspace id the service does not know (or refuses) names itself: with several, which one? */
 function unknownWorkspace(id: string, error: unknown): unknown {
@@ -161,6 +170,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
           onPhase: (phase) => this.setPhase(spec.id, phase),
           onPlanned: (actions) => this.planned(spec.id, actions),
           onDone: (action) => this.countDown(spec.id, action),
+          recentDeletes: () => this.recentDeletes(spec.id),
           onProblem: (problem) => this.addProblem(spec.id, problem),
           onActivity: (item) => this.activity(item),
           suppress: (rel, stamp) => this.runtimes.get(spec.id)?.watcher?.suppress(rel, 3000, stamp),
@@ -173,6 +183,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         cycleProblems: [],
         watcher: null,
         files: null,
+        recentDeletes: { local: [], remote: [] },
       };
       this.runtimes.set(spec.id, runtime);
     }
@@ -287,6 +298,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     const runtime = this.runtimes.get(workspaceId);
     if (!runtime) throw new Error(`unknown workspace ${workspaceId}`);
     runtime.deletionsAllowed = true;
+    // Confirmed: what went before is part of what the user agreed to.
+    runtime.recentDeletes = { local: [], remote: [] };
     this.trigger(workspaceId);
   }
 
@@ -391,6 +404,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     while (runtime.running) await runtime.running.catch(() => undefined);
     const problems: Problem[] = [];
     runtime.cycleProblems = problems;
+    runtime.deletionsConfirmed = allowMassDelete;
     const run = runtime.sync.cycle({ allowMassDelete, signal: this.abort.signal }).catch(
       (error: unknown): CycleOutcome => ({
         blocked: { workspaceId, path: null, kind: 'error', message: `Sync stopped unexpectedly: ${(error as Error).message}` },
@@ -440,9 +454,22 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 
   private countDown(workspaceId: string, action: Action): void {
-    const pending = this.runtimes.get(workspaceId)?.pending;
+    const runtime = this.runtimes.get(workspaceId);
     const key = pendingKey(action.kind);
-    if (pending && key && pending[key] > 0) pending[key] -= 1;
+    if (runtime?.pending && key && runtime.pending[key] > 0) runtime.pending[key] -= 1;
+    if (!runtime || runtime.deletionsConfirmed) return;
+    if (action.kind === 'delete-remote') runtime.recentDeletes.remote.push(Date.now());
+    if (action.kind === 'delete-local') runtime.recentDeletes.local.push(Date.now());
+  }
+
+  /** File deletions carried out on each side within RECENT_DELETES_MS, for the mass-delete brake. */
+  private recentDeletes(workspaceId: string): { local: number; remote: number } {
+    const recent = this.runtimes.get(workspaceId)?.recentDeletes;
+    if (!recent) return { local: 0, remote: 0 };
+    const since = Date.now() - RECENT_DELETES_MS;
+    recent.local = recent.local.filter((at) => at >= since);
+    recent.remote = recent.remote.filter((at) => at >= since);
+    return { local: recent.local.length, remote: recent.remote.length };
   }
 
   private setPhase(workspaceId: string, phase: SyncState): void {

@@ -62,6 +62,8 @@ export interface WorkspaceSyncDeps {
   /** The actions this cycle is about to carry out (none: nothing to do); `onDone` as each completes. */
   onPlanned?: (actions: readonly Action[]) => void;
   onDone?: ExecutorDeps['onDone'];
+  /** Files deleted on each side by recent cycles, for the mass-delete brake. */
+  recentDeletes?: () => { local: number; remote: number };
   onProblem: (problem: Problem) => void;
   onActivity: ExecutorDeps['onActivity'];
   suppress?: (relPath: string, stamp?: FileStamp) => void;
@@ -200,6 +202,7 @@ export class WorkspaceSync {
       deviceName: this.deps.deviceName,
       now: new Date(),
       ...(options.allowMassDelete ? { allowMassDelete: true } : {}),
+      ...(this.deps.recentDeletes ? { recentDeletes: this.deps.recentDeletes() } : {}),
     });
     forgetSettledFailures(index, ws.id, decided.actions, local.waiting);
     await discardUnplannedDownloads({ index, workspaceId: ws.id, root: ws.dir }, decided.actions);

@@ -67,21 +67,26 @@ function addBytes(summary: PlanSummary, action: Action): void {
   }
 }
 
-/** The brake for a plan with this summary, null when its deletions may run. */
-export function massDeleteBrake(summary: PlanSummary): Brake | null {
-  const total = summary.baseFiles;
+/**
+ * The brake for a plan with this summary, null when its deletions may run. `recent`: files each
+ * side lost to recent cycles, counted with this plan's as one deletion (of the files synced
+ * before it began).
+ */
+export function massDeleteBrake(summary: PlanSummary, recent: { local: number; remote: number } = { local: 0, remote: 0 }): Brake | null {
   const sides = [
-    { side: 'remote', deleteCount: summary.counts['delete-remote'], where: 'on the service' },
-    { side: 'local', deleteCount: summary.counts['delete-local'], where: 'on this computer' },
+    // A deletion on the service is carried out by `delete-remote` actions, and so are counted those before it.
+    { side: 'remote', planned: summary.counts['delete-remote'], before: recent.remote, where: 'on the service' },
+    { side: 'local', planned: summary.counts['delete-local'], before: recent.local, where: 'on this computer' },
   ] as const;
-  for (const { side, deleteCount, where } of sides) {
-    if (deleteCount > MASS_DELETE_MIN_FILES && deleteCount > total * MASS_DELETE_SHARE) {
-      return {
-        side,
-        deleteCount,
-        total,
-        reason: `this sync would delete ${deleteCount} of ${total} synced files ${where}; confirm to go ahead`,
-      };
+  for (const { side, planned, before, where } of sides) {
+    const deleteCount = planned + before;
+    const total = summary.baseFiles + before;
+    if (planned > 0 && deleteCount > MASS_DELETE_MIN_FILES && deleteCount > total * MASS_DELETE_SHARE) {
+      const reason =
+        before > 0
+          ? `this sync would delete ${planned} more synced files ${where}: ${deleteCount} of ${total} within a few minutes; confirm to go ahead`
+          : `this sync would delete ${deleteCount} of ${total} synced files ${where}; confirm to go ahead`;
+      return { side, deleteCount, total, reason };
     }
   }
   return null;

@@ -74,4 +74,10 @@ export interface PlannerInput {
   now: Date;
   /** The user confirmed a mass deletion: the plan carries no brake (design notes §2, §9). */
   allowMassDelete?: boolean;
+  /**
+   * Files deleted on each side by recent cycles (the host's window, minutes): a deletion that
+   * reaches the watcher in several bursts (an `rm -rf` slower than its debounce) is braked as a
+   * whole, not let through a share at a time.
+   */
+  recentDeletes?: { local: number; remote: number };
 }

@@ -55,7 +55,7 @@ export function plan(input: PlannerInput): Plan {
   );
   const actions = orderActions([...renames, ...fileActions, ...folderActions]);
   const summary = summarize(actions, input.files.base.size);
-  return { actions, summary, brake: input.allowMassDelete === true ? null : massDeleteBrake(summary) };
+  return { actions, summary, brake: input.allowMassDelete === true ? null : massDeleteBrake(summary, input.recentDeletes) };
 }
 
 interface SlotContext {

@@ -209,6 +209,33 @@ describe('mass-delete brake while watching', () => {
   });
 });
 
+describe('mass-delete brake across bursts', () => {
+  it('brakes a deletion that reaches the watcher in two bursts, each under half of the tree', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop', { engine: { pollIntervalMs: 60_000, debounceMs: 200 } });
+    for (let i = 0; i < 40; i += 1) await laptop.write(`Batch/file-${i}.txt`, `file ${i}\n`);
+    await laptop.converge();
+    const before = await remoteChecksums(w.user.client, w.workspaceId);
+    const files = (await localChecksums(laptop.dir)).map(([p]) => p);
+    const firstBurst = files.slice(0, Math.floor(files.length * 0.4));
+    const secondBurst = files.slice(firstBurst.length, firstBurst.length + Math.floor(files.length * 0.25));
+    const braked = (): boolean => laptop.engine.status().workspaces[0]?.problems.some((p) => p.kind === 'brake') ?? false;
+    await laptop.engine.start();
+    try {
+      // An `rm -rf` slower than the watcher's debounce: the first part is carried out on its own…
+      for (const path of firstBurst) unlinkSync(laptop.path(path));
+      await waitFor('the first burst deleted', async () => (await remoteChecksums(w.user.client, w.workspaceId)).length === before.length - firstBurst.length);
+      expect(braked()).toBe(false);
+      // …and the rest brings the whole past half: it is held back.
+      for (const path of secondBurst) unlinkSync(laptop.path(path));
+      await waitFor('the brake', braked);
+      expect((await remoteChecksums(w.user.client, w.workspaceId)).length).toBe(before.length - firstBurst.length);
+    } finally {
+      await laptop.engine.stop();
+    }
+  });
+});
+
 describe('mass-delete brake, the other way', () => {
   it('deletes nothing locally when most assets disappear from the service at once', async () => {
     const w = await world();

@@ -752,6 +752,17 @@ describe('plan: mass-delete brake', () => {
     expect(plan(deletions('local', total, deleted)).brake).toBeNull();
   });
 
+  it('counts the deletions of recent cycles with the plan\'s: a deletion that came in bursts is braked as a whole', () => {
+    // 25 of 64 went a minute ago (under half); 15 more now make 40 of the 64 synced before.
+    const now = { ...deletions('local', 39, 15), recentDeletes: { local: 0, remote: 25 } };
+    const { brake } = plan(now);
+    expect(brake).toMatchObject({ side: 'remote', deleteCount: 40, total: 64 });
+    expect(brake?.reason).toMatch(/15 more synced files on the service: 40 of 64 within a few minutes/);
+    // The same 15 alone, or after deletions on the other side only, are no mass deletion.
+    expect(plan(deletions('local', 39, 15)).brake).toBeNull();
+    expect(plan({ ...deletions('local', 39, 15), recentDeletes: { local: 25, remote: 0 } }).brake).toBeNull();
+  });
+
   it('the user can confirm a mass deletion', () => {
     const { brake, actions } = plan(deletions('local', 20, 20, true));
     expect(brake).toBeNull();
