@@ -20,6 +20,7 @@ import type { Action } from '../sync/actions.js';
 import { plan, type Plan } from '../sync/planner.js';
 import type { TransferQueue } from '../sync/transfer-queue.js';
 import { holdBack, localView, notIgnored, standAside } from './local-view.js';
+import { OFFLINE_CODE } from '../sync/executor/offline.js';
 import { stillOpen } from '../sync/executor/open-conflicts.js';
 import { skippedProblems } from './skipped.js';
 import {
@@ -152,6 +153,10 @@ export class WorkspaceSync {
     } catch (error) {
       return { ...idle, blocked: this.listingProblem(error) };
     }
+
+    // The service answered the listing: what failed only because it could not be reached is
+    // tried again now, not after a backoff that grew during the outage.
+    index.errors.makeDueWithCode(ws.id, OFFLINE_CODE);
 
     this.deps.onPhase('scanning');
     // One matcher for the whole cycle: the watcher may drop the cached one meanwhile.

@@ -72,6 +72,7 @@ export class PathErrorStore {
   private readonly dueStmt;
   private readonly listStmt;
   private readonly makeDueStmt;
+  private readonly makeDueCodeStmt;
   private readonly notDueStmt;
   private readonly recordTx;
 
@@ -95,6 +96,7 @@ export class PathErrorStore {
     );
     this.listStmt = db.prepare<[string], ErrorRow>(`SELECT ${COLUMNS} FROM path_errors WHERE workspace_id = ? ORDER BY path`);
     this.makeDueStmt = db.prepare<[number, string, number]>('UPDATE path_errors SET next_retry_at = ? WHERE workspace_id = ? AND next_retry_at > ?');
+    this.makeDueCodeStmt = db.prepare<[number, string, string, number]>('UPDATE path_errors SET next_retry_at = ? WHERE workspace_id = ? AND code = ? AND next_retry_at > ?');
     this.notDueStmt = db.prepare<[string, number], { path_key: string; next_retry_at: number }>(
       'SELECT path_key, next_retry_at FROM path_errors WHERE workspace_id = ? AND next_retry_at > ?',
     );
@@ -155,6 +157,11 @@ export class PathErrorStore {
    */
   makeDue(workspaceId: string, now: number = Date.now()): void {
     this.makeDueStmt.run(now, workspaceId, now);
+  }
+
+  /** Makes the failures with this code due now (the service answers again: what waited for it goes). */
+  makeDueWithCode(workspaceId: string, code: string, now: number = Date.now()): void {
+    this.makeDueCodeStmt.run(now, workspaceId, code, now);
   }
 
   /** The paths still waiting out their backoff at `now`: pathKey → when they are due. */
