@@ -15,6 +15,7 @@ import { EntryType, entryText, entryTextIs, type FolderListing, type FsError, fs
 import type { HashCache, HashCacheEntry } from './hash-cache.js';
 import { type HashAnswer, type HashItem, HashQueue } from './hash-workers.js';
 import type { IgnoreMatcher } from './ignore.js';
+import { pathKey } from './paths.js';
 import { runPool } from './pool.js';
 import { isRecentlyModified } from './stability.js';
 import type { FileStamp } from './stamp.js';
@@ -66,6 +67,8 @@ export interface ScanResult {
   skipped: SkippedEntry[];
   /** Files that had to be read because the cache did not vouch for them. */
   hashed: number;
+  /** Files found under a new name whose checksum the cache vouched for by inode (not read). */
+  renamed: number;
 }
 
 /** Batches of folders in flight per worker: each worker always has the next one queued. */
@@ -104,9 +107,10 @@ export async function scanTree(workspaceDir: string, opts: ScanOptions): Promise
     scan.abandon();
     throw error;
   }
+  scan.settleRenames();
   await scan.hashPending();
   await scan.pruneCache();
-  return { files: scan.files, folders: scan.folders, skipped: scan.skipped, hashed: scan.hashed };
+  return { files: scan.files, folders: scan.folders, skipped: scan.skipped, hashed: scan.hashed, renamed: scan.renamed };
 }
 
 class TreeScan {
@@ -114,7 +118,12 @@ class TreeScan {
   readonly folders = new Map<string, LocalFolder>();
   readonly skipped: SkippedEntry[] = [];
   hashed = 0;
+  renamed = 0;
   private readonly toHash: PendingHash[] = [];
+  /** Cache misses whose inode, size and mtime match another path's entry (`settleRenames`). */
+  private readonly maybeRenamed: Array<{ pending: PendingHash; from: string; checksum: string }> = [];
+  /** Inode -> the one cache key holding it (null: several), built at the first miss. */
+  private byInode: Map<number, string | null> | undefined;
   private readonly startedMs = Date.now();
   /** The whole cache when it can hand it over at once, else undefined: one lookup per file. */
   private known: ReadonlyMap<string, HashCacheEntry> | undefined;
@@ -256,8 +265,58 @@ class TreeScan {
     } else {
       const absPath = parent.prefix + rel.slice(parent.rel === '' ? 0 : parent.rel.length + 1);
       const pending: PendingHash = { rel, key, stamp: { size, mtimeNs: entryText(listing, index), inode }, absPath, sizeHint: size };
+      const from = this.renamedFrom(key, pending.stamp);
+      if (from !== undefined) {
+        this.maybeRenamed.push({ pending, from, checksum: (this.known?.get(from) as HashCacheEntry).checksum });
+        return;
+      }
       this.toHash.push(pending);
       this.hashing.add(pending);
+    }
+  }
+
+  /**
+   * The cache key of the file this one was renamed from, if the cache knows one with the same
+   * inode, size and mtime: a rename keeps all three, so a folder of 10 GiB renamed is not read
+   * again. An inode is reused once its file is deleted, so the old name must be gone as well
+   * (`settleRenames`), and the mtime must carry sub-second digits: with whole seconds (FAT,
+   * ext3), a new file in a reused inode could match by chance.
+   */
+  private renamedFrom(key: string, stamp: FileStamp): string | undefined {
+    const { known } = this;
+    if (known === undefined || known.size === 0 || stamp.inode <= 0 || stamp.mtimeNs.endsWith('000000000')) return undefined;
+    if (this.byInode === undefined) {
+      this.byInode = new Map();
+      for (const [k, entry] of known) this.byInode.set(entry.inode, this.byInode.has(entry.inode) ? null : k);
+    }
+    const from = this.byInode.get(stamp.inode);
+    if (from === undefined || from === null || from === key) return undefined;
+    const entry = known.get(from) as HashCacheEntry;
+    return entry.size === stamp.size && entry.mtimeNs === stamp.mtimeNs ? from : undefined;
+  }
+
+  /** Whether `key` lies below a folder the walk could not enter: it may still be there. */
+  private skippedBelow(key: string): boolean {
+    return this.skipped.some((s) => s.reason === 'unreadable' && key.startsWith(`${pathKey(s.path)}/`));
+  }
+
+  /**
+   * After the walk: a file whose old name is gone takes that name's checksum; any other is read
+   * (two names of one inode are hard links, but reading them is cheap insurance).
+   */
+  settleRenames(): void {
+    if (this.maybeRenamed.length === 0) return;
+    // Names still on disk: seen, being read, or skipped (unreadable, a clash...).
+    const present = new Set([...this.toHash.map((p) => p.key), ...this.skipped.map((s) => pathKey(s.path))]);
+    for (const { pending, from, checksum } of this.maybeRenamed) {
+      if (!this.files.has(from) && !present.has(from) && !this.skippedBelow(from)) {
+        this.renamed++;
+        this.cacheWriter.put(pending.key, { ...pending.stamp, checksum });
+        this.files.set(pending.key, { path: pending.rel, ...pending.stamp, checksum });
+      } else {
+        this.toHash.push(pending);
+        this.hashing.add(pending);
+      }
     }
   }
 

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readFile, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -121,6 +121,58 @@ describe('scanTree', () => {
     expect(moved?.inode).toBe(first.files.get('a.txt')?.inode);
     expect(moved?.checksum).toBe(first.files.get('a.txt')?.checksum);
     expect(second.hashed).toBe(1);
+  });
+
+  describe('a renamed file keeps its cached checksum (same inode, size and mtime; the old name gone)', () => {
+    /** An mtime with sub-second digits, as every modern file system keeps them. */
+    const FINE = new Date('2024-03-01T12:00:00.123Z');
+
+    beforeEach(async () => {
+      await put('Brand/Hero.psd', 'hero bytes', FINE);
+      await put('Brand/Sub/deep.txt', 'deep', FINE);
+    });
+
+    it('reads nothing when a folder is renamed', async () => {
+      await scan();
+      await rename(path.join(root, 'Brand'), path.join(root, 'Brand 2026'));
+      const second = await scan();
+      expect(second.hashed).toBe(0);
+      expect(second.renamed).toBe(2);
+      expect(second.files.get('brand 2026/hero.psd')?.checksum).toBe(hashBuffer('hero bytes'));
+      expect(second.files.get('brand 2026/sub/deep.txt')?.checksum).toBe(hashBuffer('deep'));
+      // The cache now vouches for the new names, and forgot the old ones.
+      expect(cache.get('brand 2026/hero.psd')?.checksum).toBe(hashBuffer('hero bytes'));
+      expect(cache.get('brand/hero.psd')).toBeUndefined();
+      expect((await scan()).hashed).toBe(0);
+    });
+
+    it('reads a second name of a file whose first name is still there (a hard link, or an inode reused)', async () => {
+      await scan();
+      await link(path.join(root, 'Brand/Hero.psd'), path.join(root, 'hero-link.psd'));
+      const second = await scan();
+      expect(second.renamed).toBe(0);
+      expect(second.hashed).toBe(1);
+      expect(second.files.get('hero-link.psd')?.checksum).toBe(hashBuffer('hero bytes'));
+    });
+
+    it('reads a renamed file whose mtime has whole seconds only (FAT, ext3: a reused inode could match by chance)', async () => {
+      await put('Brand/Hero.psd', 'hero bytes', PAST);
+      await scan();
+      await rename(path.join(root, 'Brand/Hero.psd'), path.join(root, 'Hero.psd'));
+      const second = await scan();
+      expect(second.renamed).toBe(0);
+      expect(second.hashed).toBe(1);
+    });
+
+    it('reads a renamed file that was changed as well', async () => {
+      await scan();
+      const abs = path.join(root, 'Brand/Hero.psd');
+      await writeFile(abs, 'hero BYTES');
+      await rename(abs, path.join(root, 'Hero.psd'));
+      const second = await scan();
+      expect(second.renamed).toBe(0);
+      expect(second.files.get('hero.psd')?.checksum).toBe(hashBuffer('hero BYTES'));
+    });
   });
 
   it('keeps the on-disk spelling of names that are not NFC, and keys them on NFC', async () => {
