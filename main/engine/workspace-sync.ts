@@ -5,7 +5,7 @@
  */
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Problem, SyncState } from '../../shared/engine.js';
+import type { ActivityItem, Problem, SyncState } from '../../shared/engine.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import { loadIgnoreMatcher, type IgnoreMatcher } from '../local/ignore.js';
 import type { FileStamp } from '../local/stamp.js';
@@ -23,6 +23,7 @@ import { holdBack, localView, notIgnored, standAside } from './local-view.js';
 import { OFFLINE_CODE } from '../sync/executor/offline.js';
 import { stillOpen } from '../sync/executor/open-conflicts.js';
 import { skippedProblems } from './skipped.js';
+import { holderNames, lockHolders, namingHolder } from './lock-holders.js';
 import {
   applyChanges,
   noChanges,
@@ -227,6 +228,12 @@ export class WorkspaceSync {
     this.deps.onPlanned?.(actions);
     if (actions.length === 0) return { ...idle, plan: decided, waiting: local.waiting };
 
+    // Locks are reported with their holder's name, asked once per cycle that runs into one.
+    const holders = lockHolders(actions, remote.files, this.deps.selfUserId);
+    const names = await holderNames(this.deps.client, ws.id, holders, logger, options.signal);
+    const onProblem = (problem: Problem): void => this.deps.onProblem(namingHolder(problem, holders, names));
+    const onActivity = this.deps.onActivity;
+
     this.deps.onPhase('syncing');
     const result = await executePlan(actions, {
       workspaceId: ws.id,
@@ -239,8 +246,8 @@ export class WorkspaceSync {
       logger,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(this.deps.suppress ? { suppress: this.deps.suppress } : {}),
-      ...(this.deps.onActivity ? { onActivity: this.deps.onActivity } : {}),
-      onProblem: this.deps.onProblem,
+      ...(onActivity ? { onActivity: (item: ActivityItem) => onActivity(namingHolder(item, holders, names)) } : {}),
+      onProblem,
       backoff: index.errors.notYetDue(ws.id),
       ...(this.deps.onDone ? { onDone: this.deps.onDone } : {}),
     });

@@ -24,6 +24,7 @@ import {
   UploadTicket,
   User,
   Workspace,
+  WorkspaceMember,
   type ReviewStatus,
 } from '../../shared/api/index.js';
 import { ServiceError } from './errors.js';
@@ -257,6 +258,11 @@ export class ServiceClient {
       scope: { account: true },
       ...options,
     });
+  }
+
+  /** The workspace's members with their user records: who holds a lock, by name. */
+  listWorkspaceMembers(workspaceId: string, options: CallOptions = {}): Promise<WorkspaceMember[]> {
+    return this.call({ method: 'GET', path: '/workspaces/members', schema: z.array(WorkspaceMember), retriable: true, scope: { workspaceId }, ...options });
   }
 
   /** The whole workspace in one listing (sync's full scan of the remote side). */

@@ -5,7 +5,7 @@
 import { rename, unlink } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { SyncReport } from '../../shared/engine.js';
-import { idle, localChecksums, remoteChecksums, sha256, worlds } from '../helpers/engine.js';
+import { faults, idle, localChecksums, remoteChecksums, sha256, worlds } from '../helpers/engine.js';
 
 const world = worlds();
 
@@ -186,6 +186,51 @@ describe('lock held by someone else', () => {
     expect(report.ok).toBe(true);
     expect((await w.user.assetAt(renamed)).assetId).toBe(entry.assetId);
     expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+  });
+
+  it('names the holder of the lock in the problem and the activity, for an edit and a rename', async () => {
+    const w = await world();
+    // The edit is planned at once, beside the rename (not held back as still being written).
+    const laptop = await w.device('laptop', { quietMs: 0 });
+    await laptop.sync();
+    const edited = 'Brand/brand-guidelines.pdf';
+    const moved = 'Campaigns/Spring/brief.md';
+    const renamed = 'Campaigns/Spring/brief-final.md';
+    for (const path of [edited, moved]) await w.colleague.client.updateAsset(w.workspaceId, (await w.user.assetAt(path)).assetId, { locked: true });
+    await laptop.write(edited, 'guidelines v-next');
+    await rename(laptop.path(moved), laptop.path(renamed));
+    const lines: string[] = [];
+    laptop.engine.on('activity', (a) => {
+      if (a.kind === 'locked') lines.push(a.message);
+    });
+
+    const blocked = await laptop.sync();
+
+    const locked = (blocked.workspaces[0]?.problems ?? []).filter((p) => p.kind === 'locked');
+    expect(locked.map((p) => [p.path, p.message]).sort()).toEqual([
+      [edited, `"${edited}" is locked by Rafael Reviewer: your edit waits to be uploaded`],
+      [renamed, `"${moved}" is locked by Rafael Reviewer: it was not renamed to "${renamed}" on the service`],
+    ]);
+    expect(lines).toEqual([`${edited} is locked by Rafael Reviewer: your edit waits to be uploaded`]);
+    expect(laptop.engine.status().workspaces[0]?.problems.filter((p) => p.kind === 'locked').every((p) => p.message.includes('Rafael Reviewer'))).toBe(true);
+  });
+
+  it('names the holder by user id when the service cannot list the workspace members', async () => {
+    const w = await world({ service: { faults: faults({ routes: [{ method: 'GET', path: '/workspaces/members', answer: 403 }] }) } });
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    const path = 'Brand/brand-guidelines.pdf';
+    const entry = await w.user.assetAt(path);
+    await w.colleague.client.updateAsset(w.workspaceId, entry.assetId, { locked: true });
+    const holder = (await w.user.client.getAsset(w.workspaceId, entry.assetId)).locked_by_user_id;
+    await laptop.write(path, 'guidelines v-next');
+
+    const blocked = await laptop.sync();
+
+    expect(holder).toBeTruthy();
+    expect(blocked.workspaces[0]?.problems).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'locked', path, message: `"${path}" is locked by user ${holder}: your edit waits to be uploaded` })]),
+    );
   });
 
   it('still downloads what the lock holder commits', async () => {
