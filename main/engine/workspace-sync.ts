@@ -209,9 +209,12 @@ export class WorkspaceSync {
       now: new Date(),
       ...(options.allowMassDelete ? { allowMassDelete: true } : {}),
       ...(this.deps.recentDeletes ? { recentDeletes: this.deps.recentDeletes() } : {}),
+      failing: new Set(index.errors.notYetDue(ws.id).keys()),
     });
-    forgetSettledFailures(index, ws.id, decided.actions, local.waiting);
-    await discardUnplannedDownloads({ index, workspaceId: ws.id, root: ws.dir }, decided.actions);
+    if (!decided.movesFirst) {
+      forgetSettledFailures(index, ws.id, decided.actions, local.waiting);
+      await discardUnplannedDownloads({ index, workspaceId: ws.id, root: ws.dir }, decided.actions);
+    }
     let actions = decided.actions;
     if (decided.brake) {
       // Design notes §2/§9: refuse to run any deletion and say so; everything else still syncs.

@@ -70,6 +70,9 @@ export class BaseStateStore {
   private readonly putFilesTx;
   private readonly putFoldersTx;
   private readonly deleteTreeTx;
+  private readonly filesBelowStmt;
+  private readonly foldersBelowStmt;
+  private readonly moveTreeTx;
 
   constructor(db: Db) {
     this.putFileStmt = db.prepare<[string, string, string, string, string, string, number, string, number]>(
@@ -104,6 +107,25 @@ export class BaseStateStore {
     });
     this.putFoldersTx = db.transaction((workspaceId: string, folders: Iterable<BaseFolder>) => {
       for (const folder of folders) this.putFolder(workspaceId, folder);
+    });
+    this.filesBelowStmt = db.prepare<[string, string, string], FileRow>(
+      `SELECT ${FILE_COLUMNS} FROM base_files WHERE workspace_id = ? AND path_key >= ? AND path_key < ?`,
+    );
+    this.foldersBelowStmt = db.prepare<[string, string, string], FolderRow>(
+      'SELECT path, folder_id FROM base_folders WHERE workspace_id = ? AND path_key >= ? AND path_key < ?',
+    );
+    this.moveTreeTx = db.transaction((workspaceId: string, from: string, to: string, folderId: string) => {
+      const range = subtreeRange(from);
+      const files = this.filesBelowStmt.all(workspaceId, ...range).map(toFile);
+      const folders = this.foldersBelowStmt.all(workspaceId, ...range).map(toFolder);
+      this.deleteFilesBelowStmt.run(workspaceId, ...range);
+      this.deleteFoldersBelowStmt.run(workspaceId, ...range);
+      this.deleteFolderStmt.run(workspaceId, pathKey(from));
+      const depth = from.split('/').length;
+      const moved = (p: string): string => [to, ...p.split('/').slice(depth)].join('/');
+      for (const f of files) this.putFile(workspaceId, { ...f, path: moved(f.path) });
+      for (const f of folders) this.putFolder(workspaceId, { ...f, path: moved(f.path) });
+      this.putFolder(workspaceId, { path: to, folderId });
     });
     this.deleteTreeTx = db.transaction((workspaceId: string, folderPath: string) => {
       const [from, to] = subtreeRange(folderPath);
@@ -171,6 +193,14 @@ export class BaseStateStore {
   /** Removes only the folder's own row; see `deleteTree` for everything below it. */
   deleteFolder(workspaceId: string, path: string): void {
     this.deleteFolderStmt.run(workspaceId, pathKey(path));
+  }
+
+  /**
+   * Moves a folder's row and every row below it from `from` to `to` (a folder renamed or moved
+   * on one side and followed on the other), in one transaction.
+   */
+  moveTree(workspaceId: string, from: string, to: string, folderId: string): void {
+    this.moveTreeTx.immediate(workspaceId, from, to, folderId);
   }
 
   /** Removes a folder and every file and folder below it, e.g. once a deleted folder is gone on both sides. */

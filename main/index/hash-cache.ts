@@ -45,6 +45,8 @@ export class HashCacheStatements {
   readonly deleteMany;
   readonly page;
   readonly count;
+  readonly below;
+  readonly moveBelow;
   readonly mirrors = new Map<string, Mirror>();
 
   constructor(private readonly db: Db) {
@@ -59,6 +61,16 @@ export class HashCacheStatements {
       'SELECT path_key, size, mtime_ns, inode, checksum FROM hash_cache WHERE workspace_id = ? AND path_key > ? ORDER BY path_key LIMIT ?',
     );
     this.count = db.prepare<[string], number>('SELECT count(*) FROM hash_cache WHERE workspace_id = ?').pluck();
+    // [`k/`, `k0`) holds exactly the keys below `k` (`0` follows `/`), served by the key index.
+    this.below = db.prepare<[string, string, string], KeyedRow>(
+      'SELECT path_key, size, mtime_ns, inode, checksum FROM hash_cache WHERE workspace_id = ? AND path_key >= ? AND path_key < ?',
+    );
+    this.moveBelow = db.transaction((workspaceId: string, rows: readonly KeyedRow[], rekey: (key: string) => string) => {
+      for (const row of rows) {
+        this.delete.run(workspaceId, row.path_key);
+        this.put.run(workspaceId, rekey(row.path_key), row.size, row.mtime_ns, row.inode, row.checksum);
+      }
+    });
     this.putMany = db.transaction((workspaceId: string, entries: Iterable<readonly [string, HashCacheEntry]>) => {
       for (const [key, e] of entries) this.put.run(workspaceId, key, e.size, e.mtimeNs, e.inode, e.checksum);
     });
@@ -108,6 +120,18 @@ export class SqliteHashCache implements HashCache {
     if (list.length === 0) return;
     this.statements.deleteMany.immediate(this.workspaceId, list);
     for (const key of list) this.mirror(key, undefined);
+  }
+
+  /** Re-keys the entries below folder key `fromKey` to below `toKey`: the folder moved on disk. */
+  moveBelow(fromKey: string, toKey: string): void {
+    const rows = this.statements.below.all(this.workspaceId, `${fromKey}/`, `${fromKey}0`);
+    if (rows.length === 0) return;
+    const rekey = (key: string): string => toKey + key.slice(fromKey.length);
+    this.statements.moveBelow.immediate(this.workspaceId, rows, rekey);
+    for (const row of rows) {
+      this.mirror(row.path_key, undefined);
+      this.mirror(rekey(row.path_key), entryOf(row));
+    }
   }
 
   /**

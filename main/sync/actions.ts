@@ -36,10 +36,10 @@ export interface MoveLocalFile {
 }
 
 /**
- * Rename a folder on disk in place, in letter case only ("Brand" -> "brand"); other folder
- * renames are planned as a new folder, file moves and a deletion. What is in it stays where it
- * is. On success the folder's base row is written at `to` with `folderId`; the rows of what is
- * in it keep their keys (case-folded) and are re-spelled by the plan's record actions.
+ * Rename or move a folder on disk, with everything in it. In letter case only ("Brand" ->
+ * "brand", planner-folder-case.ts): the rows of what is in it keep their keys and are re-spelled
+ * by the plan's record actions. Otherwise (planner-folder-moves.ts) the base rows and hash cache
+ * entries below `from` move to `to` with it. Either way the folder's base row is written at `to`.
  */
 export interface MoveLocalFolder {
   readonly kind: 'move-local';
@@ -65,8 +65,8 @@ export interface MoveRemoteAsset {
 }
 
 /**
- * Rename a folder on the service in place, in letter case only: `name` = last segment of `to`,
- * its parent unchanged. On success its base row is written at `to`, as for MoveLocalFolder.
+ * Rename or move a folder on the service: `name` = last segment of `to`, and for a move the
+ * parent = the folder at `to`'s parent. On success the base rows move as for MoveLocalFolder.
  */
 export interface MoveRemoteFolder {
   readonly kind: 'move-remote';

@@ -80,4 +80,9 @@ export interface PlannerInput {
    * whole, not let through a share at a time.
    */
   recentDeletes?: { local: number; remote: number };
+  /**
+   * Path keys whose last action failed and is not due again yet: a folder move among them is
+   * left to the per-file reconciliation meanwhile (planner-folder-moves.ts).
+   */
+  failing?: ReadonlySet<string>;
 }

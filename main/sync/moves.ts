@@ -125,7 +125,7 @@ export function alignMoves(
 }
 
 /** Base key -> key of the new local file it became. */
-function detectLocalMoves(
+export function detectLocalMoves(
   local: ReadonlyMap<string, LocalFile>,
   base: ReadonlyMap<string, BaseFile>,
 ): Map<string, string> {

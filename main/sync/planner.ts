@@ -22,6 +22,7 @@ import type { BaseFile, LocalFile, LocalFolder, PlannerInput, RemoteFile } from 
 import { alignMoves, type FileSlot } from './moves.js';
 import { orderActions } from './order.js';
 import { alignFolderCase } from './planner-folder-case.js';
+import { planFolderMoves } from './planner-folder-moves.js';
 import { isRename, joinPath, nameOf, parentOf, sortedEntries } from './rel-path.js';
 
 export interface Plan {
@@ -30,9 +31,20 @@ export interface Plan {
   summary: PlanSummary;
   /** Set when the plan deletes too much: the executor then runs no deletion and reports. */
   brake: Brake | null;
+  /**
+   * Set when the plan holds folder moves only: everything else is decided by the next plan, so
+   * what this one leaves out is not settled (failures, interrupted downloads stand).
+   */
+  movesFirst?: true;
 }
 
 export function plan(input: PlannerInput): Plan {
+  // Folder moves run alone: the next plan sees the folders where they went (planner-folder-moves.ts).
+  const folderMoves = planFolderMoves(input, spellingOnDisk(input.folders.local), input.failing);
+  if (folderMoves.length > 0) {
+    const actions = orderActions(folderMoves);
+    return { actions, summary: summarize(actions, input.files.base.size), brake: null, movesFirst: true };
+  }
   // From here on, paths are as they will be once the folders' case-only renames ran.
   const { renames, input: views } = alignFolderCase(input);
   const localSpelling = spellingOnDisk(views.folders.local);

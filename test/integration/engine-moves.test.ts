@@ -2,7 +2,7 @@
  * Renames and moves both ways: the same asset follows a local rename (no upload), and a file
  * follows a rename or move on the service (no download).
  */
-import { mkdir, rename, stat } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { idle, localChecksums, remoteChecksums, sha256, worlds } from '../helpers/engine.js';
 
@@ -52,6 +52,35 @@ describe('local rename or move', () => {
     expect(listing.assets.map((a) => a.id).sort()).toEqual(assetsBefore);
     expect(listing.folders.filter((f) => f.name === 'Photography' || f.name === 'Photos').map((f) => f.name)).toEqual(['Photos']);
     expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+  });
+
+  it('renames and moves a folder on the service as one folder: it keeps its id, and its assets stay in it', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    const desktop = await w.device('desktop');
+    await laptop.sync();
+    await desktop.sync();
+    const before = await w.user.client.getHierarchy(w.workspaceId);
+    const socialId = w.demo.folderIds['Campaigns/Spring/Social'] as string;
+    const inSocial = before.assets.filter((a) => a.folder_id === socialId).map((a) => a.id).sort();
+    expect(inSocial.length).toBeGreaterThan(0);
+
+    await rename(laptop.path('Campaigns/Spring/Social'), laptop.path('Campaigns/Social media'));
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(true);
+    expect(report.workspaces[0]?.uploaded).toBe(0);
+    const after = await w.user.client.getHierarchy(w.workspaceId);
+    const moved = after.folders.find((f) => f.id === socialId);
+    expect(moved).toMatchObject({ name: 'Social media', parent_id: w.demo.folderIds.Campaigns });
+    expect(after.assets.filter((a) => a.folder_id === socialId).map((a) => a.id).sort()).toEqual(inSocial);
+    expect(after.folders).toHaveLength(before.folders.length);
+    expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+    expect(idle(await laptop.sync())).toBe(true);
+
+    const received = await desktop.sync();
+    expect(received.workspaces[0]?.downloaded).toBe(0);
+    expect(await localChecksums(desktop.dir)).toEqual(await localChecksums(laptop.dir));
   });
 
   it('follows a case-only rename', async () => {
@@ -113,13 +142,21 @@ describe('remote rename or move', () => {
     const laptop = await w.device('laptop');
     await laptop.sync();
 
+    const folderInode = (await stat(laptop.path('Campaigns/Spring/Social'))).ino;
+    // Not synced, but the user's: it goes where its folder goes.
+    await laptop.write('Campaigns/Spring/Social/notes.tmp', 'my notes');
+
     await w.colleague.client.updateFolder(w.workspaceId, w.demo.folderIds['Campaigns/Spring/Social'] as string, { name: 'Social media', parent_id: w.demo.folderIds.Campaigns ?? null });
     const report = await laptop.sync();
 
     expect(report.ok).toBe(true);
     expect(report.workspaces[0]?.downloaded).toBe(0);
+    expect(report.workspaces[0]?.moved).toBe(1);
     expect(await laptop.exists('Campaigns/Spring/Social')).toBe(false);
     expect(await laptop.exists('Campaigns/Social media/hero.psd')).toBe(true);
+    expect((await stat(laptop.path('Campaigns/Social media'))).ino).toBe(folderInode);
+    expect((await laptop.read('Campaigns/Social media/notes.tmp')).toString()).toBe('my notes');
+    await rm(laptop.path('Campaigns/Social media/notes.tmp'));
     expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
     expect(idle(await laptop.sync())).toBe(true);
   });

@@ -1,7 +1,7 @@
 /**
- * The executor's side of case-only folder renames (actions.ts MoveLocalFolder and
- * MoveRemoteFolder): the folder is renamed in place, what is in it stays, and the folder's base
- * row takes the new spelling only once the rename is done.
+ * The executor's side of folder renames and moves (actions.ts MoveLocalFolder and
+ * MoveRemoteFolder): the folder goes whole, what is in it with it, and the base rows follow only
+ * once the move is done.
  */
 import { lstat, mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -57,14 +57,48 @@ describe('a folder renamed on disk', () => {
     expect(h.index.base.getFolder(h.ws, 'Brand')?.path).toBe('Brand');
   });
 
-  it('refuses anything but a change of letter case', async () => {
+  it('moves a folder with everything in it; the rows, cache entries and ids below it follow', async () => {
     h = await world.setUp();
-    await mkdir(path.join(h.root, 'Brand'));
+    await writeLocal(h.root, 'Brand/guide.pdf', 'guide');
+    await writeLocal(h.root, 'Brand/Logos/logo.svg', '<svg/>');
+    await mkdir(path.join(h.root, 'Archive'));
+    const inode = (await lstat(path.join(h.root, 'Brand'))).ino;
+    h.index.base.putFolder(h.ws, { path: 'Brand', folderId: 'folder-1' });
+    h.index.base.putFolder(h.ws, { path: 'Brand/Logos', folderId: 'folder-2' });
+    const row = { assetId: 'a1', versionId: 'v1', checksum: 'c'.repeat(64), size: 6, mtimeNs: '1', inode: 1 };
+    h.index.base.putFile(h.ws, { path: 'Brand/Logos/logo.svg', ...row });
+    const cache = h.index.hashCache(h.ws);
+    cache.put('brand/logos/logo.svg', { size: 6, mtimeNs: '1', inode: 1, checksum: row.checksum });
+    h.deps.folderIds.set('brand/logos', 'folder-2');
 
-    const result = await executePlan([renameOnDisk('Brand', 'Other'), renameOnDisk('Brand', 'Sub/brand')], h.deps);
+    const result = await executePlan([renameOnDisk('Brand', 'Archive/Brand 2026')], h.deps);
 
-    expect(result.failed.map((f) => f.path)).toEqual(['Other', 'Sub/brand']);
-    expect(await readdir(h.root)).toEqual(['Brand']);
+    expect(result).toMatchObject({ moved: 1, failed: [] });
+    expect(await readdir(h.root)).toEqual(['Archive']);
+    expect((await lstat(path.join(h.root, 'Archive/Brand 2026'))).ino).toBe(inode);
+    expect(await readFile(path.join(h.root, 'Archive/Brand 2026/Logos/logo.svg'), 'utf8')).toBe('<svg/>');
+    const base = h.index.base.load(h.ws);
+    expect([...base.folders.values()].sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { path: 'Archive/Brand 2026', folderId: 'folder-1' },
+      { path: 'Archive/Brand 2026/Logos', folderId: 'folder-2' },
+    ]);
+    expect([...base.files.values()]).toEqual([{ path: 'Archive/Brand 2026/Logos/logo.svg', ...row }]);
+    expect(cache.get('brand/logos/logo.svg')).toBeUndefined();
+    expect(cache.get('archive/brand 2026/logos/logo.svg')?.checksum).toBe(row.checksum);
+    expect(h.deps.folderIds.get('archive/brand 2026/logos')).toBe('folder-2');
+    expect(h.deps.folderIds.has('brand/logos')).toBe(false);
+    expect(h.activity.map((a) => a.message)).toContain('Moved the folder Brand to Archive/Brand 2026');
+  });
+
+  it('never moves a folder onto another one, even an empty one (rename(2) would replace it)', async () => {
+    h = await world.setUp();
+    await writeLocal(h.root, 'Brand/guide.pdf', 'guide');
+    await mkdir(path.join(h.root, 'Other'));
+
+    const result = await executePlan([renameOnDisk('Brand', 'Other')], h.deps);
+
+    expect(result.failed.map((f) => [f.path, (f.error as { code?: string }).code])).toEqual([['Other', 'target_exists']]);
+    expect((await readdir(h.root)).sort()).toEqual(['Brand', 'Other']);
   });
 
   it('renames a folder only, never a file by that name', async () => {

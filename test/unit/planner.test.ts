@@ -398,28 +398,106 @@ describe('plan: moves', () => {
   });
 });
 
-describe('plan: folder renames', () => {
-  it('a folder renamed locally: the new folder is created, the assets moved into it, the old one deleted', () => {
-    const files = [base('old/a.txt', 'a'), base('old/b.txt', 'b')];
+describe('plan: folder renames and moves', () => {
+  /** "old" with two files, as synced; `folders` keeps the folder's id wherever it goes. */
+  const synced = [base('old/a.txt', 'a'), base('old/sub/b.txt', 'b')];
+  const content = (path: string): string => (path.endsWith('a.txt') ? 'a' : 'b');
+  const movedTo = (to: string) => (b: BaseFile) => local(b.path.replace('old/', `${to}/`), content(b.path), { inode: b.inode });
+  const folderInput = (s: { local: LocalFile[]; localFolders: string[]; remote?: RemoteFile[]; remoteFolders?: Array<[string, string]> }): PlannerInput => {
+    const i = input({ local: s.local, base: synced, remote: s.remote ?? synced.map((b) => remote(b.path, content(b.path))), localFolders: s.localFolders, baseFolders: ['old', 'old/sub'] });
+    // The service's folders under their ids: [path, id of the base folder it is].
+    const remoteFolders = s.remoteFolders ?? [['old', 'old'], ['old/sub', 'old/sub']];
+    const folders = remoteFolders.map(([path, id]): RemoteFolder => ({ path, folderId: folderId(id), parentId: null }));
+    return { ...i, folders: { ...i.folders, remote: byKey(folders) } };
+  };
+
+  it('a folder renamed locally is renamed on the service in one move, alone in its plan', () => {
+    const { actions, summary } = plan(folderInput({ local: synced.map(movedTo('new')), localFolders: ['new', 'new/sub'] }));
+    expect(actions).toEqual([
+      { kind: 'move-remote', item: 'folder', from: 'old', to: 'new', folderId: folderId('old'), reason: 'folder moved locally from "old" to "new"' },
+    ]);
+    expect(summary.counts['delete-remote'] + summary.counts['delete-remote-folder']).toBe(0);
+  });
+
+  it('a folder moved locally into another synced folder is moved there on the service', () => {
+    const i = folderInput({ local: [...synced.map(movedTo('keep/old')), local('keep/k.txt', 'k')], localFolders: ['keep', 'keep/old', 'keep/old/sub'] });
+    const withKeep: PlannerInput = {
+      ...i,
+      files: { ...i.files, base: new Map([...i.files.base, ['keep/k.txt', base('keep/k.txt', 'k')]]), remote: new Map([...i.files.remote, ['keep/k.txt', remote('keep/k.txt', 'k')]]) },
+      folders: {
+        ...i.folders,
+        base: new Map([...i.folders.base, ['keep', { path: 'keep', folderId: folderId('keep') }]]),
+        remote: new Map([...i.folders.remote, ['keep', { path: 'keep', folderId: folderId('keep'), parentId: null }]]),
+      },
+    };
+    expect(steps(plan(withKeep).actions)).toEqual(['move-remote keep/old']);
+  });
+
+  it('a folder renamed on the service is renamed on disk in one move, the folder below it waits for the next plan', () => {
     const { actions } = plan(
-      input({
-        local: files.map((b) => local(b.path.replace('old/', 'new/'), b.path === 'old/a.txt' ? 'a' : 'b', { inode: b.inode })),
-        base: files,
-        remote: [remote('old/a.txt', 'a'), remote('old/b.txt', 'b')],
-        localFolders: ['new'],
-        baseFolders: ['old'],
-        remoteFolders: ['old'],
+      folderInput({
+        local: synced.map((b) => local(b.path, content(b.path))),
+        localFolders: ['old', 'old/sub'],
+        remote: synced.map((b) => remote(b.path.replace('old/', 'new/'), content(b.path), { assetId: assetOf(b.path) })),
+        remoteFolders: [['new', 'old'], ['new/sub', 'old/sub']],
       }),
     );
-    expect(steps(actions)).toEqual([
-      'create-remote-folder new',
-      'move-remote new/a.txt',
-      'move-remote new/b.txt',
-      'delete-remote-folder old',
+    expect(actions).toEqual([
+      { kind: 'move-local', item: 'folder', from: 'old', to: 'new', folderId: folderId('old'), reason: 'folder moved on the service from "old" to "new"' },
     ]);
   });
 
-  it('a folder renamed on the service: the local files follow, the old folder goes once empty', () => {
+  it('once moved, the next plan has nothing left to do', () => {
+    const moved = synced.map((b) => ({ ...b, path: b.path.replace('old/', 'new/') }));
+    const i = input({
+      local: moved.map((b) => local(b.path, content(b.path), { inode: b.inode })),
+      base: moved,
+      remote: moved.map((b) => remote(b.path, content(b.path), { assetId: b.assetId })),
+      localFolders: ['new', 'new/sub'],
+      remoteFolders: [],
+    });
+    const folders = (entries: Array<[string, string]>) => new Map(entries.map(([path, id]) => [path, { path, folderId: folderId(id), parentId: null }]));
+    const after = { ...i, folders: { ...i.folders, base: folders([['new', 'old'], ['new/sub', 'old/sub']]), remote: folders([['new', 'old'], ['new/sub', 'old/sub']]) } };
+    expect(plan(after).actions).toEqual([]);
+  });
+
+  it('moved on both sides to different places: no folder move, the files follow the service', () => {
+    const { actions } = plan(
+      folderInput({
+        local: synced.map(movedTo('mine')),
+        localFolders: ['mine', 'mine/sub'],
+        remote: synced.map((b) => remote(b.path.replace('old/', 'theirs/'), content(b.path), { assetId: assetOf(b.path) })),
+        remoteFolders: [['theirs', 'old'], ['theirs/sub', 'old/sub']],
+      }),
+    );
+    expect(actions.some((a) => 'item' in a && a.item === 'folder')).toBe(false);
+    expect(actions.filter((a) => a.kind === 'move-local').map((a) => (a as { to: string }).to)).toEqual(['theirs/a.txt', 'theirs/sub/b.txt']);
+  });
+
+  it('a destination taken on the side that follows: that folder does not move (its subfolder may, into it)', () => {
+    const i = folderInput({
+      local: synced.map((b) => local(b.path, content(b.path))),
+      localFolders: ['old', 'old/sub', 'new'],
+      remote: synced.map((b) => remote(b.path.replace('old/', 'new/'), content(b.path), { assetId: assetOf(b.path) })),
+      remoteFolders: [['new', 'old'], ['new/sub', 'old/sub']],
+    });
+    expect(steps(plan(i).actions)).toEqual(['move-local new/sub']);
+  });
+
+  it('files that went different ways locally are no folder move: each file moves', () => {
+    const { actions } = plan(
+      folderInput({ local: [local('x/a.txt', 'a', { inode: inodeOf('old/a.txt') }), local('y/sub/b.txt', 'b', { inode: inodeOf('old/sub/b.txt') })], localFolders: ['x', 'y', 'y/sub'] }),
+    );
+    expect(actions.some((a) => 'item' in a && a.item === 'folder')).toBe(false);
+    expect(actions.filter((a) => a.kind === 'move-remote')).toHaveLength(2);
+  });
+
+  it('a folder move that failed lately is left to the per-file reconciliation until it is due again', () => {
+    const i = { ...folderInput({ local: synced.map(movedTo('new')), localFolders: ['new', 'new/sub'] }), failing: new Set(['new']) };
+    expect(steps(plan(i).actions)).toEqual(['create-remote-folder new', 'create-remote-folder new/sub', 'move-remote new/a.txt', 'move-remote new/sub/b.txt', 'delete-remote-folder old/sub', 'delete-remote-folder old']);
+  });
+
+  it('another folder at the old path on the service (a new one, another id) is no move', () => {
     const { actions } = plan(
       input({
         local: [local('old/a.txt', 'a')],

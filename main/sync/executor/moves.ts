@@ -1,8 +1,8 @@
 /**
  * Renames and moves, on disk or on the service. The base row moves with the file, so the next
  * cycle sees a synced file at its new path rather than a deletion and a new file; on disk the
- * hash cache entry moves too, so the moved file is not read again. A folder is only ever renamed
- * in letter case here (actions.ts): its content stays put, and its keys with it.
+ * hash cache entry moves too, so the moved file is not read again. A folder moves whole, and the
+ * rows of everything below it with it; renamed in letter case only, its keys stay as they are.
  */
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
@@ -33,20 +33,19 @@ export async function renameLocalFile(deps: ExecutorDeps, from: string, to: stri
   await fsyncDir(path.dirname(target));
 }
 
-/** Renames the folder `from` to `to`, a spelling of the same key in the same parent. */
+/** Renames or moves the folder `from` to `to`, never over anything (rename(2) would replace an empty folder). */
 async function renameLocalFolder(deps: ExecutorDeps, from: string, to: string): Promise<void> {
-  if (pathKey(from) !== pathKey(to) || parentOf(from) !== parentOf(to)) {
-    throw new Error(`"${from}" -> "${to}" is not a case-only rename: folders are not moved on disk`);
-  }
   const source = await writablePath(deps, from);
   const target = await writablePath(deps, to);
   const sourceStats = await lstat(source);
   // A symlink is no folder of ours: renaming it would rename what it points out to, elsewhere.
   if (!sourceStats.isDirectory()) throw new Error(`"${from}" is not a folder`);
   const ontoItself = await isSameItem(target, sourceStats, from, to);
+  if (!ontoItself) await ensureParent(deps, to);
   suppress(deps, from, to);
   await renameOnDisk(deps, source, target, ontoItself);
   await fsyncDir(path.dirname(target));
+  if (path.dirname(source) !== path.dirname(target)) await fsyncDir(path.dirname(source));
 }
 
 /**
@@ -153,21 +152,51 @@ export async function moveRemote(action: MoveRemote, deps: ExecutorDeps): Promis
 
 async function renameFolderOnDisk(action: MoveLocalFolder, deps: ExecutorDeps): Promise<Outcome> {
   await renameLocalFolder(deps, action.from, action.to);
-  // Same key: the hash cache and the rows of what is in the folder need no re-keying.
-  recordFolder(deps, action.to, action.folderId);
-  recordActivity(deps, 'moved', action.to, `Renamed the folder ${action.from} to ${nameOf(action.to)}`);
+  followFolder(deps, action, { hashCache: true });
+  recordActivity(deps, 'moved', action.to, folderMoveText(action));
   return DONE;
 }
 
 async function renameFolderOnService(action: MoveRemoteFolder, deps: ExecutorDeps): Promise<Outcome> {
   resolveInsideRoot(deps.root, action.from);
   resolveInsideRoot(deps.root, action.to);
-  if (pathKey(action.from) !== pathKey(action.to) || parentOf(action.from) !== parentOf(action.to)) {
-    throw new Error(`"${action.from}" -> "${action.to}" is not a case-only rename: folders are not moved on the service`);
-  }
-  // Only the name: the parent stays whatever the service has, so a rename never moves it.
-  await deps.client.updateFolder(deps.workspaceId, action.folderId, { name: nameOf(action.to) }, signalOpt(deps));
-  recordFolder(deps, action.to, action.folderId);
-  recordActivity(deps, 'moved', action.to, `Renamed the folder ${action.from} to ${nameOf(action.to)} on the service`);
+  // A rename sends the name only: the parent stays whatever the service has now.
+  const patch = isMove(action) ? { name: nameOf(action.to), parent_id: remoteFolderId(deps, parentOf(action.to)) } : { name: nameOf(action.to) };
+  await deps.client.updateFolder(deps.workspaceId, action.folderId, patch, signalOpt(deps));
+  // The scan that found the folder renamed here has already re-keyed the hash cache.
+  followFolder(deps, action, { hashCache: false });
+  recordActivity(deps, 'moved', action.to, `${folderMoveText(action)} on the service`);
   return DONE;
+}
+
+/** Whether the folder changes parent or key (anything but a rename in letter case). */
+function isMove(action: MoveLocalFolder | MoveRemoteFolder): boolean {
+  return pathKey(action.from) !== pathKey(action.to) || parentOf(action.from) !== parentOf(action.to);
+}
+
+/**
+ * The folder is at `to` on both sides now: its row, the rows of everything below it and its
+ * remote id (and the ids of the folders below) follow, so that the next cycle sees it synced
+ * where it went. A rename in letter case keeps every key: only the folder's own row changes.
+ */
+function followFolder(deps: ExecutorDeps, action: MoveLocalFolder | MoveRemoteFolder, opts: { hashCache: boolean }): void {
+  if (!isMove(action)) {
+    recordFolder(deps, action.to, action.folderId);
+    return;
+  }
+  const [fromKey, toKey] = [pathKey(action.from), pathKey(action.to)];
+  deps.index.transaction(() => {
+    deps.index.base.moveTree(deps.workspaceId, action.from, action.to, action.folderId);
+    if (opts.hashCache) deps.index.hashCache(deps.workspaceId).moveBelow?.(fromKey, toKey);
+  });
+  for (const [key, id] of [...deps.folderIds]) {
+    if (key !== fromKey && !key.startsWith(`${fromKey}/`)) continue;
+    deps.folderIds.delete(key);
+    deps.folderIds.set(toKey + key.slice(fromKey.length), id);
+  }
+  deps.folderIds.set(toKey, action.folderId);
+}
+
+function folderMoveText(action: MoveLocalFolder | MoveRemoteFolder): string {
+  return parentOf(action.from) === parentOf(action.to) ? `Renamed the folder ${action.from} to ${nameOf(action.to)}` : `Moved the folder ${action.from} to ${action.to}`;
 }

@@ -1,0 +1,120 @@
+/**
+ * Folder renames and moves, on either side (design notes §1). A folder renamed on the service
+ * is renamed on disk with one rename(2), and a folder renamed here is renamed on the service
+ * with one call: the folder keeps its id, and what is in it, however much, is neither moved one
+ * file at a time nor read nor transferred. Everything below the folder, and anything the engine
+ * does not sync (ignored files, symlinks), moves with it.
+ *
+ * - Service side: a folder of the base is listed under its id at another key, and the folder is
+ *   still at its old key on disk.
+ * - Local side: a folder of the base is gone from disk, the service still has it in place, and
+ *   most of the files synced below it are found under one new folder with the same relative
+ *   paths (paired by inode, or by checksum: moves.ts).
+ *
+ * When there are any, the plan holds these moves alone (planner.ts): every other decision is
+ * taken once they ran, on the views as they then are, so a move that fails leaves nothing
+ * planned on the assumption that it happened. A folder below one that moves waits for that next
+ * plan. Anything that does not fit (the destination taken on the side that follows, its parent
+ * missing there, both sides moved it, the move failing lately) is left to the per-file
+ * reconciliation, which keeps ids and versions but moves file by file.
+ */
+import { pathKey } from '../local/paths.js';
+import type { MoveLocalFolder, MoveRemoteFolder } from './actions.js';
+import type { PlannerInput } from './model.js';
+import { detectLocalMoves } from './moves.js';
+import { ancestorKeys, depthOf, compareStrings, parentOf, sortedEntries } from './rel-path.js';
+
+export type FolderMove = MoveLocalFolder | MoveRemoteFolder;
+
+/**
+ * `localSpelling` turns a remote path into the path it takes on disk; `failing`: path keys whose
+ * last attempt failed and is not due again yet.
+ */
+export function planFolderMoves(
+  input: PlannerInput,
+  localSpelling: (relPath: string) => string,
+  failing: ReadonlySet<string> = new Set(),
+): FolderMove[] {
+  const { local, base, remote } = input.folders;
+  const remoteKeyById = new Map<string, string>();
+  for (const [key, r] of remote) remoteKeyById.set(r.folderId, key);
+  const moves: FolderMove[] = [];
+  /** Keys of the folders that move (the old key and the new one): nothing below them moves now. */
+  const moving = new Set<string>();
+  const belowMoving = (key: string): boolean => ancestorKeys(`${key}/x`).some((k) => moving.has(k));
+  const localMoveTarget = lazy(() => localFolderTargets(input));
+
+  const shallowFirst = sortedEntries(base).sort(([a], [b]) => depthOf(a) - depthOf(b) || compareStrings(a, b));
+  for (const [key, b] of shallowFirst) {
+    if (belowMoving(key)) continue;
+    const remoteKey = remoteKeyById.get(b.folderId);
+    if (remoteKey === undefined) continue;
+    const r = remote.get(remoteKey);
+    if (r === undefined) continue;
+    const l = local.get(key);
+
+    if (remoteKey !== key && l !== undefined) {
+      // Moved on the service; here it is where it was.
+      const to = localSpelling(r.path);
+      const parent = pathKey(parentOf(r.path));
+      const parentThere = parent === '' || local.has(parent) || (remote.has(parent) && !base.has(parent) && !input.files.local.has(parent));
+      if (!parentThere || taken(input, 'local', remoteKey) || remote.has(key) || failing.has(key) || failing.has(remoteKey)) continue;
+      if (belowMoving(remoteKey) || remoteKey.startsWith(`${key}/`)) continue;
+      moves.push({ kind: 'move-local', item: 'folder', from: l.path, to, folderId: r.folderId, reason: `folder moved on the service from "${b.path}" to "${r.path}"` });
+      moving.add(key).add(remoteKey);
+      continue;
+    }
+
+    if (remoteKey === key && l === undefined) {
+      // Gone from here, in place on the service: renamed or moved here if its files went one way.
+      const localKey = localMoveTarget().get(key);
+      if (localKey === undefined) continue;
+      const to = local.get(localKey);
+      const parent = pathKey(parentOf(to?.path ?? ''));
+      if (to === undefined || base.has(localKey) || taken(input, 'remote', localKey) || failing.has(key) || failing.has(localKey)) continue;
+      if ((parent !== '' && !remote.has(parent)) || moving.has(parent) || belowMoving(localKey) || localKey.startsWith(`${key}/`)) continue;
+      moves.push({ kind: 'move-remote', item: 'folder', from: r.path, to: to.path, folderId: r.folderId, reason: `folder moved locally from "${b.path}" to "${to.path}"` });
+      moving.add(key).add(localKey);
+    }
+  }
+  return moves;
+}
+
+/** Whether a file or folder holds `key` on that side (a move never replaces anything). */
+function taken(input: PlannerInput, side: 'local' | 'remote', key: string): boolean {
+  return input.folders[side].has(key) || input.files[side].has(key);
+}
+
+/**
+ * Base folder key -> the key of the local folder its files went to, for base folders whose
+ * synced files mostly (more than half) sit under one new folder at the same relative paths.
+ */
+function localFolderTargets(input: PlannerInput): Map<string, string> {
+  const pairs = detectLocalMoves(input.files.local, input.files.base);
+  const votes = new Map<string, Map<string, number>>();
+  const totals = new Map<string, number>();
+  for (const baseKey of input.files.base.keys()) {
+    const localKey = pairs.get(baseKey);
+    for (const folderKey of ancestorKeys(baseKey)) {
+      if (input.folders.local.has(folderKey)) continue;
+      totals.set(folderKey, (totals.get(folderKey) ?? 0) + 1);
+      const rest = baseKey.slice(folderKey.length);
+      if (localKey === undefined || !localKey.endsWith(rest)) continue;
+      const target = localKey.slice(0, localKey.length - rest.length);
+      const tally = votes.get(folderKey) ?? new Map<string, number>();
+      tally.set(target, (tally.get(target) ?? 0) + 1);
+      votes.set(folderKey, tally);
+    }
+  }
+  const targets = new Map<string, string>();
+  for (const [folderKey, tally] of votes) {
+    const [target, count] = [...tally].sort(([a, x], [b, y]) => y - x || compareStrings(a, b))[0] as [string, number];
+    if (count * 2 > (totals.get(folderKey) ?? 0) && input.folders.local.has(target)) targets.set(folderKey, target);
+  }
+  return targets;
+}
+
+function lazy<T>(make: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => (value ??= { v: make() }).v;
+}
