@@ -31,6 +31,10 @@ export const Requests = {
     status: z.enum(['approved', 'rejected']),
     content: z.string().max(10_000),
   }),
+  /** Marks review and change requests read on this computer: one ("Mark as read") or all shown ("Mark all as read"). */
+  markReviewsRead: z.object({
+    items: z.array(z.object({ kind: z.enum(['review_request', 'change_request']), remoteKey: z.string().min(1).max(1000) })).min(1).max(1000),
+  }),
   openAsset: z.object({ workspaceId: id, assetId: id }),
   pause: z.object({}),
   resume: z.object({}),
@@ -115,6 +119,7 @@ export interface Responses {
   restoreVersion: { versionId: string };
   listReviews: { reviewRequests: ReviewItem[]; changeRequests: ReviewItem[] };
   decideReview: { reviewId: string };
+  markReviewsRead: { ok: true };
   openAsset: { path: string | null };
   pause: EngineStatus;
   resume: EngineStatus;

@@ -23,7 +23,7 @@ import { ServiceClient } from '../service-client/index.js';
 import { AppError, isInternal, toBridgeError } from './errors.js';
 import { listFolder } from './files.js';
 import type { AppHooks } from './hooks.js';
-import { decideReview, listReviews } from './reviews.js';
+import { decideReview, listReviews, markReviewsRead } from './reviews.js';
 import type { AppSession, SessionOpener } from './session.js';
 import { applySettings, settingsView } from './settings.js';
 import { listVersions, openVersion, restoreVersion, saveVersionCopy, type VersionsContext } from './versions.js';
@@ -197,6 +197,7 @@ export class AppApi extends EventEmitter<UiEvents> {
         const s = this.need();
         return decideReview(s.client, s.index, decision);
       },
+      markReviewsRead: async ({ items }) => markReviewsRead(this.need().index, items),
       openAsset: async ({ workspaceId, assetId }) => {
         const s = this.need();
         const remote = s.index.remote.getFile(workspaceId, assetId);

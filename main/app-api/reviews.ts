@@ -3,7 +3,7 @@
  * this user), with whether the user has looked at each, and the user's decision on one.
  */
 import type { ReviewNotification } from '../../shared/engine.js';
-import type { ReviewItem, Responses } from '../../shared/ipc.js';
+import type { ParsedRequestOf, ReviewItem, Responses } from '../../shared/ipc.js';
 import { fromChangeRequest, fromReviewRequest } from '../engine/review-poller.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import type { ServiceClient } from '../service-client/index.js';
@@ -32,7 +32,15 @@ export async function decideReview(client: ServiceClient, index: SyncIndex, deci
     content: decision.content,
     ...(decision.versionId === null ? {} : { asset_version_id: decision.versionId }),
   });
-  index.notifications.markSeen(answered);
-  for (const item of answered) index.notifications.markRead(item.kind, item.remoteKey);
+  index.notifications.markItemsRead(answered);
   return { reviewId: review.id };
+}
+
+/**
+ * Marks requests read ("Mark as read", "Mark all as read"). Read state is kept on this computer:
+ * the service's review and change requests carry no read flag.
+ */
+export function markReviewsRead(index: SyncIndex, items: ParsedRequestOf<'markReviewsRead'>['items']): Responses['markReviewsRead'] {
+  index.notifications.markItemsRead(items);
+  return { ok: true };
 }

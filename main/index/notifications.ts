@@ -40,6 +40,7 @@ export class NotificationStore {
   private readonly markAllReadStmt;
   private readonly listStmt;
   private readonly markSeenTx;
+  private readonly markReadTx;
   private readonly deleteStmt;
   private readonly pruneTx;
 
@@ -56,6 +57,12 @@ export class NotificationStore {
       // An insert that changes nothing hit a row already there: seen before (or earlier in this list).
       items.filter((item) => this.insertStmt.run(item.kind, item.remoteKey, now).changes === 1),
     );
+    this.markReadTx = db.transaction((items: readonly NotificationKey[], now: number): void => {
+      for (const item of items) {
+        this.insertStmt.run(item.kind, item.remoteKey, now);
+        this.markReadStmt.run(item.kind, item.remoteKey);
+      }
+    });
     this.deleteStmt = db.prepare<[string, string]>('DELETE FROM notifications WHERE kind = ? AND remote_key = ?');
     this.pruneTx = db.transaction((current: readonly NotificationKey[], before: number): number => {
       const keep = new Set(current.map((c) => `${c.kind}\u0000${c.remoteKey}`));
@@ -84,6 +91,14 @@ export class NotificationStore {
 
   markRead(kind: NotificationKind, remoteKey: string): void {
     this.markReadStmt.run(kind, remoteKey);
+  }
+
+  /**
+   * Marks `items` read, recording them as seen first: the user may read a request the poll has
+   * not reached yet, and it must not come back unread (or as a desktop notification) after it.
+   */
+  markItemsRead(items: readonly NotificationKey[], now: number = Date.now()): void {
+    this.markReadTx.immediate(items, now);
   }
 
   markAllRead(): void {

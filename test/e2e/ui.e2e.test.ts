@@ -73,6 +73,41 @@ describe('the UI in a browser, over the headless daemon', () => {
     expect(reviews.json).toContainEqual(expect.objectContaining({ status: 'approved', content: 'Approved from the browser.', user_id: user.userId }));
   });
 
+  it('marks a review read, then all of them: the badge counts only the unread, and stays so after a reload', async () => {
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('button', { name: /^Reviews/ }).click();
+    const markOne = page.getByRole('button', { name: 'Mark as read' });
+    await expect.poll(() => markOne.count(), PATIENCE).toBeGreaterThan(1);
+    const unread = await markOne.count();
+    // The demo's review and change requests, none read yet.
+    expect(await nav.getByRole('button', { name: new RegExp(`^Reviews\\s*, ${unread} new$`) }).count()).toBe(1);
+    expect(await nav.locator('.badge').textContent()).toBe(String(unread));
+
+    const card = page.getByRole('listitem').filter({ has: markOne }).first();
+    const name = await card.locator('strong').first().textContent();
+    await markOne.first().click();
+    const read = page.getByRole('listitem', { name: name ?? '' });
+    await expect.poll(() => read.getByRole('button', { name: 'Mark as read' }).count(), PATIENCE).toBe(0);
+    expect(await read.getByText('new', { exact: true }).count()).toBe(0);
+    expect(await markOne.count()).toBe(unread - 1);
+    expect(await nav.getByRole('button', { name: new RegExp(`^Reviews\\s*, ${unread - 1} new$`) }).count()).toBe(1);
+    await shot('reviews-one-read');
+
+    await page.getByRole('button', { name: 'Mark all as read' }).click();
+    await expect.poll(() => markOne.count(), PATIENCE).toBe(0);
+    expect(await page.getByRole('button', { name: 'Mark all as read' }).count()).toBe(0);
+    expect(await nav.getByRole('button', { name: 'Reviews', exact: true }).count()).toBe(1);
+    expect(await nav.locator('.badge').count()).toBe(0);
+
+    // The daemon keeps what was read: a fresh page shows the requests, none of them new.
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Reviews/ }).click();
+    await page.getByRole('heading', { name: /^Review requests \(\d+\)$/ }).waitFor(PATIENCE);
+    expect(await page.getByRole('heading', { name: /^Change requests \(\d+\)$/ }).count()).toBe(1);
+    expect(await markOne.count()).toBe(0);
+    expect(await nav.locator('.badge').count()).toBe(0);
+  });
+
   it('follows the system’s dark theme, and switches to dark on request', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Status' }).click();
     const toggle = page.getByRole('button', { name: 'Dark theme' });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssetReview } from '../../shared/api/index.js';
 import type { EngineStatus } from '../../shared/engine.js';
-import type { FileEntry, VersionInfo } from '../../shared/ipc.js';
+import type { FileEntry, ReviewItem, VersionInfo } from '../../shared/ipc.js';
 import { AppApi } from '../../main/app-api/index.js';
 import type { AppHooks } from '../../main/app-api/hooks.js';
 import { sessionOpener } from '../../main/app-api/open-session.js';
@@ -195,6 +195,33 @@ describe('AppApi over a real session', () => {
     const seen = await svc.colleague.api<AssetReview[]>('GET', `/workspaces/assets/${request?.assetId}/reviews`);
     expect(seen.json).toContainEqual(expect.objectContaining({ id: decided.reviewId, status: 'approved', content: 'Good to go.' }));
     expect((await api.handle('listReviews', {})).reviewRequests.map((r) => r.assetName)).not.toContain('hero.psd');
+  });
+
+  it('marks review and change requests read, one and then all; a request made afterwards is new', async () => {
+    const keyOf = (r: ReviewItem) => ({ kind: r.kind, remoteKey: r.remoteKey });
+    const unreadKeys = (lists: { reviewRequests: ReviewItem[]; changeRequests: ReviewItem[] }) =>
+      [...lists.reviewRequests, ...lists.changeRequests].filter((r) => !r.read).map((r) => r.remoteKey).sort();
+    const before = await api.handle('listReviews', {});
+    const all = [...before.reviewRequests, ...before.changeRequests];
+    expect(all.filter((r) => r.read)).toEqual([]);
+    const one = before.changeRequests[0] as ReviewItem;
+
+    await api.handle('markReviewsRead', { items: [keyOf(one)] });
+    const afterOne = await api.handle('listReviews', {});
+    expect(afterOne.changeRequests.find((r) => r.remoteKey === one.remoteKey)?.read).toBe(true);
+    expect(unreadKeys(afterOne)).toEqual(all.filter((r) => r !== one).map((r) => r.remoteKey).sort());
+
+    await api.handle('markReviewsRead', { items: all.map(keyOf) });
+    expect(unreadKeys(await api.handle('listReviews', {}))).toEqual([]);
+    await expect(api.handle('markReviewsRead', { items: [] })).rejects.toMatchObject({ code: 'invalid_request' });
+
+    const social = await api.handle('listFiles', { workspaceId: svc.demo.workspaceId, folder: 'Campaigns/Spring/Social' });
+    const logo = social.find((e) => !e.isFolder && e.name !== 'hero.psd' && !all.some((r) => r.assetId === e.assetId));
+    expect(logo?.assetId).toBeTruthy();
+    const asked = await svc.colleague.api('POST', `/workspaces/assets/${logo?.assetId}/reviewRequests/${svc.user.userId}`, { body: { message: 'One more, please.' } });
+    expect(asked.status).toBe(201);
+    const after = await api.handle('listReviews', {});
+    expect(after.reviewRequests.filter((r) => !r.read).map((r) => r.message)).toEqual(['One more, please.']);
   });
 
   it('opens a file and refuses a path outside the sync folder', async () => {

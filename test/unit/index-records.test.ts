@@ -174,6 +174,22 @@ describe('notifications', () => {
     });
   });
 
+  it('mark read what the user read, also a request the poll has not seen yet, which is then no news', () => {
+    const seen = { kind: 'review_request' as const, remoteKey: 'rr-1' };
+    const unseen = { kind: 'change_request' as const, remoteKey: 'cr-9' };
+    const other = { kind: 'review_request' as const, remoteKey: 'rr-2' };
+    withIndex((index) => {
+      index.notifications.markSeen([seen, other], 1000);
+      index.notifications.markItemsRead([seen, unseen], 2000);
+      expect(index.notifications.list()).toEqual([
+        { kind: 'change_request', remoteKey: 'cr-9', firstSeenAt: 2000, read: true },
+        { kind: 'review_request', remoteKey: 'rr-1', firstSeenAt: 1000, read: true },
+        { kind: 'review_request', remoteKey: 'rr-2', firstSeenAt: 1000, read: false },
+      ]);
+      expect(index.notifications.markSeen([seen, unseen, other], 3000)).toEqual([]);
+    });
+  });
+
   it('forget old notices that are no longer current, and keep current or recent ones', () => {
     const open = { kind: 'review_request' as const, remoteKey: 'rr-open' };
     const closedOld = { kind: 'review_request' as const, remoteKey: 'rr-closed' };

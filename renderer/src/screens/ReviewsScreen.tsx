@@ -1,9 +1,9 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { ReviewItem } from '../../../shared/ipc.js';
 import { ActionStatus, useAction } from '../components/ActionStatus.js';
 import { LoadableView } from '../components/Loadable.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
-import { formatDate } from '../format.js';
+import { formatDate, plural } from '../format.js';
 import { useServices, useUiState } from '../store/context.js';
 import { openAssetAndShowVersions } from '../store/open-asset.js';
 
@@ -21,6 +21,7 @@ export function ReviewsScreen() {
       <LoadableView value={reviews} what="your reviews" onRetry={() => void store.reloadReviews()}>
         {(lists) => (
           <>
+            <MarkAllRead items={[...lists.reviewRequests, ...lists.changeRequests]} />
             <ReviewSection
               id="review-requests"
               title="Review requests"
@@ -33,6 +34,31 @@ export function ReviewsScreen() {
         )}
       </LoadableView>
     </section>
+  );
+}
+
+/** Read state is kept on this computer (the service's requests have none): it only clears the "new" marks and the badge. */
+function MarkAllRead({ items }: { items: ReviewItem[] }) {
+  const { store } = useServices();
+  const { outcome, run } = useAction();
+  const unread = items.filter((i) => !i.read);
+  return (
+    <div className="review-tools">
+      {unread.length > 0 && (
+        <button type="button" disabled={outcome.kind === 'busy'} onClick={() =>
+            void run(async () => {
+              await store.markReviewsRead(unread);
+              // The button goes away: the keyboard focus goes back to the screen's heading.
+              document.getElementById('reviews-heading')?.focus({ preventScroll: true });
+              return `Marked ${plural(unread.length, 'request')} as read.`;
+            })
+          }
+        >
+          Mark all as read
+        </button>
+      )}
+      <ActionStatus outcome={outcome} />
+    </div>
   );
 }
 
@@ -63,6 +89,7 @@ function ReviewCard({ item, decidable }: { item: ReviewItem; decidable: boolean 
   const [comment, setComment] = useState('');
   const commentId = useId();
   const nameId = useId();
+  const openButton = useRef<HTMLButtonElement>(null);
   const workspaceId = item.workspaceId;
   const what = item.kind === 'review_request' ? 'asks for your review' : 'requests changes';
 
@@ -89,6 +116,7 @@ function ReviewCard({ item, decidable }: { item: ReviewItem; decidable: boolean 
       {item.message && <p className="review-message">{item.message}</p>}
       <div className="actions">
         <button
+          ref={openButton}
           type="button"
           className="truncate"
           title={`Open ${item.assetName}`}
@@ -101,6 +129,22 @@ function ReviewCard({ item, decidable }: { item: ReviewItem; decidable: boolean 
         >
           Open {item.assetName}
         </button>
+        {!item.read && (
+          <button
+            type="button"
+            disabled={outcome.kind === 'busy'}
+            onClick={() =>
+              void run(async () => {
+                await store.markReviewsRead([item]);
+                // The button goes away: the keyboard focus stays on the card.
+                openButton.current?.focus();
+                return `Marked ${item.assetName} as read.`;
+              })
+            }
+          >
+            Mark as read
+          </button>
+        )}
       </div>
       {decidable && (
         <form

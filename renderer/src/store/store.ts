@@ -42,6 +42,8 @@ export interface Store {
   reloadStatus(): Promise<void>;
   reloadActivity(): Promise<void>;
   reloadReviews(): Promise<void>;
+  /** Marks requests read in main, then shows them read (and the badge counts what is left). */
+  markReviewsRead(items: readonly ReviewItem[]): Promise<void>;
 }
 
 const ACTIVITY_KEPT = 50;
@@ -146,9 +148,20 @@ export function createStore(bridge: AssetSyncBridge, initialRoute: Route = { vie
     reloadStatus: () => load('status', () => bridge.invoke('getStatus', {})),
     reloadActivity: () => load('activity', () => bridge.invoke('getActivity', { limit: ACTIVITY_KEPT })),
     reloadReviews: () => load('reviews', () => bridge.invoke('listReviews', {})),
+    async markReviewsRead(items) {
+      if (items.length === 0) return;
+      await bridge.invoke('markReviewsRead', { items: items.map((i) => ({ kind: i.kind, remoteKey: i.remoteKey })) });
+      const read = new Set(items.map(reviewKey));
+      const withRead = (list: ReviewItem[]): ReviewItem[] => list.map((i) => (!i.read && read.has(reviewKey(i)) ? { ...i, read: true } : i));
+      update((s) =>
+        s.reviews.kind !== 'ready' ? s : { ...s, reviews: { kind: 'ready', value: { reviewRequests: withRead(s.reviews.value.reviewRequests), changeRequests: withRead(s.reviews.value.changeRequests) } } },
+      );
+    },
   };
   return store;
 }
+
+const reviewKey = (item: Pick<ReviewItem, 'kind' | 'remoteKey'>): string => `${item.kind}\n${item.remoteKey}`;
 
 /** What the engine said since the last render, applied in one go. */
 function applyBatch(state: UiState, batch: EventBatch): UiState {
