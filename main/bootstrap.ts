@@ -7,6 +7,7 @@ import { defaultDeviceName, indexPathFor, logPath } from './config.js';
 import { SyncEngine, type EngineWorkspace } from './engine/engine.js';
 import { openIndex, type SyncIndex } from './index/sync-index.js';
 import { closeLogger, createLogger, type Logger } from './logging.js';
+import { checkSyncRoot } from './root-check.js';
 import { lockRoot } from './root-lock.js';
 import { accountRef, resolveCredentials, type ApiCredentials, type SecretStore } from './secrets/secret-store.js';
 import { ServiceClient } from './service-client/index.js';
@@ -102,6 +103,8 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
 }
 
 export async function openSession(options: SessionOptions): Promise<Session> {
+  // Before anything touches the folder: `/`, the home folder or another root's insides are refused.
+  checkSyncRoot(options.root);
   const indexPath = indexPathFor(options.root);
   const lock = await lockRoot(options.root, indexPath);
   let connection: Connection;

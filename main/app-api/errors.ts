@@ -8,6 +8,7 @@ import { CredentialsError } from '../bootstrap.js';
 import { KeychainUnavailableError } from '../secrets/secret-store.js';
 import { UnknownWorkspaceError } from '../index/workspaces.js';
 import { PathEscapeError } from '../local/paths.js';
+import { UnsafeRootError } from '../root-check.js';
 import { RootBusyError } from '../root-lock.js';
 import { isServiceError, type ServiceErrorKind } from '../service-client/errors.js';
 
@@ -62,6 +63,7 @@ export function toBridgeError(error: unknown): BridgeError {
   if (error instanceof PathEscapeError) return { code: 'invalid_path', message: 'That path is outside the sync folder.' };
   // Retried: the other sync (the command line, most likely) may be done soon.
   if (error instanceof RootBusyError) return { code: 'busy', message: error.message };
+  if (error instanceof UnsafeRootError) return { code: 'invalid_root', message: error.message };
   const errno = (error as NodeJS.ErrnoException | null)?.code;
   if (typeof errno === 'string' && FILE_MESSAGES[errno]) return FILE_MESSAGES[errno];
   return INTERNAL_ERROR;

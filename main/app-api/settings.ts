@@ -1,10 +1,12 @@
 /**
  * The Settings view over the config file: what it shows, and how a change from the UI becomes a
- * new config. Pure; the AppApi saves the result and restarts the engine when the change needs it.
+ * new config. Pure but for the sync folder's check (`checkSyncRoot`, which looks at the disk);
+ * the AppApi saves the result and restarts the engine when the change needs it.
  */
 import { isAbsolute, resolve } from 'node:path';
 import type { ParsedRequestOf, SettingsView } from '../../shared/ipc.js';
 import { defaultDeviceName, type Config } from '../config.js';
+import { checkSyncRoot } from '../root-check.js';
 import { AppError } from './errors.js';
 
 export function settingsView(config: Config, signedIn: boolean, workspaceName: (id: string) => string | undefined): SettingsView {
@@ -44,6 +46,8 @@ export function applySettings(config: Config, patch: ParsedRequestOf<'updateSett
     if (!isAbsolute(patch.root)) throw new AppError('invalid_request', 'The sync folder must be a full path, such as /home/me/Asset Sync.');
     const root = resolve(patch.root);
     if (root !== config.root) {
+      // The folder it replaces is synced no more: the new one may lie inside it.
+      checkSyncRoot(root, { replacing: [config.root] });
       next.root = root;
       restart = true;
     }

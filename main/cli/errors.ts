@@ -3,6 +3,7 @@
  * script branches on (1: it ran but something is left to fix, 2: it could not run as asked).
  */
 import { CredentialsError } from '../bootstrap.js';
+import { UnsafeRootError } from '../root-check.js';
 import { KeychainUnavailableError } from '../secrets/secret-store.js';
 import { isServiceError, type ServiceError } from '../service-client/index.js';
 
@@ -26,7 +27,7 @@ export interface DescribedError {
 }
 
 export function describeError(error: unknown): DescribedError {
-  if (error instanceof UsageError || error instanceof CredentialsError || error instanceof KeychainUnavailableError) {
+  if (error instanceof UsageError || error instanceof CredentialsError || error instanceof KeychainUnavailableError || error instanceof UnsafeRootError) {
     return { message: error.message, exitCode: EXIT_USAGE };
   }
   if (error instanceof RefusedError) return { message: error.message, exitCode: EXIT_PROBLEMS };

@@ -1,11 +1,11 @@
 /** `asset-sync workspaces`: the account's workspaces, and which of them this device syncs. */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { connect } from '../bootstrap.js';
 import { indexPathFor, saveConfig, type Config } from '../config.js';
 import { forgetSyncedState } from '../engine/workspace-sync.js';
 import { openIndex } from '../index/sync-index.js';
+import { checkSyncRoot } from '../root-check.js';
 import { lockRoot } from '../root-lock.js';
 import { EXIT_OK, UsageError } from './errors.js';
 import { addRootOption, addServiceOptions, normalizeExcluded, readConfig, repeatable, resolveRoot, resolveService, type GlobalOptions, type Run, type ServiceOptions } from './options.js';
@@ -73,7 +73,8 @@ function addWorkspace(id: string, options: AddOptions): number {
   const existing = config.workspaces.find((w) => w.id === id);
   const next: Config = {
     ...config,
-    ...(options.root ? { root: resolve(options.root) } : {}),
+    // The new root replaces the config file's: that one is no longer synced, so it may hold it.
+    ...(options.root ? { root: checkSyncRoot(options.root, { replacing: [config.root] }) } : {}),
     workspaces: existing
       ? config.workspaces.map((w) => (w.id === id ? { ...w, ...(options.folder ? { folder: options.folder } : {}), excluded: [...new Set([...w.excluded, ...excluded])] } : w))
       : [...config.workspaces, { id, ...(options.folder ? { folder: options.folder } : {}), excluded }],
@@ -96,7 +97,7 @@ async function removeWorkspace(id: string): Promise<number> {
 }
 
 async function resetWorkspace(id: string, options: { root?: string }): Promise<number> {
-  const root = resolveRoot(options.root, readConfig());
+  const root = checkSyncRoot(resolveRoot(options.root, readConfig()));
   if (!(await forgetWorkspace(root, id))) {
     print(`Nothing was synced of workspace ${id} into ${root}: the next sync starts afresh anyway.`);
     return EXIT_OK;

@@ -4,7 +4,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Asset, AssetVersion } from '../../shared/api/index.js';
 import { accountRef, KeychainSecretStore } from '../../main/secrets/secret-store.js';
@@ -209,7 +209,8 @@ describe('asset-sync on a bare machine', () => {
 describe('asset-sync with a config file', () => {
   it('login checks the key and saves the service, never the secret; workspaces add makes sync need no options', async () => {
     const configHome = mkdtempSync(join(tmpdir(), 'asset-sync-cli-config-'));
-    const syncRoot = join(configHome, 'AssetSync');
+    // Beside Asset Sync's own folder, not in it: a sync folder there is refused.
+    const syncRoot = join(mkdtempSync(join(tmpdir(), 'asset-sync-cli-config-root-')), 'AssetSync');
     try {
       const login = await runCli(['login', ...serviceArgs, '--key', demo.user.apiKey, '--secret', demo.user.apiSecret], { env: { ASSET_SYNC_HOME: configHome } });
       expect(login.stdout).toContain('Signed in as Dana Designer');
@@ -237,6 +238,7 @@ describe('asset-sync with a config file', () => {
       expect(JSON.parse(readFileSync(join(configHome, 'config.json'), 'utf8'))).toMatchObject({ workspaces: [] });
     } finally {
       rmSync(configHome, { recursive: true, force: true });
+      rmSync(dirname(syncRoot), { recursive: true, force: true });
     }
   });
 });
