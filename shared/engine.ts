@@ -22,7 +22,8 @@ export interface TransferProgress {
   state: 'queued' | 'active' | 'done' | 'failed';
 }
 
-export type ProblemKind = 'error' | 'conflict' | 'locked' | 'brake' | 'marker' | 'auth' | 'offline' | 'unstable';
+/** `not_synced`: left out by design (a symbolic link, a FIFO): told, never a failure. */
+export type ProblemKind = 'error' | 'conflict' | 'locked' | 'brake' | 'marker' | 'auth' | 'offline' | 'unstable' | 'not_synced';
 
 /** Something that needs the user, or will be retried: one per path, with what to do. */
 export interface Problem {

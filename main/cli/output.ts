@@ -84,7 +84,9 @@ export function activityLine(item: { kind: string; path: string | null; message:
 
 /** A problem and what to do about it, as the lines to print. */
 export function problemLines(problem: Problem, prefix = ''): string[] {
-  const lines = [`${prefix}problem (${problem.kind}) ${problem.path ? `${problem.path}: ` : ''}${problem.message}`];
+  // Left out by design: a note, no problem (its message names the path).
+  const head = problem.kind === 'not_synced' ? 'not synced: ' : `problem (${problem.kind}) ${problem.path ? `${problem.path}: ` : ''}`;
+  const lines = [`${prefix}${head}${problem.message}`];
   if (problem.hint) lines.push(`  what to do: ${problem.hint}`);
   if (problem.nextRetryAt) {
     const attempts = problem.attempts ? ` (${problem.attempts} attempt${problem.attempts === 1 ? '' : 's'} so far)` : '';

@@ -114,7 +114,7 @@ class PlainSink implements Sink {
 /** The status line; `transfers` counts from the transfer events, fresher than the last status. */
 export function statusText(status: EngineStatus, transfers: { active: number; queued: number }): string {
   const pending = status.workspaces.reduce((n, w) => n + w.pending.downloads + w.pending.uploads + w.pending.deletes + w.pending.moves, 0);
-  const problems = status.workspaces.reduce((n, w) => n + w.problems.length, 0);
+  const problems = status.workspaces.reduce((n, w) => n + w.problems.filter((p) => p.kind !== 'not_synced').length, 0);
   const files = status.workspaces.reduce((n, w) => n + w.files, 0);
   const parts = [`Asset Sync: ${describeState(status.state)}`, `${files} file${files === 1 ? '' : 's'} synced`];
   if (pending > 0 && status.state !== 'up-to-date') parts.push(`${pending} to do`);

@@ -242,7 +242,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       // Out of rounds with work still planned (actions deferred again and again) is no convergence.
       const settled = runtime.last !== null && runtime.last.work === 0 && runtime.last.waiting.length === 0;
       // A conflict is listed for the user, but it is no failure: both versions are kept and synced.
-      const problems = totals.problems.filter((p) => p.kind !== 'conflict');
+      const problems = totals.problems.filter((p) => p.kind !== 'conflict' && p.kind !== 'not_synced');
       if (problems.length > 0 || totals.failed > 0 || runtime.last?.blocked || !settled) report.ok = false;
       report.workspaces.push(totals);
     }

@@ -168,6 +168,8 @@ export function problemTitle(kind: ProblemKind): string {
       return 'Offline';
     case 'unstable':
       return 'File still changing';
+    case 'not_synced':
+      return 'Not synced';
   }
 }
 
