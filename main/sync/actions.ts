@@ -128,6 +128,13 @@ export interface UploadNew {
   readonly path: string;
   /** The file as scanned: the executor re-stats before committing (design notes §8). */
   readonly local: LocalFile;
+  /**
+   * The asset the file was synced with, deleted on the service since while the file was edited
+   * here: it is restored, in its folder, and the edit committed as its version on
+   * `parentVersionId`, so its history, comments and reviews stay with it. Only if it cannot be
+   * restored (deleted for good, its name taken meanwhile) is a new asset created.
+   */
+  readonly revive?: { readonly assetId: string; readonly parentVersionId: string };
   readonly reason: string;
 }
 

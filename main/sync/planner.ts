@@ -51,6 +51,12 @@ export function plan(input: PlannerInput): Plan {
   const { slots, moves } = alignMoves(views.files, localSpelling);
   const context: SlotContext = {
     selfUserId: input.selfUserId,
+    folderKept: (folderPath) => {
+      if (folderPath === '') return true;
+      const key = pathKey(folderPath);
+      const b = views.folders.base.get(key);
+      return b !== undefined && views.folders.remote.get(key)?.folderId === b.folderId;
+    },
     localSpelling,
     conflictCopyFor: conflictNamer(input),
   };
@@ -72,6 +78,8 @@ export function plan(input: PlannerInput): Plan {
 
 interface SlotContext {
   selfUserId: string;
+  /** Whether the folder at this path is the one the base knows there, on the service too (the root always is). */
+  folderKept: (folderPath: string) => boolean;
   localSpelling: (relPath: string) => string;
   conflictCopyFor: (localPath: string) => string;
 }
@@ -190,12 +198,24 @@ function planTracked(
       return [...optional(rename), download(path, r, l.checksum, `changed on the service (version ${r.versionNumber}); no local changes`)];
     }
     case 'changed/absent':
+      // The asset can come back where it was only if its folder is still the one it was in.
+      if (!context.folderKept(parentOf(c.local.path))) {
+        return [
+          {
+            kind: 'upload-new',
+            path: c.local.path,
+            local: c.local,
+            reason: 'deleted on the service, but changed locally since the last sync: uploaded as a new asset instead of deleting unsynced work',
+          },
+        ];
+      }
       return [
         {
           kind: 'upload-new',
           path: c.local.path,
           local: c.local,
-          reason: 'deleted on the service, but changed locally since the last sync: uploaded as a new asset instead of deleting unsynced work',
+          revive: { assetId: base.assetId, parentVersionId: base.versionId },
+          reason: 'deleted on the service, but changed locally since the last sync: the asset is restored with the edit as its new version, instead of deleting unsynced work',
         },
       ];
     case 'changed/unchanged': {

@@ -116,12 +116,13 @@ describe('remote delete', () => {
     expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
   });
 
-  it('never takes an unsynced local edit with it: the edit is uploaded again as a new asset', async () => {
+  it('never takes an unsynced local edit with it: the asset is restored, the edit its new version', async () => {
     const w = await world();
     const laptop = await w.device('laptop');
     await laptop.sync();
     const path = 'Docs/asset-naming.md';
     const entry = await w.user.assetAt(path);
+    const before = await w.user.versions(entry.assetId);
 
     await laptop.write(path, 'an edit the service never saw\n');
     await w.colleague.client.deleteAssets(w.workspaceId, [entry.assetId]);
@@ -129,6 +130,28 @@ describe('remote delete', () => {
 
     expect(report.ok).toBe(true);
     expect((await laptop.read(path)).toString()).toBe('an edit the service never saw\n');
+    const now = await w.user.assetAt(path);
+    expect(now.assetId).toBe(entry.assetId);
+    expect(now.checksum).toBe(sha256('an edit the service never saw\n'));
+    const versions = await w.user.versions(entry.assetId);
+    expect(versions).toHaveLength(before.length + 1);
+    expect(versions[0]?.commit_parent_id).toBe(entry.versionId);
+    expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+    expect(idle(await laptop.sync())).toBe(true);
+  });
+
+  it('deleted for good on the service: the unsynced local edit is uploaded as a new asset', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    const path = 'Docs/asset-naming.md';
+    const entry = await w.user.assetAt(path);
+
+    await laptop.write(path, 'an edit the service never saw\n');
+    await w.colleague.client.deleteAssets(w.workspaceId, [entry.assetId], { permanent: true });
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(true);
     const now = await w.user.assetAt(path);
     expect(now.checksum).toBe(sha256('an edit the service never saw\n'));
     expect(now.assetId).not.toBe(entry.assetId);

@@ -184,12 +184,20 @@ describe('plan: what each cell carries', () => {
     expect(action).toMatchObject({ path, expectedChecksum: sha('v1') });
   });
 
-  it('a remote deletion never deletes unsynced local work: it is uploaded as a new asset', () => {
+  it('a remote deletion never deletes unsynced local work: the asset is restored with the edit as its version', () => {
     const action = only(plan(cell('changed', 'absent')).actions, 'upload-new');
-    expect(action).toMatchObject({ path });
+    expect(action).toMatchObject({ path, revive: { assetId: assetOf(path), parentVersionId: versionOf('v1') } });
     expect(action.local.checksum).toBe(sha('local edit'));
-    expect(action.reason).toMatch(/new asset/);
+    expect(action.reason).toMatch(/restored/);
     expect(kinds(plan(cell('changed', 'absent')).actions)).not.toContain('delete-local');
+  });
+
+  it('a remote deletion of the folder too: the local edit is uploaded as a new asset (the old one could not come back where it was)', () => {
+    const i = cell('changed', 'absent');
+    const gone = { ...i, folders: { ...i.folders, remote: new Map() } };
+    const action = only(plan(gone).actions, 'upload-new');
+    expect(action.revive).toBeUndefined();
+    expect(action.reason).toMatch(/new asset/);
   });
 
   it('a file deleted on both sides only loses its base row', () => {

@@ -148,6 +148,10 @@ async function commitNew(
   folderId: string | null,
 ): Promise<Committed | Deferred> {
   const { local } = action;
+  if (action.revive) {
+    const revived = await reviveAsset(action, action.revive, deps, entry, key);
+    if (revived !== null) return revived;
+  }
   try {
     const asset = await deps.client.createAsset(
       deps.workspaceId,
@@ -166,6 +170,34 @@ async function commitNew(
     if (!isTransient(err)) finishEntry(deps, entry);
     throw err;
   }
+}
+
+/**
+ * Restores the asset the file was synced with and commits the file as its version (UploadNew
+ * `revive`); null when it cannot be restored, for a new asset instead. A crash between the two
+ * calls is safe: the next plan finds the asset back in place, and the local edit a change of it.
+ */
+async function reviveAsset(
+  action: UploadNew,
+  revive: NonNullable<UploadNew['revive']>,
+  deps: ExecutorDeps,
+  entry: JournalEntry | undefined,
+  key: string,
+): Promise<Committed | Deferred | null> {
+  try {
+    await deps.client.restoreAsset(deps.workspaceId, revive.assetId, signalOpt(deps));
+  } catch (err) {
+    // Deleted for good, or its name taken meanwhile: a new asset it is. Restored by someone else
+    // already: the edit is committed to it all the same.
+    if (isServiceError(err) && (err.kind === 'not_found' || err.code === 'name_conflict')) return null;
+    if (!(isServiceError(err) && err.code === 'not_deleted')) {
+      if (!isTransient(err)) finishEntry(deps, entry);
+      throw err;
+    }
+  }
+  recordActivity(deps, 'restored', action.path, `Restored ${action.path} on the service: it was deleted there while you edited it`);
+  const asVersion: UploadVersion = { kind: 'upload-version', path: action.path, assetId: revive.assetId, parentVersionId: revive.parentVersionId, local: action.local, reason: action.reason };
+  return commitVersion(asVersion, deps, entry, key);
 }
 
 async function commitVersion(action: UploadVersion, deps: ExecutorDeps, entry: JournalEntry | undefined, key: string): Promise<Committed | Deferred> {
