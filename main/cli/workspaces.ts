@@ -1,21 +1,23 @@
 /** `asset-sync workspaces`: the account's workspaces, and which of them this device syncs. */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { connect } from '../bootstrap.js';
+import { connect, CredentialsError } from '../bootstrap.js';
 import { indexPathFor, saveConfig, type Config } from '../config.js';
 import { forgetSyncedState } from '../engine/workspace-sync.js';
 import { openIndex } from '../index/sync-index.js';
 import { checkSyncRoot } from '../root-check.js';
 import { lockRoot } from '../root-lock.js';
+import { KeychainUnavailableError } from '../secrets/secret-store.js';
+import { isServiceError } from '../service-client/index.js';
 import { EXIT_OK, UsageError } from './errors.js';
 import { addRootOption, addServiceOptions, normalizeExcluded, readConfig, repeatable, resolveRoot, resolveService, type GlobalOptions, type Run, type ServiceOptions } from './options.js';
-import { formatTable, print, printJson } from './output.js';
+import { formatTable, print, printError, printJson } from './output.js';
 
 interface ListOptions extends ServiceOptions {
   json?: boolean;
 }
 
-interface AddOptions {
+interface AddOptions extends ServiceOptions, GlobalOptions {
   folder?: string;
   exclude?: string[];
   root?: string;
@@ -26,13 +28,12 @@ export function registerWorkspaces(program: Command, run: Run): void {
     .description("list the account's workspaces, marking those this device syncs")
     .option('--json', 'print JSON')
     .action((options: ListOptions, command: Command) => run(() => listWorkspaces(options, command.optsWithGlobals<GlobalOptions>())));
-  workspaces
-    .command('add <id>')
-    .description('sync this workspace (edits the config file)')
+  addServiceOptions(workspaces.command('add <id>'))
+    .description('sync this workspace (edits the config file); the service is asked whether the account has it')
     .option('--folder <name>', "folder name under the sync folder (default: the workspace's name)")
     .addOption(repeatable('--exclude <path>', 'a remote folder not to sync here (repeatable)'))
     .option('--root <dir>', 'also set the sync folder')
-    .action((id: string, options: AddOptions) => run(() => addWorkspace(id, options)));
+    .action((id: string, _options: AddOptions, command: Command) => run(() => addWorkspace(id, command.optsWithGlobals<AddOptions>())));
   workspaces
     .command('remove <id>')
     .description('stop syncing this workspace (its local folder is kept; adding it again starts afresh)')
@@ -67,22 +68,64 @@ async function listWorkspaces(options: ListOptions, globals: GlobalOptions): Pro
   }
 }
 
-function addWorkspace(id: string, options: AddOptions): number {
+async function addWorkspace(id: string, options: AddOptions): Promise<number> {
   const config = readConfig();
   const excluded = (options.exclude ?? []).map(normalizeExcluded);
   const existing = config.workspaces.find((w) => w.id === id);
+  // The new root replaces the config file's: that one is no longer synced, so it may hold it.
+  const root = options.root ? checkSyncRoot(options.root, { replacing: [config.root] }) : undefined;
+  const found = await lookUpWorkspace(id, options, config);
   const next: Config = {
     ...config,
-    // The new root replaces the config file's: that one is no longer synced, so it may hold it.
-    ...(options.root ? { root: checkSyncRoot(options.root, { replacing: [config.root] }) } : {}),
+    ...(root ? { root } : {}),
     workspaces: existing
       ? config.workspaces.map((w) => (w.id === id ? { ...w, ...(options.folder ? { folder: options.folder } : {}), excluded: [...new Set([...w.excluded, ...excluded])] } : w))
       : [...config.workspaces, { id, ...(options.folder ? { folder: options.folder } : {}), excluded }],
   };
   saveConfig(next);
-  print(`${existing ? 'Updated' : 'Added'} workspace ${id}.`);
+  print(`${existing ? 'Updated' : 'Added'} workspace ${'name' in found ? `${found.name} (${id})` : id}.`);
+  if ('unchecked' in found) {
+    printError(`asset-sync: warning: workspace ${id} was not checked, because ${found.unchecked}. If the account has no such workspace, \`asset-sync sync\` will say so.`);
+  }
   print(next.root ? `\`asset-sync sync\` syncs it into ${next.root}.` : 'Set the sync folder with `--root DIR` (here or on `asset-sync sync`).');
   return EXIT_OK;
+}
+
+/** How long `workspaces add` waits for the service before adding the workspace unchecked. */
+const LOOKUP_TIMEOUT_MS = 15_000;
+
+/**
+ * The workspace `id` among those the account can sync: its name, or why it could not be checked
+ * (no service or key set up, or the service out of reach). An id the account does not have is
+ * refused, naming the ids it has: a typo only showed at the next sync, after the config was saved.
+ */
+async function lookUpWorkspace(id: string, options: AddOptions, config: Config): Promise<{ name: string } | { unchecked: string }> {
+  const baseUrl = options.baseUrl ?? config.baseUrl;
+  const accountId = options.account ?? config.accountId;
+  if (!baseUrl || !accountId) return { unchecked: 'no service or account is set (`asset-sync login` sets them, or pass --base-url and --account)' };
+  let connection;
+  try {
+    connection = await connect({ ...resolveService({ baseUrl, account: accountId }, config), logToStderr: options.verbose });
+  } catch (error) {
+    if (error instanceof CredentialsError || error instanceof KeychainUnavailableError) return { unchecked: 'this computer has no API key for the account (`asset-sync login` stores one)' };
+    throw error;
+  }
+  try {
+    const list = await connection.client.listWorkspaces({ signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) }).catch((error: unknown) => {
+      if (isServiceError(error) && (error.transient || error.kind === 'aborted')) return error;
+      throw error;
+    });
+    if (!Array.isArray(list)) return { unchecked: `the service could not be reached (${list.message})` };
+    const found = list.find((w) => w.id === id);
+    if (found) return { name: found.name };
+    const theirs = list.map((w) => `${w.name} (${w.id})`).join(', ');
+    throw new UsageError(
+      `The account has no workspace ${id} that you can sync. ${list.length > 0 ? `Its workspaces: ${theirs}.` : 'It has none you are a member of.'} ` +
+        '`asset-sync workspaces` lists them.',
+    );
+  } finally {
+    await connection.close();
+  }
 }
 
 async function removeWorkspace(id: string): Promise<number> {
