@@ -55,8 +55,8 @@ if (opts.only !== 'faults') {
   const during = r.killedDuring;
   console.log(`  kills: ${r.kills} (journal at the kill: ${during.download} with a download open, ${during.upload} with an upload, ${during.other} other, ${during.nothing} empty)`);
   console.log(`  edits: ${r.edits.local} local, ${r.edits.remote} remote (${r.edits.superseded} overwritten or deleted by the user before the sync saw them, ${r.edits.unconfirmed} unconfirmed)`);
-  console.log(`  local ops: ${local.create} creates, ${local.edit} edits, ${local.rename} renames, ${local.delete} deletes`);
-  console.log(`  remote ops: ${remote.upload} uploads, ${remote.version} versions, ${remote.move} renames/moves, ${remote.delete} soft deletes; ${r.churn.clashes} edits of one file on both sides at once; ${r.churn.skipped} ops lost a race`);
+  console.log(`  local ops: ${local.create} creates, ${local.edit} edits, ${local.rename} renames, ${local.renameFolder} folder renames, ${local.delete} deletes`);
+  console.log(`  remote ops: ${remote.upload} uploads, ${remote.version} versions, ${remote.move} renames/moves, ${remote.renameFolder} folder renames, ${remote.delete} soft deletes; ${r.churn.clashes} edits of one file on both sides at once; ${r.churn.skipped} ops lost a race`);
   const v = r.verified;
   console.log(`  files verified: ${v.files} (${v.conflictedCopies} conflicted copies); edits found: ${v.found}/${v.required}; versions checked: ${v.versions} of ${v.assets} assets`);
   console.log(`  failures: ${r.verified.failures.length}`);

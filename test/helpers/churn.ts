@@ -22,8 +22,8 @@ export interface ChurnSizes {
   smallMaxBytes: number;
 }
 
-type LocalOp = 'create' | 'edit' | 'rename' | 'delete';
-type RemoteOp = 'upload' | 'version' | 'move' | 'delete';
+type LocalOp = 'create' | 'edit' | 'rename' | 'delete' | 'renameFolder';
+type RemoteOp = 'upload' | 'version' | 'move' | 'delete' | 'renameFolder';
 
 export interface ChurnStats {
   local: Record<LocalOp, number>;
@@ -34,8 +34,8 @@ export interface ChurnStats {
   skipped: number;
 }
 
-const LOCAL_WEIGHTS: Record<LocalOp, number> = { create: 3, edit: 3, rename: 2, delete: 2 };
-const REMOTE_WEIGHTS: Record<RemoteOp, number> = { upload: 3, version: 3, move: 2, delete: 2 };
+const LOCAL_WEIGHTS: Record<LocalOp, number> = { create: 3, edit: 3, rename: 2, delete: 2, renameFolder: 1 };
+const REMOTE_WEIGHTS: Record<RemoteOp, number> = { upload: 3, version: 3, move: 2, delete: 2, renameFolder: 1 };
 /** Where new files go: demo folders the service has, and folders only one side makes. */
 const LOCAL_FOLDERS = ['', 'Local', 'Local/Deep', 'Docs', 'Photography', 'Campaigns/Spring'];
 const REMOTE_FOLDERS = ['', 'Remote', 'Remote/Deep', 'Docs', 'Brand/Logos', 'Local'];
@@ -64,8 +64,8 @@ function renamed(name: string, n: number, tag: string): string {
 
 export class Churner {
   readonly stats: ChurnStats = {
-    local: { create: 0, edit: 0, rename: 0, delete: 0 },
-    remote: { upload: 0, version: 0, move: 0, delete: 0 },
+    local: { create: 0, edit: 0, rename: 0, delete: 0, renameFolder: 0 },
+    remote: { upload: 0, version: 0, move: 0, delete: 0, renameFolder: 0 },
     clashes: 0,
     skipped: 0,
   };
@@ -101,7 +101,14 @@ export class Churner {
       }
       const rel = rng.pick(files);
       const abs = join(this.ctx.dir, ...rel.split('/'));
-      if (op === 'edit') {
+      if (op === 'renameFolder') {
+        // The folder of a file picked at random (none at the top: another operation instead).
+        const folder = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+        if (folder === '') return void (await this.local(run));
+        const slash = folder.lastIndexOf('/');
+        const to = `${folder.slice(0, slash + 1)}${renamed(folder.slice(slash + 1), (this.made += 1), 'l')}`;
+        await rename(join(this.ctx.dir, ...folder.split('/')), join(this.ctx.dir, ...to.split('/')));
+      } else if (op === 'edit') {
         this.ctx.ledger.supersede(sha256(await readFile(abs)));
         await this.write(rel, run, 'edit');
       } else if (op === 'rename') {
@@ -142,6 +149,11 @@ export class Churner {
       if (op === 'version') {
         const bytes = this.content();
         await this.remoteEdit(asset.file_name, bytes, run, 'edit', () => colleague.newVersion(asset.id, bytes));
+      } else if (op === 'renameFolder') {
+        const folders = listing.folders.filter((f) => f.isActive);
+        if (folders.length === 0) return void (await this.remote(run));
+        const folder = rng.pick(folders);
+        await colleague.client.updateFolder(colleague.workspaceId, folder.id, { name: renamed(folder.name, (this.made += 1), 'r') });
       } else if (op === 'move') {
         const folders = listing.folders.filter((f) => f.isActive);
         const folderId = rng.chance(0.5) ? asset.folder_id ?? null : rng.chance(0.2) || folders.length === 0 ? null : rng.pick(folders).id;
