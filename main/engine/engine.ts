@@ -21,6 +21,7 @@ import { ServiceError, isServiceError } from '../service-client/errors.js';
 import { recoverJournal, type ExecutionResult } from '../sync/executor/execute-plan.js';
 import { TransferQueue } from '../sync/transfer-queue.js';
 import { pollReviews } from './review-poller.js';
+import { RecentDeletes } from './recent-deletes.js';
 import { NOTHING_PENDING, engineStatus, pendingKey, pendingOf, problemsFrom, workspaceState } from './status.js';
 import { WorkspaceSync, type CycleOutcome, type WorkspaceTarget } from './workspace-sync.js';
 
@@ -75,8 +76,8 @@ interface WorkspaceRuntime {
    * finished cycle's plan.
    */
   pending?: PendingCounts;
-  /** When each file deletion of the last RECENT_DELETES_MS was carried out, per side. */
-  recentDeletes: { local: number[]; remote: number[] };
+  /** File deletions carried out in the last minutes, per side: kept in the index across restarts. */
+  recentDeletes: RecentDeletes;
   /** The running cycle carries out deletions the user confirmed: they do not count toward the next brake. */
   deletionsConfirmed?: boolean;
   /**
@@ -87,11 +88,6 @@ interface WorkspaceRuntime {
 }
 
 const DEFAULT_POLL_MS = 30_000;
-/**
- * How long carried-out deletions count toward the mass-delete brake: an `rm -rf` of a large tree
- * reaches the watcher in bursts over seconds, a slow disk's over a minute or two.
- */
-const RECENT_DELETES_MS = 5 * 60_000;
 
 /** A workspace id the service does not know (or refuses) names itself: with several, which one? */
 function unknownWorkspace(id: string, error: unknown): unknown {
@@ -183,7 +179,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         cycleProblems: [],
         watcher: null,
         files: null,
-        recentDeletes: { local: [], remote: [] },
+        recentDeletes: new RecentDeletes(index, spec.id),
       };
       this.runtimes.set(spec.id, runtime);
     }
@@ -299,7 +295,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     if (!runtime) throw new Error(`unknown workspace ${workspaceId}`);
     runtime.deletionsAllowed = true;
     // Confirmed: what went before is part of what the user agreed to.
-    runtime.recentDeletes = { local: [], remote: [] };
+    runtime.recentDeletes.clear();
     this.trigger(workspaceId);
   }
 
@@ -458,18 +454,13 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     const key = pendingKey(action.kind);
     if (runtime?.pending && key && runtime.pending[key] > 0) runtime.pending[key] -= 1;
     if (!runtime || runtime.deletionsConfirmed) return;
-    if (action.kind === 'delete-remote') runtime.recentDeletes.remote.push(Date.now());
-    if (action.kind === 'delete-local') runtime.recentDeletes.local.push(Date.now());
+    if (action.kind === 'delete-remote') runtime.recentDeletes.record('remote');
+    if (action.kind === 'delete-local') runtime.recentDeletes.record('local');
   }
 
   /** File deletions carried out on each side within RECENT_DELETES_MS, for the mass-delete brake. */
   private recentDeletes(workspaceId: string): { local: number; remote: number } {
-    const recent = this.runtimes.get(workspaceId)?.recentDeletes;
-    if (!recent) return { local: 0, remote: 0 };
-    const since = Date.now() - RECENT_DELETES_MS;
-    recent.local = recent.local.filter((at) => at >= since);
-    recent.remote = recent.remote.filter((at) => at >= since);
-    return { local: recent.local.length, remote: recent.remote.length };
+    return this.runtimes.get(workspaceId)?.recentDeletes.counts() ?? { local: 0, remote: 0 };
   }
 
   private setPhase(workspaceId: string, phase: SyncState): void {

@@ -262,6 +262,34 @@ describe('mass-delete brake across bursts', () => {
   });
 });
 
+describe('mass-delete brake across a restart', () => {
+  it('counts the deletions carried out before the restart with those after it', async () => {
+    const w = await world();
+    let laptop = await w.device('laptop');
+    for (let i = 0; i < 40; i += 1) await laptop.write(`Batch/file-${i}.txt`, `file ${i}\n`);
+    await laptop.converge();
+    const before = await remoteChecksums(w.user.client, w.workspaceId);
+    const files = (await localChecksums(laptop.dir)).map(([p]) => p);
+    const firstPart = files.slice(0, Math.floor(files.length * 0.4));
+    const secondPart = files.slice(firstPart.length, firstPart.length + Math.floor(files.length * 0.25));
+
+    // A slow `rm -rf`: its first part is synced, under the brake…
+    for (const path of firstPart) unlinkSync(laptop.path(path));
+    expect((await laptop.sync()).ok).toBe(true);
+    expect((await remoteChecksums(w.user.client, w.workspaceId)).length).toBe(before.length - firstPart.length);
+
+    // …then Asset Sync restarts (an update, a crash), and the rest of the tree goes.
+    await laptop.close();
+    laptop = await w.device('laptop');
+    for (const path of secondPart) unlinkSync(laptop.path(path));
+    const report = await laptop.sync();
+
+    // Alone, the second part is under half of what is left; with the first, over half of the tree.
+    expect(report.workspaces[0]?.problems.map((p) => p.kind)).toContain('brake');
+    expect((await remoteChecksums(w.user.client, w.workspaceId)).length).toBe(before.length - firstPart.length);
+  });
+});
+
 describe('mass-delete brake, the other way', () => {
   it('deletes nothing locally when most assets disappear from the service at once', async () => {
     const w = await world();
