@@ -74,6 +74,17 @@ export const LAST_SYNC_SETTING = 'lastSyncAt';
  */
 export const WORKSPACE_PROBLEMS_SETTING = 'workspaceProblems';
 
+/**
+ * Index setting, present while the running Asset Sync is paused: since when, and per workspace the
+ * local changes saved since, waiting for the resume. `status` tells it (when that process still
+ * holds the root); it said "up to date" over files saved after the pause.
+ */
+export const PAUSED_SETTING = 'paused';
+export interface PausedSetting {
+  since: string;
+  changes: Record<string, number>;
+}
+
 export async function credentialsFor(options: Pick<ConnectOptions, 'baseUrl' | 'accountId' | 'credentials' | 'secretStores'>): Promise<ApiCredentials> {
   if (options.credentials) return options.credentials;
   try {
@@ -148,6 +159,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
       closed = true;
       await engine.stop();
       engine.off('status', rememberLastSync);
+      // A stopped engine is paused no more: the next start syncs.
+      if (index.isOpen) index.settings.delete(PAUSED_SETTING);
       await connection.close();
       index.close();
       await lock.release();
@@ -164,8 +177,15 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 function recordLastSync(index: SyncIndex, service: ServiceSetting): (status: EngineStatus) => void {
   let known: Record<string, string> = index.settings.get<Record<string, string>>(LAST_SYNC_SETTING) ?? {};
   let problemsText = JSON.stringify(index.settings.get(WORKSPACE_PROBLEMS_SETTING) ?? {});
+  let paused = index.settings.get<PausedSetting>(PAUSED_SETTING) ?? null;
   return (status) => {
     if (!index.isOpen) return;
+    const changes = status.paused ? Object.fromEntries(status.workspaces.map((ws) => [ws.workspaceId, ws.pausedChanges ?? 0])) : null;
+    if (JSON.stringify(changes) !== JSON.stringify(paused?.changes ?? null)) {
+      paused = changes === null ? null : { since: paused?.since ?? new Date().toISOString(), changes };
+      if (paused === null) index.settings.delete(PAUSED_SETTING);
+      else index.settings.set(PAUSED_SETTING, paused);
+    }
     // Kept while a cycle runs (its problems are not known yet): the last finished cycle's stand.
     if (status.workspaces.every((ws) => ws.state !== 'listing' && ws.state !== 'scanning' && ws.state !== 'syncing')) {
       const problems = Object.fromEntries(status.workspaces.map((ws) => [ws.workspaceId, ws.problems.filter((p) => p.path === null)]));

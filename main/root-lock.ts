@@ -58,6 +58,11 @@ export async function lockRoot(root: string, indexPath: string): Promise<RootLoc
   }
 }
 
+/** Whether a live process holds the lock of the index at `indexPath` (an Asset Sync is syncing that root now). */
+export function rootHeld(indexPath: string): Promise<boolean> {
+  return answers(lockAddress(indexPath));
+}
+
 function listen(server: net.Server, address: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);

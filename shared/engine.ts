@@ -51,6 +51,11 @@ export interface WorkspaceStatus {
   folder: string;
   state: SyncState;
   pending: PendingCounts;
+  /**
+   * While sync is paused: files added, changed or deleted on this computer since the pause,
+   * waiting for the resume (absent or 0: none, or not paused).
+   */
+  pausedChanges?: number;
   files: number;
   lastSyncAt: string | null;
   problems: Problem[];

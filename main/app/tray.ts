@@ -45,9 +45,11 @@ export function trayView(status: EngineStatus): TrayView {
     case 'up-to-date':
       label = 'Up to date';
       break;
-    case 'paused':
-      label = 'Paused';
+    case 'paused': {
+      const waiting = status.workspaces.reduce((n, w) => n + (w.pausedChanges ?? 0), 0);
+      label = waiting > 0 ? `Paused · ${waiting} change${waiting === 1 ? '' : 's'} waiting` : 'Paused';
       break;
+    }
     case 'stopped':
       label = 'Not syncing';
       break;

@@ -118,6 +118,8 @@ export function statusText(status: EngineStatus, transfers: { active: number; qu
   const files = status.workspaces.reduce((n, w) => n + w.files, 0);
   const parts = [`Asset Sync: ${describeState(status.state)}`, `${files} file${files === 1 ? '' : 's'} synced`];
   if (pending > 0 && status.state !== 'up-to-date') parts.push(`${pending} to do`);
+  const saved = status.paused ? status.workspaces.reduce((n, w) => n + (w.pausedChanges ?? 0), 0) : 0;
+  if (saved > 0) parts.push(`${saved} change${saved === 1 ? '' : 's'} saved while paused`);
   if (transfers.active > 0) parts.push(`${transfers.active} transferring`);
   if (transfers.queued > 0) parts.push(`${transfers.queued} queued`);
   if (problems > 0) parts.push(`${problems} problem${problems === 1 ? '' : 's'}`);

@@ -5,11 +5,12 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Problem } from '../../shared/engine.js';
-import { LAST_SYNC_SETTING, SERVICE_SETTING, WORKSPACE_PROBLEMS_SETTING, type ServiceSetting } from '../bootstrap.js';
+import { LAST_SYNC_SETTING, PAUSED_SETTING, SERVICE_SETTING, WORKSPACE_PROBLEMS_SETTING, type PausedSetting, type ServiceSetting } from '../bootstrap.js';
 import { indexPathFor } from '../config.js';
 import { openIndex, type SyncIndex } from '../index/sync-index.js';
 import { pathKey } from '../local/paths.js';
 import type { PathError } from '../index/path-errors.js';
+import { rootHeld } from '../root-lock.js';
 import { EXIT_OK } from './errors.js';
 import { addRootOption, readConfig, resolveRoot, type Run } from './options.js';
 import { activityLine, formatDate, formatTable, print, printJson } from './output.js';
@@ -32,6 +33,8 @@ export interface WorkspaceReport {
   interrupted: number;
   /** Files the service listed that the disk does not hold in that version yet. */
   behind: number;
+  /** Sync is paused in the running Asset Sync: files saved here since, waiting for the resume (else 0). */
+  pausedChanges: number;
   /** Failing paths, then problems of the whole workspace (path null: the brake, a missing marker, the service out of reach). */
   problems: Array<{ path: string | null; code: string; message: string; hint?: string; attempts: number; nextRetryAt: string | null }>;
 }
@@ -40,6 +43,8 @@ export interface StatusReport {
   root: string;
   state: StoredState;
   service: ServiceSetting | null;
+  /** The Asset Sync syncing this folder now (the app, `sync --ui`) is paused, since when; null otherwise. */
+  paused: { since: string } | null;
   workspaces: WorkspaceReport[];
   activity: Array<{ at: string; workspaceId: string | null; kind: string; path: string | null; message: string }>;
 }
@@ -69,8 +74,13 @@ export function overallStoredState(states: readonly StoredState[]): StoredState 
   return ORDER.find((s) => states.includes(s)) ?? 'never-synced';
 }
 
-export function statusFromIndex(root: string, index: SyncIndex | null, activityLimit = 10): StatusReport {
-  if (!index) return { root, state: 'never-synced', service: null, workspaces: [], activity: [] };
+/**
+ * `running`: a process holds the root now. Only then is its pause news: one that crashed while
+ * paused left the setting behind.
+ */
+export function statusFromIndex(root: string, index: SyncIndex | null, activityLimit = 10, running = false): StatusReport {
+  if (!index) return { root, state: 'never-synced', service: null, paused: null, workspaces: [], activity: [] };
+  const paused = running ? (index.settings.get<PausedSetting>(PAUSED_SETTING) ?? null) : null;
   const lastSync = index.settings.get<Record<string, string>>(LAST_SYNC_SETTING) ?? {};
   const workspaceProblems = index.settings.get<Record<string, Problem[]>>(WORKSPACE_PROBLEMS_SETTING) ?? {};
   const workspaces = index.workspaces.list().map((ws): WorkspaceReport => {
@@ -87,6 +97,7 @@ export function statusFromIndex(root: string, index: SyncIndex | null, activityL
       lastSyncAt: lastSync[ws.id] ?? null,
       interrupted,
       behind,
+      pausedChanges: paused?.changes[ws.id] ?? 0,
       problems,
     };
   });
@@ -94,6 +105,7 @@ export function statusFromIndex(root: string, index: SyncIndex | null, activityL
     root,
     state: overallStoredState(workspaces.map((w) => w.state)),
     service: index.settings.get<ServiceSetting>(SERVICE_SETTING) ?? null,
+    paused: paused ? { since: paused.since } : null,
     workspaces,
     activity: index.activity.list({ limit: activityLimit }).map((a) => ({ at: new Date(a.at).toISOString(), workspaceId: a.workspaceId, kind: a.kind, path: a.path, message: a.message })),
   };
@@ -123,8 +135,15 @@ const STATE_WORDS: Record<StoredState, string> = {
   incomplete: 'not finished (the next sync finishes it)',
 };
 
+/** "paused since …, 3 changes waiting": the running Asset Sync holds what was saved since the pause. */
+function pausedWords(report: StatusReport): string {
+  const waiting = report.workspaces.reduce((n, ws) => n + ws.pausedChanges, 0);
+  const changes = waiting === 0 ? 'nothing waiting' : `${waiting} change${waiting === 1 ? '' : 's'} waiting`;
+  return `paused since ${formatDate(report.paused?.since ?? null)}, ${changes} (resume in the app to sync)`;
+}
+
 export function statusLines(report: StatusReport): string[] {
-  const lines = [`Sync folder: ${report.root}`, `State: ${STATE_WORDS[report.state]}`];
+  const lines = [`Sync folder: ${report.root}`, `State: ${report.paused ? pausedWords(report) : STATE_WORDS[report.state]}`];
   if (report.workspaces.length === 0) {
     lines.push('Nothing has been synced here yet: `asset-sync sync --once` starts.');
     return lines;
@@ -141,6 +160,7 @@ export function statusLines(report: StatusReport): string[] {
           ...(ws.excluded.length > 0 ? [['not synced here', ws.excluded.join(', ')]] : []),
           ...(ws.interrupted > 0 ? [['interrupted', `${ws.interrupted} operation${ws.interrupted === 1 ? '' : 's'}`]] : []),
           ...(ws.behind > 0 ? [['from the service', `${ws.behind} file${ws.behind === 1 ? '' : 's'} not on disk yet`]] : []),
+          ...(ws.pausedChanges > 0 ? [['paused', `${ws.pausedChanges} change${ws.pausedChanges === 1 ? '' : 's'} waiting`]] : []),
         ],
         '  ',
       ),
@@ -168,13 +188,13 @@ export function registerStatus(program: Command, run: Run): void {
     .action((options: { root?: string; json?: boolean }) => run(() => status(options)));
 }
 
-function status(options: { root?: string; json?: boolean }): number {
+async function status(options: { root?: string; json?: boolean }): Promise<number> {
   const root = resolveRoot(options.root, readConfig());
   const indexPath = indexPathFor(root);
   const index = existsSync(indexPath) ? openIndex(indexPath) : null;
   let report: StatusReport;
   try {
-    report = statusFromIndex(root, index);
+    report = statusFromIndex(root, index, 10, index !== null && (await rootHeld(indexPath)));
   } finally {
     index?.close();
   }

@@ -23,6 +23,7 @@ import { TransferQueue } from '../sync/transfer-queue.js';
 import { pollReviews } from './review-poller.js';
 import { RecentDeletes } from './recent-deletes.js';
 import { NOTHING_PENDING, engineStatus, pendingKey, pendingOf, problemsFrom, workspaceState } from './status.js';
+import { PausedChanges } from './paused-changes.js';
 import { WorkspaceSync, type CycleOutcome, type WorkspaceTarget } from './workspace-sync.js';
 
 export interface EngineWorkspace {
@@ -80,6 +81,8 @@ interface WorkspaceRuntime {
   recentDeletes: RecentDeletes;
   /** The running cycle carries out deletions the user confirmed: they do not count toward the next brake. */
   deletionsConfirmed?: boolean;
+  /** Local changes the watcher saw while sync is paused (none are uploaded before the resume). */
+  pausedChanges: PausedChanges;
   /**
    * Synced files, counted again only after a cycle that acted: a count of 100,000 rows at every
    * status update (each phase change) was a tenth of a second of every start-up.
@@ -180,6 +183,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         watcher: null,
         files: null,
         recentDeletes: new RecentDeletes(index, spec.id),
+        pausedChanges: new PausedChanges({ dir: target.dir, base: (rel) => index.base.getFile(spec.id, rel), excluded: target.excluded }),
       };
       this.runtimes.set(spec.id, runtime);
     }
@@ -334,6 +338,11 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         debounceMs: this.options.debounceMs ?? 500,
         onChanges: (paths) => {
           if ([...paths].some((p) => p === IGNORE_FILE_NAME)) runtime.sync.reloadIgnore();
+          // Paused: nothing syncs, but the status counts what waits ("Paused · 3 changes waiting").
+          if (this.pausedFlag) {
+            if (runtime.pausedChanges.note(paths, ignore)) this.emitStatus();
+            return;
+          }
           this.trigger(workspaceId);
         },
         onError: (error) => this.options.logger.warn({ err: error }, 'watcher error; the periodic rescan covers it'),
@@ -360,6 +369,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 
   pause(): void {
+    if (!this.pausedFlag) for (const runtime of this.runtimes.values()) runtime.pausedChanges.clear();
     this.pausedFlag = true;
     this.queue.pause();
     this.emitStatus();
@@ -367,6 +377,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
 
   resume(): void {
     this.pausedFlag = false;
+    // The cycles the resume starts plan those changes: the pending counts tell them from here.
+    for (const runtime of this.runtimes.values()) runtime.pausedChanges.clear();
     this.queue.resume();
     for (const id of this.runtimes.keys()) this.trigger(id);
     this.emitStatus();
@@ -438,6 +450,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       folder: target.dir,
       state: workspaceState(phase, pending, problems),
       pending: runtime.pending ?? NOTHING_PENDING,
+      pausedChanges: this.pausedFlag ? runtime.pausedChanges.count : 0,
       files: (runtime.files ??= this.options.index.base.countFiles(target.id)),
       lastSyncAt: runtime.lastSyncAt,
       problems,

@@ -42,8 +42,10 @@ export function pendingTotal(p: PendingCounts): number {
   return p.downloads + p.uploads + p.deletes + p.moves + p.conflicts;
 }
 
-export function pendingText(p: PendingCounts): string {
+/** What is left to do; `pausedChanges`: files saved on this computer while sync is paused. */
+export function pendingText(p: PendingCounts, pausedChanges = 0): string {
   const parts = [
+    pausedChanges && `${plural(pausedChanges, 'change')} saved while paused`,
     p.downloads && `${p.downloads} to download`,
     p.uploads && `${p.uploads} to upload`,
     p.deletes && `${p.deletes} to delete`,
@@ -75,7 +77,7 @@ export function stateTone(state: SyncState): Tone {
   }
 }
 
-/** A state in words; `files` is how many are pending, when known. */
+/** A state in words; `files` is how many are pending (paused: how many changes wait), when known. */
 export function stateText(state: SyncState, files = 0): string {
   switch (state) {
     case 'up-to-date':
@@ -89,7 +91,7 @@ export function stateText(state: SyncState, files = 0): string {
     case 'starting':
       return 'Starting';
     case 'paused':
-      return 'Paused';
+      return files > 0 ? `Paused · ${plural(files, 'change')} waiting` : 'Paused';
     case 'stopped':
       return 'Stopped';
     case 'offline':
@@ -102,6 +104,8 @@ export function stateText(state: SyncState, files = 0): string {
 /** The overall state of the engine, with the number of files still to sync. */
 export function overallText(status: EngineStatus): string {
   const pending = status.workspaces.reduce((sum, w) => sum + pendingTotal(w.pending), 0);
+  // Paused: what the plan had left and what was saved since the pause both wait for the resume.
+  if (status.state === 'paused') return stateText('paused', pending + status.workspaces.reduce((sum, w) => sum + (w.pausedChanges ?? 0), 0));
   const inFlight = status.transfers.filter((t) => t.state === 'queued' || t.state === 'active').length;
   return stateText(status.state, Math.max(pending, inFlight));
 }

@@ -4,8 +4,11 @@
  * makes, approves it, and the approval is then on the service. When the daemon is killed, the
  * page says it is no longer connected.
  */
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/cli-helpers.js';
 import type { TestService } from '../helpers/service.js';
 import { PATIENCE, startUiWorld, type UiWorld } from './ui-world.js';
 
@@ -124,6 +127,37 @@ describe('the UI in a browser, over the headless daemon', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Workspaces and folders' }).waitFor(PATIENCE);
     await shot('settings-dark');
+  });
+
+  it('counts the changes saved while paused, in the header and in `asset-sync status`, and syncs them on resume', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Status' }).click();
+    const state = page.getByRole('banner').getByTestId('header-state');
+    await expect.poll(() => state.textContent(), PATIENCE).toBe('Up to date');
+    await page.getByRole('button', { name: 'Pause sync' }).click();
+    await expect.poll(() => state.textContent(), PATIENCE).toBe('Paused');
+
+    const saved = join(world.root, 'Spring Campaign', 'saved-while-paused.txt');
+    writeFileSync(saved, 'saved while sync was paused\n');
+    await expect.poll(() => state.textContent(), PATIENCE).toBe('Paused · 1 change waiting');
+    expect(await page.getByTestId('overall-state').textContent()).toBe('Paused · 1 change waiting');
+    expect(await page.getByRole('listitem').filter({ hasText: '1 change saved while paused' }).count()).toBe(1);
+    await shot('status-paused-changes');
+
+    // The command line, beside the running daemon, tells the same.
+    const env = { ASSET_SYNC_HOME: join(dirname(world.root), 'state') };
+    const human = await runCli(['status', '--root', world.root], { env });
+    expect(human.stdout).toMatch(/^State: paused since .+, 1 change waiting/m);
+    const json = JSON.parse((await runCli(['status', '--json', '--root', world.root], { env })).stdout) as { paused: { since: string } | null; workspaces: Array<{ pausedChanges: number }> };
+    expect(json.paused?.since).toBeTruthy();
+    expect(json.workspaces[0]?.pausedChanges).toBe(1);
+    // Nothing went up while paused.
+    const listed = async () => (await service.user.api<{ assets: Array<{ file_name: string }> }>('GET', '/workspaces/folders/hierarchy')).json.assets.map((a) => a.file_name);
+    expect(await listed()).not.toContain('saved-while-paused.txt');
+
+    await page.getByRole('button', { name: 'Resume sync' }).click();
+    await expect.poll(() => listed(), PATIENCE).toContain('saved-while-paused.txt');
+    await expect.poll(() => state.textContent(), PATIENCE).toBe('Up to date');
+    expect((await runCli(['status', '--root', world.root], { env })).stdout).toContain('State: up to date');
   });
 
   it('says it is no longer connected once the daemon is gone, instead of its last status', async () => {

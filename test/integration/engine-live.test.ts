@@ -2,6 +2,7 @@
  * The engine left running (`start()`): the watcher sends local changes up, the poll brings
  * remote ones down, and the events a host shows (status, activity) tell what happened.
  */
+import { unlink } from 'node:fs/promises';
 import { describe, expect, it, vi } from 'vitest';
 import type { ActivityItem, EngineStatus } from '../../shared/engine.js';
 import { localChecksums, remoteChecksums, sha256, worlds } from '../helpers/engine.js';
@@ -59,6 +60,46 @@ describe('running engine', () => {
       expect((await w.user.assetAt('Docs/budget.xlsx')).checksum).toBe(sha256('budget, edited while the app runs\n'));
       expect((await w.user.assetAt('Docs/new-brief.md')).checksum).toBe(sha256('a new brief\n'));
     }, WAIT);
+    await laptop.engine.stop();
+  });
+
+  it('counts the local changes saved while paused, uploads none of them, and syncs them once resumed', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop', { engine: { pollIntervalMs: 600_000, debounceMs: 50 } });
+    const waiting = () => laptop.engine.status().workspaces[0]?.pausedChanges;
+    await laptop.engine.start();
+    await vi.waitFor(async () => {
+      expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+    }, WAIT);
+    await vi.waitFor(() => expect(laptop.engine.status().state).toBe('up-to-date'), WAIT);
+    const synced = await remoteChecksums(w.user.client, w.workspaceId);
+
+    laptop.engine.pause();
+    expect(laptop.engine.status()).toMatchObject({ state: 'paused', paused: true });
+    expect(waiting()).toBe(0);
+    await laptop.write('.DS_Store', 'ignored: never synced, never counted');
+    await laptop.write('Docs/new-brief.md', 'a new brief\n');
+    await laptop.write('Docs/budget.xlsx', 'budget, edited while paused\n');
+    await laptop.write('Docs/budget.xlsx', 'budget, edited again while paused\n');
+    await unlink(laptop.path('README.txt'));
+    // A new file, an edited one (saved twice: one change) and a deleted one.
+    await vi.waitFor(() => expect(waiting()).toBe(3), WAIT);
+    // A file made and removed again while paused leaves nothing to sync.
+    await laptop.write('Docs/scratch.txt', 'gone in a moment');
+    await vi.waitFor(() => expect(waiting()).toBe(4), WAIT);
+    await unlink(laptop.path('Docs/scratch.txt'));
+    await vi.waitFor(() => expect(waiting()).toBe(3), WAIT);
+    expect(laptop.engine.status().state).toBe('paused');
+    expect(await remoteChecksums(w.user.client, w.workspaceId)).toEqual(synced);
+
+    laptop.engine.resume();
+    expect(waiting()).toBe(0);
+    await vi.waitFor(async () => {
+      expect((await w.user.assetAt('Docs/new-brief.md')).checksum).toBe(sha256('a new brief\n'));
+      expect((await w.user.assetAt('Docs/budget.xlsx')).checksum).toBe(sha256('budget, edited again while paused\n'));
+      expect((await remoteChecksums(w.user.client, w.workspaceId)).map(([path]) => path)).not.toContain('README.txt');
+    }, WAIT);
+    await vi.waitFor(() => expect(laptop.engine.status().state).toBe('up-to-date'), WAIT);
     await laptop.engine.stop();
   });
 });

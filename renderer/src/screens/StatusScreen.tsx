@@ -5,7 +5,7 @@ import { ActionStatus, useAction } from '../components/ActionStatus.js';
 import { LoadableView } from '../components/Loadable.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { StateIcon } from '../components/StateIcon.js';
-import { formatDate, overallText, pendingText, plural, problemTitle, stateText, stateTone } from '../format.js';
+import { formatDate, overallText, pendingText, pendingTotal, plural, problemTitle, stateText, stateTone } from '../format.js';
 import { useServices, useUiState } from '../store/context.js';
 import { parentFolder } from '../store/route.js';
 import { TransferList } from './TransferList.js';
@@ -99,11 +99,11 @@ function WorkspaceRow({ workspace: w, transfers, stale }: { workspace: Workspace
         <span className={`state tone-${tone}`}>
           <StateIcon tone={tone} />
           {stale && 'Last known: '}
-          {stateText(w.state, w.pending.downloads + w.pending.uploads + w.pending.deletes + w.pending.moves + w.pending.conflicts)}
+          {stateText(w.state, pendingTotal(w.pending) + (w.pausedChanges ?? 0))}
         </span>
       </div>
       <p className="muted small">
-        {plural(w.files, 'file')} in {w.folder} · {pendingText(w.pending)} · last synced {formatDate(w.lastSyncAt)}
+        {plural(w.files, 'file')} in {w.folder} · {pendingText(w.pending, w.pausedChanges)} · last synced {formatDate(w.lastSyncAt)}
       </p>
       {total > 0 && <progress max={total} value={done} aria-label={`${w.name}: transfer progress`} />}
     </li>
