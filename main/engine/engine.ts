@@ -223,8 +223,9 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         }
         if (outcome.blocked) break;
         if (outcome.work === 0 && outcome.waiting.length === 0) break;
-        // Files still being written and nothing else moving forward: give them the quiet period.
-        const stalled = !r || r.deferred - r.locked + failedOrWaiting(r) >= outcome.work;
+        // Files still being written and nothing else moving forward (what is left waits for a
+        // lock, a retry or themselves): give them the quiet period.
+        const stalled = !r || r.uploaded + r.downloaded + r.deleted + r.moved === 0;
         if (outcome.waiting.length > 0 && stalled) await delay(this.options.quietMs ?? 2000, this.abort.signal);
         // Only failures left: more rounds would fail the same way. A file still being written is
         // not among them: it gets its quiet period above and is uploaded in a later round.

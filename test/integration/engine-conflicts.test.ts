@@ -215,6 +215,22 @@ describe('lock held by someone else', () => {
     expect(laptop.engine.status().workspaces[0]?.problems.filter((p) => p.kind === 'locked').every((p) => p.message.includes('Rafael Reviewer'))).toBe(true);
   });
 
+  it('a sync --once beside a lock still waits for a file being saved, and uploads it', async () => {
+    const w = await world();
+    // The quiet period of the app: a file saved less than that ago waits.
+    const laptop = await w.device('laptop', { quietMs: 1500 });
+    await laptop.sync();
+    const moved = 'Campaigns/Spring/brief.md';
+    await w.colleague.client.updateAsset(w.workspaceId, (await w.user.assetAt(moved)).assetId, { locked: true });
+    await rename(laptop.path(moved), laptop.path('Campaigns/Spring/brief-final.md'));
+    await laptop.write('Docs/just-saved.txt', 'saved a moment ago');
+
+    const report = await laptop.sync();
+
+    expect(report.workspaces[0]?.problems.map((p) => p.kind)).toEqual(['locked']);
+    expect((await w.user.assetAt('Docs/just-saved.txt')).checksum).toBe(sha256('saved a moment ago'));
+  });
+
   it('names the holder by user id when the service cannot list the workspace members', async () => {
     const w = await world({ service: { faults: faults({ routes: [{ method: 'GET', path: '/workspaces/members', answer: 403 }] }) } });
     const laptop = await w.device('laptop');
