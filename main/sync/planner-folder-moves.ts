@@ -87,7 +87,8 @@ function taken(input: PlannerInput, side: 'local' | 'remote', key: string): bool
 
 /**
  * Base folder key -> the key of the local folder its files went to, for base folders whose
- * synced files mostly (more than half) sit under one new folder at the same relative paths.
+ * synced files mostly (more than half) sit under one new folder, as deep as they were below it
+ * (a subfolder renamed too still counts: its own move is planned once this one ran).
  */
 function localFolderTargets(input: PlannerInput): Map<string, string> {
   const pairs = detectLocalMoves(input.files.local, input.files.base);
@@ -95,16 +96,17 @@ function localFolderTargets(input: PlannerInput): Map<string, string> {
   const totals = new Map<string, number>();
   for (const baseKey of input.files.base.keys()) {
     const localKey = pairs.get(baseKey);
-    for (const folderKey of ancestorKeys(baseKey)) {
-      if (input.folders.local.has(folderKey)) continue;
+    const localFolders = localKey === undefined ? [] : ancestorKeys(localKey);
+    ancestorKeys(baseKey).forEach((folderKey, levelsUp) => {
+      if (input.folders.local.has(folderKey)) return;
       totals.set(folderKey, (totals.get(folderKey) ?? 0) + 1);
-      const rest = baseKey.slice(folderKey.length);
-      if (localKey === undefined || !localKey.endsWith(rest)) continue;
-      const target = localKey.slice(0, localKey.length - rest.length);
+      // The local folder as many levels above the file as this one was.
+      const target = localFolders[levelsUp];
+      if (target === undefined) return;
       const tally = votes.get(folderKey) ?? new Map<string, number>();
       tally.set(target, (tally.get(target) ?? 0) + 1);
       votes.set(folderKey, tally);
-    }
+    });
   }
   const targets = new Map<string, string>();
   for (const [folderKey, tally] of votes) {

@@ -83,6 +83,26 @@ describe('local rename or move', () => {
     expect(await localChecksums(desktop.dir)).toEqual(await localChecksums(laptop.dir));
   });
 
+  it('renames a folder and its subfolder renamed together, each keeping its id', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    const before = await w.user.client.getHierarchy(w.workspaceId);
+
+    await rename(laptop.path('Campaigns'), laptop.path('Campaigns 2026'));
+    await rename(laptop.path('Campaigns 2026/Spring'), laptop.path('Campaigns 2026/Spring launch'));
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(true);
+    expect(report.workspaces[0]).toMatchObject({ uploaded: 0, deleted: 0, moved: 2 });
+    const after = await w.user.client.getHierarchy(w.workspaceId);
+    expect(after.folders.find((f) => f.id === w.demo.folderIds.Campaigns)?.name).toBe('Campaigns 2026');
+    expect(after.folders.find((f) => f.id === w.demo.folderIds['Campaigns/Spring'])?.name).toBe('Spring launch');
+    expect(after.assets.map((a) => `${a.id} ${a.folder_id}`).sort()).toEqual(before.assets.map((a) => `${a.id} ${a.folder_id}`).sort());
+    expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+    expect(idle(await laptop.sync())).toBe(true);
+  });
+
   it('follows a case-only rename', async () => {
     const w = await world();
     const laptop = await w.device('laptop');

@@ -427,6 +427,11 @@ describe('plan: folder renames and moves', () => {
     expect(summary.counts['delete-remote'] + summary.counts['delete-remote-folder']).toBe(0);
   });
 
+  it('a folder renamed locally with a subfolder renamed too: the folder moves first, the subfolder in the next plan', () => {
+    const local1 = [local('new/a.txt', 'a', { inode: inodeOf('old/a.txt') }), local('new/sub2/b.txt', 'b', { inode: inodeOf('old/sub/b.txt') })];
+    expect(steps(plan(folderInput({ local: local1, localFolders: ['new', 'new/sub2'] })).actions)).toEqual(['move-remote new']);
+  });
+
   it('a folder moved locally into another synced folder is moved there on the service', () => {
     const i = folderInput({ local: [...synced.map(movedTo('keep/old')), local('keep/k.txt', 'k')], localFolders: ['keep', 'keep/old', 'keep/old/sub'] });
     const withKeep: PlannerInput = {
