@@ -14,17 +14,19 @@
  * When there are any, the plan holds these moves alone (planner.ts): every other decision is
  * taken once they ran, on the views as they then are, so a move that fails leaves nothing
  * planned on the assumption that it happened. A folder below one that moves waits for that next
- * plan. Anything that does not fit (the destination taken on the side that follows, its parent
+ * plan, and so does a folder moved here into a new folder: the plan makes that folder on the
+ * service first. Anything that does not fit (the destination taken on the side that follows, its parent
  * missing there, both sides moved it, the move failing lately) is left to the per-file
  * reconciliation, which keeps ids and versions but moves file by file.
  */
 import { pathKey } from '../local/paths.js';
-import type { MoveLocalFolder, MoveRemoteFolder } from './actions.js';
+import type { CreateRemoteFolder, MoveLocalFolder, MoveRemoteFolder } from './actions.js';
 import type { PlannerInput } from './model.js';
 import { detectLocalMoves } from './moves.js';
 import { ancestorKeys, depthOf, compareStrings, parentOf, sortedEntries } from './rel-path.js';
 
-export type FolderMove = MoveLocalFolder | MoveRemoteFolder;
+/** A folder move, or a folder the service needs before a move into it can run. */
+export type FolderMove = MoveLocalFolder | MoveRemoteFolder | CreateRemoteFolder;
 
 /**
  * `localSpelling` turns a remote path into the path it takes on disk; `failing`: path keys whose
@@ -43,6 +45,8 @@ export function planFolderMoves(
   const moving = new Set<string>();
   const belowMoving = (key: string): boolean => ancestorKeys(`${key}/x`).some((k) => moving.has(k));
   const localMoveTarget = lazy(() => localFolderTargets(input));
+  /** Keys of the new local folders created on the service first (`newLocalFolders`). */
+  const creating = new Set<string>();
 
   const shallowFirst = sortedEntries(base).sort(([a], [b]) => depthOf(a) - depthOf(b) || compareStrings(a, b));
   for (const [key, b] of shallowFirst) {
@@ -72,12 +76,40 @@ export function planFolderMoves(
       const to = local.get(localKey);
       const parent = pathKey(parentOf(to?.path ?? ''));
       if (to === undefined || base.has(localKey) || taken(input, 'remote', localKey) || failing.has(key) || failing.has(localKey)) continue;
-      if ((parent !== '' && !remote.has(parent)) || moving.has(parent) || belowMoving(localKey) || localKey.startsWith(`${key}/`)) continue;
+      if (moving.has(parent) || failing.has(parent) || belowMoving(localKey) || localKey.startsWith(`${key}/`)) continue;
+      if (parent !== '' && !remote.has(parent)) {
+        // Moved into a folder made here: that folder goes up first, and the move follows in
+        // the next plan (a move and the folder it needs in one plan would not be ordered).
+        const chain = newLocalFolders(input, parent);
+        if (chain === null) continue;
+        for (const folder of chain) {
+          if (creating.has(pathKey(folder))) continue;
+          creating.add(pathKey(folder));
+          moves.push({ kind: 'create-remote-folder', path: folder, reason: `new local folder, made first so that "${b.path}" can move into it` });
+        }
+        moving.add(key);
+        continue;
+      }
       moves.push({ kind: 'move-remote', item: 'folder', from: r.path, to: to.path, folderId: r.folderId, reason: `folder moved locally from "${b.path}" to "${to.path}"` });
       moving.add(key).add(localKey);
     }
   }
   return moves;
+}
+
+/**
+ * The local folders from the top down to `folderKey` that the service lacks, shallow first; null
+ * unless each is new here (the base never had it: one it had was deleted on the service).
+ */
+function newLocalFolders(input: PlannerInput, folderKey: string): string[] | null {
+  const chain: string[] = [];
+  for (const key of ancestorKeys(`${folderKey}/x`)) {
+    if (input.folders.remote.has(key)) break;
+    const l = input.folders.local.get(key);
+    if (l === undefined || input.folders.base.has(key) || input.files.remote.has(key)) return null;
+    chain.unshift(l.path);
+  }
+  return chain;
 }
 
 /** Whether a file or folder holds `key` on that side (a move never replaces anything). */

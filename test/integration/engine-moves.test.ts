@@ -103,6 +103,26 @@ describe('local rename or move', () => {
     expect(idle(await laptop.sync())).toBe(true);
   });
 
+  it('moves a folder into a new folder made here: the new folder goes up, then the folder moves into it whole', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    const before = await w.user.client.getHierarchy(w.workspaceId);
+
+    await mkdir(laptop.path('Archive/2025'), { recursive: true });
+    await rename(laptop.path('Photography'), laptop.path('Archive/2025/Photography'));
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(true);
+    expect(report.workspaces[0]).toMatchObject({ uploaded: 0, deleted: 0, moved: 1 });
+    const after = await w.user.client.getHierarchy(w.workspaceId);
+    const moved = after.folders.find((f) => f.id === w.demo.folderIds.Photography);
+    expect(after.folders.find((f) => f.id === moved?.parent_id)?.name).toBe('2025');
+    expect(after.assets.map((a) => `${a.id} ${a.folder_id}`).sort()).toEqual(before.assets.map((a) => `${a.id} ${a.folder_id}`).sort());
+    expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+    expect(idle(await laptop.sync())).toBe(true);
+  });
+
   it('follows a case-only rename', async () => {
     const w = await world();
     const laptop = await w.device('laptop');

@@ -427,6 +427,12 @@ describe('plan: folder renames and moves', () => {
     expect(summary.counts['delete-remote'] + summary.counts['delete-remote-folder']).toBe(0);
   });
 
+  it('a folder moved locally into a new local folder: that folder is made on the service first, alone in the plan', () => {
+    const { actions, movesFirst } = plan(folderInput({ local: synced.map(movedTo('Archive/2025/old')), localFolders: ['Archive', 'Archive/2025', 'Archive/2025/old', 'Archive/2025/old/sub'] }));
+    expect(steps(actions)).toEqual(['create-remote-folder Archive', 'create-remote-folder Archive/2025']);
+    expect(movesFirst).toBe(true);
+  });
+
   it('a folder renamed locally with a subfolder renamed too: the folder moves first, the subfolder in the next plan', () => {
     const local1 = [local('new/a.txt', 'a', { inode: inodeOf('old/a.txt') }), local('new/sub2/b.txt', 'b', { inode: inodeOf('old/sub/b.txt') })];
     expect(steps(plan(folderInput({ local: local1, localFolders: ['new', 'new/sub2'] })).actions)).toEqual(['move-remote new']);
@@ -497,12 +503,11 @@ describe('plan: folder renames and moves', () => {
     expect(steps(plan(i).actions)).toEqual(['move-local new/sub']);
   });
 
-  it('files that went different ways locally are no folder move: each file moves', () => {
+  it('files that went different ways locally: the folder does not move, its subfolder does (into its new folder, made first)', () => {
     const { actions } = plan(
       folderInput({ local: [local('x/a.txt', 'a', { inode: inodeOf('old/a.txt') }), local('y/sub/b.txt', 'b', { inode: inodeOf('old/sub/b.txt') })], localFolders: ['x', 'y', 'y/sub'] }),
     );
-    expect(actions.some((a) => 'item' in a && a.item === 'folder')).toBe(false);
-    expect(actions.filter((a) => a.kind === 'move-remote')).toHaveLength(2);
+    expect(steps(actions)).toEqual(['create-remote-folder y']);
   });
 
   it('a folder move that failed lately is left to the per-file reconciliation until it is due again', () => {
