@@ -43,7 +43,8 @@ export function planFolderMoves(
   const moves: FolderMove[] = [];
   /** Keys of the folders that move (the old key and the new one): nothing below them moves now. */
   const moving = new Set<string>();
-  const belowMoving = (key: string): boolean => ancestorKeys(`${key}/x`).some((k) => moving.has(k));
+  // Runs for every folder at every cycle: nothing to look up while nothing moves.
+  const belowMoving = (key: string): boolean => moving.size > 0 && ancestorKeys(`${key}/x`).some((k) => moving.has(k));
   const localMoveTarget = lazy(() => localFolderTargets(input));
   /** Keys of the new local folders created on the service first (`newLocalFolders`). */
   const creating = new Set<string>();
