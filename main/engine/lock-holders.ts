@@ -3,18 +3,14 @@
  * to ask, "locked by another user" did not. The holder comes from the service's tree (each asset's
  * `locked_by_user_id`), the name from the workspace's members (GET /workspaces/members), asked at
  * most once per cycle and only by a cycle that has a lock to report. When the name cannot be had,
- * the message names the user id instead.
+ * the message names the user id instead. The executor asks by path (`ExecutorDeps.lockHolder`).
  */
 import { personName } from '../../shared/api/index.js';
-import type { ActivityItem, Problem } from '../../shared/engine.js';
 import { pathKey } from '../local/paths.js';
 import type { Logger } from '../logging.js';
 import type { ServiceClient } from '../service-client/index.js';
 import { actionPath, type Action } from '../sync/actions.js';
 import type { RemoteFile } from '../sync/model.js';
-
-/** The words the executor uses for a lock whose holder it does not know. */
-const UNNAMED = 'locked by another user';
 
 /**
  * The holder of each lock the actions may run into, by the pathKey of the path they report:
@@ -50,10 +46,10 @@ export async function holderNames(client: ServiceClient, workspaceId: string, ho
   return names;
 }
 
-/** A lock problem or activity line with its holder named, when the cycle knows who it is. */
-export function namingHolder<T extends Pick<Problem | ActivityItem, 'kind' | 'path' | 'message'>>(item: T, holders: ReadonlyMap<string, string>, names: ReadonlyMap<string, string>): T {
-  if (item.kind !== 'locked' || item.path === null || !item.message.includes(UNNAMED)) return item;
-  const holder = holders.get(pathKey(item.path));
-  const name = holder === undefined ? undefined : names.get(holder);
-  return name === undefined ? item : { ...item, message: item.message.replace(UNNAMED, `locked by ${name}`) };
+/** The name of who holds the lock at a path, for `ExecutorDeps.lockHolder`. */
+export function holderAt(holders: ReadonlyMap<string, string>, names: ReadonlyMap<string, string>): (relPath: string) => string | undefined {
+  return (relPath) => {
+    const holder = holders.get(pathKey(relPath));
+    return holder === undefined ? undefined : names.get(holder);
+  };
 }

@@ -5,7 +5,7 @@
  */
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { ActivityItem, Problem, SyncState } from '../../shared/engine.js';
+import type { Problem, SyncState } from '../../shared/engine.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import { loadIgnoreMatcher, type IgnoreMatcher } from '../local/ignore.js';
 import type { FileStamp } from '../local/stamp.js';
@@ -23,7 +23,7 @@ import { holdBack, localView, notIgnored, standAside } from './local-view.js';
 import { OFFLINE_CODE } from '../sync/executor/offline.js';
 import { stillOpen } from '../sync/executor/open-conflicts.js';
 import { skippedProblems } from './skipped.js';
-import { holderNames, lockHolders, namingHolder } from './lock-holders.js';
+import { holderAt, holderNames, lockHolders } from './lock-holders.js';
 import {
   applyChanges,
   noChanges,
@@ -201,6 +201,9 @@ export class WorkspaceSync {
       local.waitingInodes,
     );
 
+    // Paths whose last failure waits out its backoff: asked once, for the planner (their folder
+    // moves wait) and the executor (their actions wait).
+    const notYetDue = index.errors.notYetDue(ws.id);
     const decided = plan({
       files: { local: local.files, base: settled.base, remote: settled.remote },
       folders: { local: local.folders, base: settled.baseFolders, remote: remoteView.folders },
@@ -209,7 +212,7 @@ export class WorkspaceSync {
       now: new Date(),
       ...(options.allowMassDelete ? { allowMassDelete: true } : {}),
       ...(this.deps.recentDeletes ? { recentDeletes: this.deps.recentDeletes() } : {}),
-      failing: new Set(index.errors.notYetDue(ws.id).keys()),
+      failing: new Set(notYetDue.keys()),
     });
     if (!decided.movesFirst) {
       forgetSettledFailures(index, ws.id, decided.actions, local.waiting);
@@ -234,8 +237,6 @@ export class WorkspaceSync {
     // Locks are reported with their holder's name, asked once per cycle that runs into one.
     const holders = lockHolders(actions, remote.files, this.deps.selfUserId);
     const names = await holderNames(this.deps.client, ws.id, holders, logger, options.signal);
-    const onProblem = (problem: Problem): void => this.deps.onProblem(namingHolder(problem, holders, names));
-    const onActivity = this.deps.onActivity;
 
     this.deps.onPhase('syncing');
     const result = await executePlan(actions, {
@@ -249,9 +250,10 @@ export class WorkspaceSync {
       logger,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(this.deps.suppress ? { suppress: this.deps.suppress } : {}),
-      ...(onActivity ? { onActivity: (item: ActivityItem) => onActivity(namingHolder(item, holders, names)) } : {}),
-      onProblem,
-      backoff: index.errors.notYetDue(ws.id),
+      ...(this.deps.onActivity ? { onActivity: this.deps.onActivity } : {}),
+      onProblem: this.deps.onProblem,
+      lockHolder: holderAt(holders, names),
+      backoff: notYetDue,
       ...(this.deps.onDone ? { onDone: this.deps.onDone } : {}),
     });
     return { blocked: null, plan: decided, result, waiting: local.waiting, work };

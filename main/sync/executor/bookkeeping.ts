@@ -1,7 +1,7 @@
 /** Actions that only write the index, and the report of a change held up by a lock. */
 import { pathKey } from '../../local/paths.js';
 import type { ForgetBase, ForgetFolderBase, Locked, RecordBase, RecordFolderBase } from '../actions.js';
-import { DONE, deferred, recordActivity, type ExecutorDeps, type Outcome } from './context.js';
+import { DONE, deferred, lockedBy, recordActivity, type ExecutorDeps, type Outcome } from './context.js';
 import { openEntriesAt } from './journal-entries.js';
 import { recordFolder } from './folders.js';
 
@@ -32,9 +32,10 @@ export function forgetFolderBase(action: ForgetFolderBase, deps: ExecutorDeps): 
 
 export function locked(action: Locked, deps: ExecutorDeps): Outcome {
   const what = action.blocked === 'upload-version' ? 'your edit waits to be uploaded' : 'its deletion waits';
-  recordActivity(deps, 'locked', action.path, `${action.path} is locked by another user: ${what}`);
+  const by = lockedBy(deps, action.path);
+  recordActivity(deps, 'locked', action.path, `${action.path} is ${by}: ${what}`);
   return deferred(action.reason, {
     locked: true,
-    problem: { kind: 'locked', message: `"${action.path}" is locked by another user: ${what}`, hint: 'Ask them to unlock it.' },
+    problem: { kind: 'locked', message: `"${action.path}" is ${by}: ${what}`, hint: 'Ask them to unlock it.' },
   });
 }

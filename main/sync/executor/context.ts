@@ -49,6 +49,8 @@ export interface ExecutorDeps {
   backoff?: ReadonlyMap<string, number>;
   /** An action completed: the host counts down what is pending. */
   onDone?: (action: Action) => void;
+  /** Who holds the lock on the asset at this path, by name, when the host knows (`lockedBy`). */
+  lockHolder?: (relPath: string) => string | undefined;
 }
 
 /** Left for the next cycle on purpose; `problem` is what the user is told, if anything. */
@@ -65,6 +67,11 @@ export interface Deferred {
 export type Outcome = 'done' | Deferred;
 
 export const DONE = 'done' as const;
+
+/** "locked by Dana Reyes", or "locked by another user" when the host does not know who. */
+export function lockedBy(deps: Pick<ExecutorDeps, 'lockHolder'>, relPath: string): string {
+  return `locked by ${deps.lockHolder?.(relPath) ?? 'another user'}`;
+}
 
 export function deferred(reason: string, extra: Omit<Deferred, 'deferred' | 'reason'> = {}): Deferred {
   return { deferred: true, reason, ...extra };

@@ -7,7 +7,7 @@ import { rmdir } from 'node:fs/promises';
 import { pathKey, resolveInsideRoot } from '../../local/paths.js';
 import { isServiceError } from '../../service-client/index.js';
 import type { DeleteLocal, DeleteLocalFolder, DeleteRemote, DeleteRemoteFolder } from '../actions.js';
-import { DONE, deferred, recordActivity, signalOpt, suppress, type ExecutorDeps, type Outcome } from './context.js';
+import { DONE, deferred, lockedBy, recordActivity, signalOpt, suppress, type ExecutorDeps, type Outcome } from './context.js';
 import { currentChecksum, writablePath } from './disk.js';
 import { errorCode, isMissing } from './errors.js';
 import { moveToTrash } from './trash.js';
@@ -42,7 +42,7 @@ export async function deleteRemote(action: DeleteRemote, deps: ExecutorDeps): Pr
       if (err.kind === 'locked') {
         return deferred('the asset is locked by someone else', {
           locked: true,
-          problem: { kind: 'locked', message: `"${action.path}" is locked by another user: it was not deleted on the service` },
+          problem: { kind: 'locked', message: `"${action.path}" is ${lockedBy(deps, action.path)}: it was not deleted on the service` },
         });
       }
       if (err.kind !== 'not_found') throw err;

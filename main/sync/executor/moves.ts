@@ -12,7 +12,7 @@ import { pathKey, resolveInsideRoot } from '../../local/paths.js';
 import { isServiceError } from '../../service-client/index.js';
 import type { MoveLocal, MoveLocalFolder, MoveRemote, MoveRemoteFolder } from '../actions.js';
 import { nameOf, parentOf } from '../rel-path.js';
-import { DONE, deferred, recordActivity, remoteFolderId, signalOpt, suppress, type ExecutorDeps, type Outcome } from './context.js';
+import { DONE, deferred, lockedBy, recordActivity, remoteFolderId, signalOpt, suppress, type ExecutorDeps, type Outcome } from './context.js';
 import { ensureParent, fsyncDir, writablePath } from './disk.js';
 import { NotAFileError, TargetExistsError, isMissing } from './errors.js';
 import { recordFolder } from './folders.js';
@@ -140,7 +140,7 @@ export async function moveRemote(action: MoveRemote, deps: ExecutorDeps): Promis
     if (isServiceError(err) && err.kind === 'locked') {
       return deferred('the asset is locked by someone else', {
         locked: true,
-        problem: { kind: 'locked', message: `"${action.from}" is locked by another user: it was not renamed to "${action.to}" on the service` },
+        problem: { kind: 'locked', message: `"${action.from}" is ${lockedBy(deps, action.to)}: it was not renamed to "${action.to}" on the service` },
       });
     }
     throw err;

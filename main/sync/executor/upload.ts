@@ -22,6 +22,7 @@ import {
   DONE,
   deferred,
   deviceNameOf,
+  lockedBy,
   nowOf,
   recordActivity,
   remoteFolderId,
@@ -224,7 +225,7 @@ async function commitVersion(action: UploadVersion, deps: ExecutorDeps, entry: J
     if (isServiceError(err) && err.kind === 'locked') {
       return deferred('the asset is locked by someone else', {
         locked: true,
-        problem: { kind: 'locked', message: `"${action.path}" is locked by another user: your edit waits for the lock`, hint: 'Ask them to unlock it.' },
+        problem: { kind: 'locked', message: `"${action.path}" is ${lockedBy(deps, action.path)}: your edit waits for the lock`, hint: 'Ask them to unlock it.' },
       });
     }
     throw err;
