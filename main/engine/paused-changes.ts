@@ -12,7 +12,7 @@ import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IgnoreMatcher } from '../local/ignore.js';
 import { pathKey } from '../local/paths.js';
-import { stampOf } from '../local/stamp.js';
+import { sameStamp, stampOf } from '../local/stamp.js';
 import type { BaseFile } from '../sync/model.js';
 import { isUnder } from './local-view.js';
 
@@ -74,7 +74,6 @@ export class PausedChanges {
     if (stats === undefined) return base !== undefined;
     if (!stats.isFile() || ignore?.ignores(rel, false)) return false;
     if (base === undefined) return true;
-    const stamp = stampOf(stats);
-    return stamp.size !== base.size || stamp.mtimeNs !== base.mtimeNs || stamp.inode !== base.inode;
+    return !sameStamp(stampOf(stats), base);
   }
 }
