@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { finished } from 'node:stream';
 import type { Db } from '../db/open.js';
 import { errorBody } from '../http/errors.js';
 import type { FaultInjector } from '../http/faults.js';
+import { sendRange } from './send-range.js';
 import { BlobStore, SMALL_BLOB_BYTES } from './store.js';
 import type { UrlSigner } from './signer.js';
 
@@ -131,28 +131,9 @@ async function get(deps: BlobServerDeps, key: string, req: IncomingMessage, res:
   if (length <= SMALL_BLOB_BYTES) return sendSmall(deps, key, { start, end }, length, res);
   // The client may have gone while the blob was looked up: its response has closed already.
   if (res.destroyed) return;
-  const stream = deps.store.read(key, { start, end });
-  // A client that goes away mid-body must not leave the file open: `pipe` would only unpipe it,
-  // leaking a descriptor per cut download (and, on a FUSE disk, a .fuse_hidden file that keeps
-  // the blob folder from being removed).
-  finished(res, () => stream.destroy());
-  if (deps.faults?.roll('truncate')) {
-    // Send part of the promised bytes, then cut the connection: the client must notice.
-    let sent = 0;
-    const cutAt = Math.floor(length / 2);
-    res.flushHeaders();
-    stream.on('data', (chunk: string | Buffer) => {
-      const room = cutAt - sent;
-      sent += chunk.length;
-      if (sent < cutAt) return void res.write(chunk);
-      stream.destroy();
-      // Cut only once the headers and the first part are out: the client must see a short body, not a refused request.
-      res.write(Buffer.from(chunk).subarray(0, room), () => res.destroy());
-    });
-    return;
-  }
-  stream.pipe(res);
-  stream.on('error', () => res.destroy());
+  // Send part of the promised bytes, then cut the connection (injected): the client must notice.
+  const cutAfter = deps.faults?.roll('truncate') ? Math.floor(length / 2) : undefined;
+  await sendRange(deps.store.path(key), { start, end }, res, cutAfter);
 }
 
 /** The streamed answer above for a blob read in one piece: the same bytes, the same cut when a truncation is injected. */

@@ -98,7 +98,8 @@ describe('blobs: signed upload URLs', () => {
 
 describe('blobs: signed download URLs', () => {
   let t: TestService;
-  const bytes = randomBytes(256 * 1024 + 17);
+  // Over the small-blob size and over two of the 1 MiB buffers the blob origin sends from in turn.
+  const bytes = randomBytes(2 * 1024 * 1024 + 256 * 1024 + 17);
   let assetId = '';
   let checksum = '';
   let signedGet = '';
@@ -143,6 +144,9 @@ describe('blobs: signed download URLs', () => {
     const open = await fetch(signedGet, { headers: { range: `bytes=${bytes.length - 5}-` } });
     expect(open.status).toBe(206);
     expect(Buffer.from(await open.arrayBuffer()).equals(bytes.subarray(bytes.length - 5))).toBe(true);
+
+    const across = await fetch(signedGet, { headers: { range: 'bytes=1048000-2098000' } });
+    expect(Buffer.from(await across.arrayBuffer()).equals(bytes.subarray(1048000, 2098001))).toBe(true);
 
     const beyond = await fetch(signedGet, { headers: { range: `bytes=${bytes.length}-` } });
     expect(beyond.status).toBe(416);
