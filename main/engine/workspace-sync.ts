@@ -24,6 +24,7 @@ import { OFFLINE_CODE } from '../sync/executor/offline.js';
 import { stillOpen } from '../sync/executor/open-conflicts.js';
 import { skippedProblems } from './skipped.js';
 import { holderAt, holderNames, lockHolders } from './lock-holders.js';
+import { recentDeletesSetting } from './recent-deletes.js';
 import {
   applyChanges,
   noChanges,
@@ -97,6 +98,8 @@ export function forgetSyncedState(index: SyncIndex, workspaceId: string): boolea
     const known = index.workspaces.get(workspaceId) !== undefined;
     index.workspaces.remove(workspaceId);
     index.settings.delete(markerSetting(workspaceId));
+    // A workspace reset or removed starts its mass-delete window afresh, like its base.
+    index.settings.delete(recentDeletesSetting(workspaceId));
     return known;
   });
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RECENT_DELETES_MS, RecentDeletes, recentDeletesSetting } from '../../main/engine/recent-deletes.js';
+import { forgetSyncedState } from '../../main/engine/workspace-sync.js';
 import { openIndex } from '../../main/index/sync-index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'recent-deletes-'));
@@ -53,6 +54,18 @@ describe('recent deletions', () => {
     reopened.clear();
     await nextTurn();
     expect(new RecentDeletes(index, 'ws-1', clock).counts()).toEqual({ local: 0, remote: 0 });
+    index.close();
+  });
+
+  it('are forgotten with the workspace (workspaces remove, workspaces reset)', async () => {
+    const index = openIndex(join(dir, 'forget.db'));
+    const recent = new RecentDeletes(index, 'ws-1');
+    for (let i = 0; i < 30; i += 1) recent.record('local');
+    new RecentDeletes(index, 'ws-2').record('remote');
+    await nextTurn();
+    forgetSyncedState(index, 'ws-1');
+    expect(new RecentDeletes(index, 'ws-1').counts()).toEqual({ local: 0, remote: 0 });
+    expect(new RecentDeletes(index, 'ws-2').counts()).toEqual({ local: 0, remote: 1 });
     index.close();
   });
 });
