@@ -2,10 +2,14 @@
 import type { Command } from 'commander';
 import type { AssetReview, ReviewRequest } from '../../shared/api/index.js';
 import type { ReviewNotification } from '../../shared/engine.js';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { connect } from '../bootstrap.js';
+import { indexPathFor } from '../config.js';
 import { fromChangeRequest, fromReviewRequest } from '../engine/review-poller.js';
+import { openIndex } from '../index/sync-index.js';
 import { EXIT_OK } from './errors.js';
-import { addServiceOptions, readConfig, resolveService, type GlobalOptions, type Run, type ServiceOptions } from './options.js';
+import { addRootOption, addServiceOptions, readConfig, resolveService, type GlobalOptions, type Run, type ServiceOptions } from './options.js';
 import { formatDate, print, printJson } from './output.js';
 
 export interface ReviewItem {
@@ -18,40 +22,74 @@ export interface ReviewItem {
   at: string | null;
   /** Change requests: the reviewer's decision. */
   status?: string;
+  /** Marked read in the app on this computer; absent when no index of this computer is at hand. */
+  read?: boolean;
 }
 
-function itemOf(n: ReviewNotification, version: number | null): ReviewItem {
-  return { assetId: n.assetId, assetName: n.assetName, workspaceId: n.workspaceId, version, from: n.from, message: n.message, at: n.at };
+/** Keys (`kind`, newline, `remoteKey`) of the requests marked read in the app; null without an index. */
+export type ReadKeys = ReadonlySet<string> | null;
+
+function itemOf(n: ReviewNotification, version: number | null, read: ReadKeys): ReviewItem {
+  return {
+    assetId: n.assetId,
+    assetName: n.assetName,
+    workspaceId: n.workspaceId,
+    version,
+    from: n.from,
+    message: n.message,
+    at: n.at,
+    ...(read === null ? {} : { read: read.has(`${n.kind}\n${n.remoteKey}`) }),
+  };
 }
 
-export const reviewRequestItem = (r: ReviewRequest): ReviewItem => itemOf(fromReviewRequest(r), r.version?.version_number ?? null);
+export const reviewRequestItem = (r: ReviewRequest, read: ReadKeys = null): ReviewItem => itemOf(fromReviewRequest(r), r.version?.version_number ?? null, read);
 
-export const changeRequestItem = (r: AssetReview): ReviewItem => ({ ...itemOf(fromChangeRequest(r), r.version?.version_number ?? null), status: r.status });
+export const changeRequestItem = (r: AssetReview, read: ReadKeys = null): ReviewItem => ({
+  ...itemOf(fromChangeRequest(r), r.version?.version_number ?? null, read),
+  status: r.status,
+});
+
+/** What the app marked read, from the index of the configured sync folder (if there is one). */
+function readKeys(rootOption: string | undefined): ReadKeys {
+  const root = rootOption ?? readConfig().root;
+  if (!root) return null;
+  const indexPath = indexPathFor(resolve(root));
+  if (!existsSync(indexPath)) return null;
+  const index = openIndex(indexPath);
+  try {
+    return new Set(index.notifications.list().filter((n) => n.read).map((n) => `${n.kind}\n${n.remoteKey}`));
+  } finally {
+    index.close();
+  }
+}
 
 export function reviewLines(requests: readonly ReviewItem[], changes: readonly ReviewItem[]): string[] {
   const version = (i: ReviewItem): string => (i.version === null ? '' : ` v${i.version}`);
+  // Only unread ones are marked, as a mail client bolds them: most lists are mostly read.
+  const unread = (i: ReviewItem): string => (i.read === false ? ' (new)' : '');
   return [
     `Review requests (${requests.length}):`,
-    ...(requests.length ? requests.map((i) => `  ${i.assetName}${version(i)} from ${i.from}, ${formatDate(i.at)}: "${i.message}"`) : ['  none']),
+    ...(requests.length ? requests.map((i) => `  ${i.assetName}${version(i)} from ${i.from}, ${formatDate(i.at)}: "${i.message}"${unread(i)}`) : ['  none']),
     '',
     `Change requests (${changes.length}):`,
-    ...(changes.length ? changes.map((i) => `  ${i.status ?? ''} ${i.assetName}${version(i)} by ${i.from}, ${formatDate(i.at)}: "${i.message}"`) : ['  none']),
+    ...(changes.length ? changes.map((i) => `  ${i.status ?? ''} ${i.assetName}${version(i)} by ${i.from}, ${formatDate(i.at)}: "${i.message}"${unread(i)}`) : ['  none']),
   ];
 }
 
 export function registerReviews(program: Command, run: Run): void {
-  addServiceOptions(program.command('reviews'))
-    .description('list review requests and change requests for you')
+  addRootOption(addServiceOptions(program.command('reviews')))
+    .description('list review requests and change requests for you; those not yet read in the app are marked (new)')
     .option('--json', 'print JSON')
-    .action((options: ServiceOptions & { json?: boolean }, command: Command) => run(() => reviews(options, command.optsWithGlobals<GlobalOptions>())));
+    .action((options: ServiceOptions & { json?: boolean; root?: string }, command: Command) => run(() => reviews(options, command.optsWithGlobals<GlobalOptions>())));
 }
 
-async function reviews(options: ServiceOptions & { json?: boolean }, globals: GlobalOptions): Promise<number> {
+async function reviews(options: ServiceOptions & { json?: boolean; root?: string }, globals: GlobalOptions): Promise<number> {
   const connection = await connect({ ...resolveService(options, readConfig()), logToStderr: globals.verbose });
   try {
     const [requests, changes] = await Promise.all([connection.client.listReviewRequests(), connection.client.listChangeRequests()]);
-    const requestItems = requests.map(reviewRequestItem);
-    const changeItems = changes.map(changeRequestItem);
+    const read = readKeys(options.root);
+    const requestItems = requests.map((r) => reviewRequestItem(r, read));
+    const changeItems = changes.map((r) => changeRequestItem(r, read));
     if (options.json) printJson({ reviewRequests: requestItems, changeRequests: changeItems });
     else reviewLines(requestItems, changeItems).forEach((line) => print(line));
     return EXIT_OK;

@@ -11,6 +11,10 @@ import { accountRef, KeychainSecretStore } from '../../main/secrets/secret-store
 import { signIn, type Session } from '../helpers/service.js';
 import { startService, type DemoInfo, type RunningService } from '../../service/index.js';
 import { filesBelow, runCli, sha256 } from './cli-helpers.js';
+import { indexPathFor } from '../../main/config.js';
+import { fromReviewRequest } from '../../main/engine/review-poller.js';
+import { openIndex } from '../../main/index/sync-index.js';
+import { ServiceClient } from '../../main/service-client/index.js';
 
 let service: RunningService;
 let demo: DemoInfo;
@@ -171,6 +175,25 @@ describe('asset-sync on a bare machine', () => {
     const human = await runCli(['reviews', ...serviceArgs], { env });
     expect(human.stdout).toContain('Review requests (3):');
     expect(human.stdout).toContain('Could you review this before Friday?');
+  });
+
+  it('reviews marks the requests not yet read in the app on this computer', async () => {
+    type Listed = { reviewRequests: Array<{ message: string; read?: boolean }>; changeRequests: Array<{ read?: boolean }> };
+    const before = JSON.parse((await runCli(['reviews', '--json', ...serviceArgs, '--root', root], { env })).stdout) as Listed;
+    expect(before.reviewRequests.map((r) => r.read)).toEqual([false, false, false]);
+
+    // "Mark as read" in the app writes the index of this sync folder.
+    const client = new ServiceClient({ baseUrl: service.url, accountId: demo.accountId, credentials: { key: demo.user.apiKey, secret: demo.user.apiSecret } });
+    const [first] = (await client.listReviewRequests()).map(fromReviewRequest);
+    await client.close();
+    const index = openIndex(indexPathFor(root, { ASSET_SYNC_HOME: home }));
+    index.notifications.markItemsRead([first!]);
+    index.close();
+
+    const after = JSON.parse((await runCli(['reviews', '--json', ...serviceArgs, '--root', root], { env })).stdout) as Listed;
+    expect(after.reviewRequests.filter((r) => r.read === true).map((r) => r.message)).toEqual([first!.message]);
+    const human = await runCli(['reviews', ...serviceArgs, '--root', root], { env });
+    expect(human.stdout.match(/\(new\)/g)).toHaveLength(2 + after.changeRequests.length);
   });
 
   it('without credentials, says how to provide them and exits 2', async () => {
