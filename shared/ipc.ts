@@ -70,6 +70,8 @@ export interface FileEntry {
   assetId: string | null;
   versionNumber: number | null;
   modifiedAt: string | null;
+  /** State 'locked': who holds the lock, by name (or "user <id>" when the name cannot be had). */
+  lockedBy: string | null;
 }
 
 export interface VersionInfo {

@@ -21,7 +21,7 @@ import type { Logger } from '../logging.js';
 import { accountRef, type ApiCredentials, type SecretStore } from '../secrets/secret-store.js';
 import { ServiceClient } from '../service-client/index.js';
 import { AppError, isInternal, toBridgeError } from './errors.js';
-import { listFolder } from './files.js';
+import { listFolder, nameLockHolders } from './files.js';
 import type { AppHooks } from './hooks.js';
 import { decideReview, listReviews, markReviewsRead } from './reviews.js';
 import type { AppSession, SessionOpener } from './session.js';
@@ -167,7 +167,8 @@ export class AppApi extends EventEmitter<UiEvents> {
       listFiles: async ({ workspaceId, folder }) => {
         const s = this.need();
         const problems = s.engine.status().workspaces.find((w) => w.workspaceId === workspaceId)?.problems ?? [];
-        return listFolder({ index: s.index, workspaceId, folder, problems, selfUserId: await this.userId(s) });
+        const entries = await listFolder({ index: s.index, workspaceId, folder, problems, selfUserId: await this.userId(s) });
+        return nameLockHolders(entries, s.client, workspaceId, this.options.logger);
       },
       openFile: async (ref) => {
         await this.options.hooks.openPath(await this.existingPath(ref));

@@ -16,6 +16,9 @@ import { readStamp, type FileStamp } from '../local/stamp.js';
 import type { BaseFile, RemoteFile } from '../sync/model.js';
 import { fileState, folderState } from './file-state.js';
 import { pathErrorKind } from '../sync/executor/offline.js';
+import { holderNames } from '../engine/lock-holders.js';
+import type { Logger } from '../logging.js';
+import type { ServiceClient } from '../service-client/index.js';
 
 export interface ListFolderInput {
   index: SyncIndex;
@@ -136,18 +139,22 @@ export async function listFolder(input: ListFolderInput): Promise<FileEntry[]> {
         assetId: null,
         versionNumber: null,
         modifiedAt: null,
+        lockedBy: null,
       });
     } else {
       if (!slot.local && !slot.remote) continue;
+      const state = fileState({ local: slot.local, base: slot.base, remote: slot.remote, ignored, problem: problems.get(key), selfUserId: input.selfUserId });
       entries.push({
         name: slot.name,
         path: slot.path,
         isFolder: false,
         size: slot.local?.size ?? slot.remote?.size ?? null,
-        state: fileState({ local: slot.local, base: slot.base, remote: slot.remote, ignored, problem: problems.get(key), selfUserId: input.selfUserId }),
+        state,
         assetId: slot.remote?.assetId ?? slot.base?.assetId ?? null,
         versionNumber: slot.remote?.versionNumber ?? null,
         modifiedAt: slot.local ? new Date(Number(BigInt(slot.local.mtimeNs) / 1_000_000n)).toISOString() : null,
+        // The holder's user id; `nameLockHolders` puts the name in its place.
+        lockedBy: state === 'locked' ? (slot.remote?.lockedByUserId ?? null) : null,
       });
     }
   }
@@ -184,4 +191,15 @@ function worstBelow(problems: ReadonlyMap<string, ProblemKind>, folderKey: strin
     if (worst === undefined || PROBLEM_RANK.indexOf(kind) < PROBLEM_RANK.indexOf(worst)) worst = kind;
   }
   return worst;
+}
+
+/**
+ * Puts each lock holder's name in place of the user id `listFolder` left in `lockedBy`: "Locked by
+ * Rafael Reviewer" says whom to ask. One request, and only for a folder with a lock in it.
+ */
+export async function nameLockHolders(entries: FileEntry[], client: ServiceClient, workspaceId: string, logger: Logger | undefined): Promise<FileEntry[]> {
+  const holders = new Map(entries.filter((e) => e.lockedBy !== null).map((e) => [e.path, e.lockedBy as string]));
+  if (holders.size === 0) return entries;
+  const names = await holderNames(client, workspaceId, holders, logger);
+  return entries.map((e) => (e.lockedBy === null ? e : { ...e, lockedBy: names.get(e.lockedBy) ?? e.lockedBy }));
 }

@@ -33,7 +33,7 @@ export function lockHolders(actions: readonly Action[], remoteFiles: ReadonlyMap
 }
 
 /** Each holder's name, from one request; a holder the answer does not name (or a failed request) is "user <id>". */
-export async function holderNames(client: ServiceClient, workspaceId: string, holders: ReadonlyMap<string, string>, logger: Logger, signal?: AbortSignal): Promise<Map<string, string>> {
+export async function holderNames(client: ServiceClient, workspaceId: string, holders: ReadonlyMap<string, string>, logger: Logger | undefined, signal?: AbortSignal): Promise<Map<string, string>> {
   const ids = new Set(holders.values());
   const names = new Map([...ids].map((id) => [id, `user ${id}`]));
   if (ids.size === 0) return names;
@@ -41,7 +41,7 @@ export async function holderNames(client: ServiceClient, workspaceId: string, ho
     const members = await client.listWorkspaceMembers(workspaceId, signal ? { signal } : {});
     for (const member of members) if (ids.has(member.user_id)) names.set(member.user_id, personName(member.user, `user ${member.user_id}`));
   } catch (error) {
-    logger.warn({ err: error }, 'the workspace members could not be listed; locks name the user id');
+    logger?.warn({ err: error }, 'the workspace members could not be listed; locks name the user id');
   }
   return names;
 }

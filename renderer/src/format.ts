@@ -116,7 +116,7 @@ export function transferText(t: TransferProgress): string {
   return `${verb}: ${formatBytes(t.bytesDone)} of ${formatBytes(t.bytesTotal)}, ${formatSpeed(t.speed)}, ${formatEta(t.etaSeconds)}`;
 }
 
-export function fileStateText(state: FileSyncState): string {
+export function fileStateText(state: FileSyncState, lockedBy: string | null = null): string {
   switch (state) {
     case 'synced':
       return 'Synced';
@@ -129,7 +129,7 @@ export function fileStateText(state: FileSyncState): string {
     case 'error':
       return 'Error';
     case 'locked':
-      return 'Locked by someone else';
+      return lockedBy === null ? 'Locked by someone else' : `Locked by ${lockedBy}`;
     case 'local-only':
       return 'Only on this computer';
     case 'remote-only':

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AssetReview } from '../../shared/api/index.js';
 import type { EngineStatus } from '../../shared/engine.js';
 import type { FileEntry, ReviewItem, VersionInfo } from '../../shared/ipc.js';
@@ -138,6 +138,24 @@ describe('AppApi over a real session', () => {
     const social = await api.handle('listFiles', { workspaceId: svc.demo.workspaceId, folder: 'Campaigns/Spring/Social' });
     expect(social.find((e) => e.name === 'hero.psd')).toMatchObject({ path: HERO, state: 'synced', versionNumber: 3 });
     await expect(api.handle('listFiles', { workspaceId: svc.demo.workspaceId, folder: '../..' })).rejects.toMatchObject({ code: 'invalid_path' });
+  });
+
+  it('names who holds a lock in the Files view', async () => {
+    const top = await api.handle('listFiles', { workspaceId: svc.demo.workspaceId, folder: '' });
+    const readme = top.find((e) => e.name === 'README.txt');
+    expect(readme?.lockedBy).toBeNull();
+    const lock = await svc.colleague.api('PUT', `/workspaces/assets/${readme?.assetId ?? ''}`, { body: { locked: true } });
+    expect(lock.status).toBe(200);
+    // Resuming syncs at once: the lock comes with the service's changes.
+    await api.handle('resume', {});
+    await vi.waitFor(
+      async () => {
+        const entry = (await api.handle('listFiles', { workspaceId: svc.demo.workspaceId, folder: '' })).find((e) => e.name === 'README.txt');
+        expect(entry).toMatchObject({ state: 'locked', lockedBy: 'Rafael Reviewer' });
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+    await svc.colleague.api('PUT', `/workspaces/assets/${readme?.assetId ?? ''}`, { body: { locked: false } });
   });
 
   it('lists versions with their authors and the current one', async () => {

@@ -14,6 +14,7 @@ const TREE: Record<string, FileEntry[]> = {
     file({ name: 'brief.md', path: 'Campaigns/brief.md', state: 'pending-upload', assetId: 'asset-brief' }),
     file({ name: 'teaser.mp4', path: 'Campaigns/teaser.mp4', state: 'conflict' }),
     file({ name: 'new.psd', path: 'Campaigns/new.psd', state: 'remote-only', assetId: 'asset-new' }),
+    file({ name: 'logo.ai', path: 'Campaigns/logo.ai', state: 'locked', assetId: 'asset-logo', lockedBy: 'Rafael Reviewer' }),
   ],
 };
 
@@ -64,6 +65,7 @@ describe('Files screen', () => {
     expect(within(row(/brief\.md/)).getByText('Waiting to upload')).toBeTruthy();
     expect(within(row(/teaser\.mp4/)).getByText('Conflict')).toBeTruthy();
     expect(within(row(/new\.psd/)).getByText('Only on the service')).toBeTruthy();
+    expect(within(row(/logo\.ai/)).getByText('Locked by Rafael Reviewer')).toBeTruthy();
     // A file only on the service has nothing local to open.
     expect(within(row(/new\.psd/)).queryByRole('button', { name: 'Open new.psd' })).toBeNull();
 

@@ -46,12 +46,13 @@ export function file(overrides: Partial<FileEntry> = {}): FileEntry {
     assetId: 'asset-hero',
     versionNumber: 3,
     modifiedAt: '2025-03-14T09:00:00.000Z',
+    lockedBy: null,
     ...overrides,
   };
 }
 
 export function folder(name: string, path = name): FileEntry {
-  return { name, path, isFolder: true, size: null, state: 'synced', assetId: null, versionNumber: null, modifiedAt: null };
+  return { name, path, isFolder: true, size: null, state: 'synced', assetId: null, versionNumber: null, modifiedAt: null, lockedBy: null };
 }
 
 export function version(number: number, overrides: Partial<VersionInfo> = {}): VersionInfo {

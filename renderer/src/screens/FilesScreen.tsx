@@ -146,7 +146,7 @@ function FileTable({ workspaceId, folder, entries }: { workspaceId: string; fold
                 <td>
                   <span className={`state tone-${fileStateTone(entry.state)}`}>
                     <StateIcon tone={fileStateTone(entry.state)} size={16} />
-                    {fileStateText(entry.state)}
+                    {fileStateText(entry.state, entry.lockedBy)}
                   </span>
                 </td>
                 <td>{entry.isFolder || entry.size === null ? '—' : formatBytes(entry.size)}</td>
