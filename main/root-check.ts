@@ -197,7 +197,9 @@ function configuredRoot(env: NodeJS.ProcessEnv): KnownRoot[] {
 
 /**
  * The roots the indexes in the data folder were made for (their workspace folders' parent),
- * leaving out `ownIndex` and roots no longer on disk. An index that cannot be read names none.
+ * leaving out `ownIndex`, and roots none of whose workspace folders is on disk any more: a sync
+ * folder given up (its workspace folders deleted or moved away) must not keep refusing folders
+ * that overlap it. An index that cannot be read names none.
  */
 function indexedRoots(dataDir: string, ownIndex: string): KnownRoot[] {
   let names: string[];
@@ -221,8 +223,8 @@ function indexedRoots(dataDir: string, ownIndex: string): KnownRoot[] {
     } catch {
       continue;
     }
-    for (const root of new Set(folders.map((folder) => path.dirname(folder)))) {
-      if (existsSync(root)) found.push({ root: canonicalPath(root), indexFile });
+    for (const root of new Set(folders.filter((folder) => existsSync(folder)).map((folder) => path.dirname(folder)))) {
+      found.push({ root: canonicalPath(root), indexFile });
     }
   }
   return found;

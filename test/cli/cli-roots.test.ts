@@ -83,6 +83,12 @@ describe('sync refuses an unsafe sync folder', () => {
     expectRefused(await syncInto(join(base, 'work')), join(base, 'work'), `it holds ${outer}, which this device syncs too`);
     // The same root again, however spelled, is not another one.
     expect((await syncInto(`${outer}/`)).code).toBe(0);
+
+    // Given up: with its workspace folder gone, its stale index no longer stands in the way.
+    rmSync(workspaceDir, { recursive: true, force: true });
+    const around = await syncInto(join(base, 'work'));
+    expect(around.stderr).toBe('');
+    expect(around.code).toBe(0);
   });
 });
 
