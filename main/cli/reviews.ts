@@ -55,11 +55,16 @@ function readKeys(rootOption: string | undefined): ReadKeys {
   if (!root) return null;
   const indexPath = indexPathFor(resolve(root));
   if (!existsSync(indexPath)) return null;
-  const index = openIndex(indexPath);
+  // The list matters more than its marks: an index that cannot be read leaves them out.
   try {
-    return new Set(index.notifications.list().filter((n) => n.read).map((n) => `${n.kind}\n${n.remoteKey}`));
-  } finally {
-    index.close();
+    const index = openIndex(indexPath);
+    try {
+      return new Set(index.notifications.list().filter((n) => n.read).map((n) => `${n.kind}\n${n.remoteKey}`));
+    } finally {
+      index.close();
+    }
+  } catch {
+    return null;
   }
 }
 
