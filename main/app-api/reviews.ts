@@ -10,8 +10,8 @@ import type { ServiceClient } from '../service-client/index.js';
 
 export async function listReviews(client: ServiceClient, index: SyncIndex): Promise<Responses['listReviews']> {
   const [requests, changes] = await Promise.all([client.listReviewRequests(), client.listChangeRequests()]);
-  const read = new Set(index.notifications.list().filter((n) => n.read).map((n) => `${n.kind}\n${n.remoteKey}`));
-  const withRead = (item: ReviewNotification): ReviewItem => ({ ...item, read: read.has(`${item.kind}\n${item.remoteKey}`) });
+  const isRead = index.notifications.readState();
+  const withRead = (item: ReviewNotification): ReviewItem => ({ ...item, read: isRead(item) });
   return { reviewRequests: requests.map(fromReviewRequest).map(withRead), changeRequests: changes.map(fromChangeRequest).map(withRead) };
 }
 

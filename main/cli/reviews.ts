@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { connect } from '../bootstrap.js';
 import { indexPathFor } from '../config.js';
 import { fromChangeRequest, fromReviewRequest } from '../engine/review-poller.js';
+import type { NotificationKey } from '../index/notifications.js';
 import { openIndex } from '../index/sync-index.js';
 import { EXIT_OK } from './errors.js';
 import { addRootOption, addServiceOptions, readConfig, resolveService, type GlobalOptions, type Run, type ServiceOptions } from './options.js';
@@ -26,10 +27,10 @@ export interface ReviewItem {
   read?: boolean;
 }
 
-/** Keys (`kind`, newline, `remoteKey`) of the requests marked read in the app; null without an index. */
-export type ReadKeys = ReadonlySet<string> | null;
+/** Whether the app marked a request read; null without an index. */
+export type ReadState = ((item: NotificationKey) => boolean) | null;
 
-function itemOf(n: ReviewNotification, version: number | null, read: ReadKeys): ReviewItem {
+function itemOf(n: ReviewNotification, version: number | null, isRead: ReadState): ReviewItem {
   return {
     assetId: n.assetId,
     assetName: n.assetName,
@@ -38,19 +39,19 @@ function itemOf(n: ReviewNotification, version: number | null, read: ReadKeys): 
     from: n.from,
     message: n.message,
     at: n.at,
-    ...(read === null ? {} : { read: read.has(`${n.kind}\n${n.remoteKey}`) }),
+    ...(isRead === null ? {} : { read: isRead(n) }),
   };
 }
 
-export const reviewRequestItem = (r: ReviewRequest, read: ReadKeys = null): ReviewItem => itemOf(fromReviewRequest(r), r.version?.version_number ?? null, read);
+export const reviewRequestItem = (r: ReviewRequest, read: ReadState = null): ReviewItem => itemOf(fromReviewRequest(r), r.version?.version_number ?? null, read);
 
-export const changeRequestItem = (r: AssetReview, read: ReadKeys = null): ReviewItem => ({
+export const changeRequestItem = (r: AssetReview, read: ReadState = null): ReviewItem => ({
   ...itemOf(fromChangeRequest(r), r.version?.version_number ?? null, read),
   status: r.status,
 });
 
 /** What the app marked read, from the index of the configured sync folder (if there is one). */
-function readKeys(rootOption: string | undefined): ReadKeys {
+function readState(rootOption: string | undefined): ReadState {
   const root = rootOption ?? readConfig().root;
   if (!root) return null;
   const indexPath = indexPathFor(resolve(root));
@@ -59,7 +60,7 @@ function readKeys(rootOption: string | undefined): ReadKeys {
   try {
     const index = openIndex(indexPath);
     try {
-      return new Set(index.notifications.list().filter((n) => n.read).map((n) => `${n.kind}\n${n.remoteKey}`));
+      return index.notifications.readState();
     } finally {
       index.close();
     }
@@ -92,7 +93,7 @@ async function reviews(options: ServiceOptions & { json?: boolean; root?: string
   const connection = await connect({ ...resolveService(options, readConfig()), logToStderr: globals.verbose });
   try {
     const [requests, changes] = await Promise.all([connection.client.listReviewRequests(), connection.client.listChangeRequests()]);
-    const read = readKeys(options.root);
+    const read = readState(options.root);
     const requestItems = requests.map((r) => reviewRequestItem(r, read));
     const changeItems = changes.map((r) => changeRequestItem(r, read));
     if (options.json) printJson({ reviewRequests: requestItems, changeRequests: changeItems });

@@ -109,4 +109,12 @@ export class NotificationStore {
   list(): SeenNotification[] {
     return this.listStmt.all().map(fromRow);
   }
+
+  /** Whether the user marked a request read, answered from one read of the table. */
+  readState(): (item: NotificationKey) => boolean {
+    const read = new Set(this.list().filter((n) => n.read).map((n) => keyOf(n)));
+    return (item) => read.has(keyOf(item));
+  }
 }
+
+const keyOf = (item: NotificationKey): string => `${item.kind}\n${item.remoteKey}`;
