@@ -1,6 +1,6 @@
 /**
- * A few worker threads that do the scanner's system calls: list a folder and lstat its files,
- * read and hash files. On the main thread each lstat of a 100,000-file tree cost about 4 µs of
+ * A few worker threads that do the scanner's system calls (list a folder and lstat its files,
+ * read and hash files) and hash large downloads behind their writer (`hashBehind`). On the main thread each lstat of a 100,000-file tree cost about 4 µs of
  * JavaScript around a 1 µs system call (path conversion, a BigIntStats with four Dates), and
  * SHA-256 of every file on a first scan kept one core busy; workers spread both over the cores
  * while the main thread only compares stamps and stays responsive.
@@ -149,8 +149,41 @@ function hashOne(path, cancel) {
   }
 }
 
+// Hashes of files being written, by job: each job's messages come to one worker, in order.
+const jobs = new Map();
+
+function behind(m) {
+  if (m.op === 'open') {
+    try {
+      jobs.set(m.job, { fd: openSync(m.path, OPEN_FLAGS), hash: createHash('sha256'), at: 0, error: undefined });
+    } catch (err) {
+      jobs.set(m.job, { fd: undefined, error: errorOf(err) });
+    }
+    return null;
+  }
+  const job = jobs.get(m.job);
+  if (m.op === 'to') {
+    try {
+      while (job.error === undefined && job.at < m.end) {
+        const n = readSync(job.fd, buffer, 0, Math.min(buffer.length, m.end - job.at), job.at);
+        if (n === 0) job.error = { code: 'ESHORT', message: 'the file holds fewer bytes than were written to it' };
+        job.hash.update(buffer.subarray(0, n));
+        job.at += n;
+      }
+    } catch (err) {
+      job.error = errorOf(err);
+    }
+    return null;
+  }
+  jobs.delete(m.job);
+  if (job.fd !== undefined) try { closeSync(job.fd); } catch {}
+  return job.error !== undefined ? { error: job.error } : { checksum: job.hash.digest('hex'), size: job.at };
+}
+
 parentPort.on('message', (m) => {
-  if (m.kind === 'list') {
+  if (m.kind === 'behind') {
+    parentPort.postMessage({ id: m.id, answer: behind(m) });
+  } else if (m.kind === 'list') {
     const answers = [];
     const transfer = [];
     for (const prefix of m.prefixes) {
@@ -165,7 +198,22 @@ parentPort.on('message', (m) => {
 });
 `;
 
-type Request = { kind: 'list'; prefixes: string[] } | { kind: 'hash'; paths: string[]; cancel: Int32Array };
+type Request =
+  | { kind: 'list'; prefixes: string[] }
+  | { kind: 'hash'; paths: string[]; cancel: Int32Array }
+  | { kind: 'behind'; job: number; op: 'open'; path: string }
+  | { kind: 'behind'; job: number; op: 'to'; end: number }
+  | { kind: 'behind'; job: number; op: 'end' };
+
+/**
+ * A file hashed on a worker thread while another thread writes it: `to(end)` once its first
+ * `end` bytes are written, `end()` for the checksum of all bytes read. Reads what is on disk,
+ * so the checksum vouches for the file, not only for what was received.
+ */
+export interface HashBehind {
+  to(end: number): void;
+  end(): Promise<HashAnswer>;
+}
 
 interface Pending {
   resolve: (answer: unknown) => void;
@@ -175,11 +223,14 @@ interface Pending {
 interface PooledWorker {
   worker: Worker;
   pending: Map<number, Pending>;
+  /** `hashBehind` jobs open on this worker: it is not ended while one is. */
+  jobs: number;
 }
 
 export class FsWorkerPool {
   private readonly workers: PooledWorker[] = [];
   private nextId = 0;
+  private nextJob = 0;
   private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(readonly size: number) {}
@@ -197,6 +248,29 @@ export class FsWorkerPool {
     return this.send({ kind: 'hash', paths, cancel }) as Promise<HashAnswer[]>;
   }
 
+  /**
+   * Starts hashing `path` (opened without following a symlink) on one worker, which reads each
+   * part as `to` says it is written. On the main thread, SHA-256 of a 2 GiB download took
+   * 1.2 s of the 4.5 s it took in all, while the other core waited.
+   */
+  hashBehind(path: string): HashBehind {
+    const target = this.leastBusy();
+    const job = this.nextJob++;
+    target.jobs += 1;
+    let ended = false;
+    void this.sendTo(target, { kind: 'behind', job, op: 'open', path }).catch(() => undefined);
+    return {
+      to: (end) => void this.sendTo(target, { kind: 'behind', job, op: 'to', end }).catch(() => undefined),
+      end: () => {
+        if (!ended) {
+          ended = true;
+          target.jobs -= 1;
+        }
+        return this.sendTo(target, { kind: 'behind', job, op: 'end' }) as Promise<HashAnswer>;
+      },
+    };
+  }
+
   /** Starts the workers now, so they boot while the caller does other work. */
   warm(): void {
     while (this.workers.length < this.size) this.start().worker.unref();
@@ -211,8 +285,12 @@ export class FsWorkerPool {
   }
 
   private send(request: Request): Promise<unknown> {
+    return this.sendTo(this.leastBusy(), request);
+  }
+
+  private sendTo(target: PooledWorker, request: Request): Promise<unknown> {
     clearTimeout(this.idleTimer);
-    const target = this.leastBusy();
+    if (!this.workers.includes(target)) return Promise.reject(new Error('the file-system worker of this job has ended'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (target.pending.size === 0) target.worker.ref();
@@ -223,13 +301,13 @@ export class FsWorkerPool {
 
   private leastBusy(): PooledWorker {
     let best: PooledWorker | undefined;
-    for (const w of this.workers) if (!best || w.pending.size < best.pending.size) best = w;
-    if (best && (best.pending.size === 0 || this.workers.length >= this.size)) return best;
+    for (const w of this.workers) if (!best || loadOf(w) < loadOf(best)) best = w;
+    if (best && (loadOf(best) === 0 || this.workers.length >= this.size)) return best;
     return this.start();
   }
 
   private start(): PooledWorker {
-    const pooled: PooledWorker = { worker: new Worker(WORKER_SOURCE, { eval: true }), pending: new Map() };
+    const pooled: PooledWorker = { worker: new Worker(WORKER_SOURCE, { eval: true }), pending: new Map(), jobs: 0 };
     const { worker, pending } = pooled;
     worker.on('message', ({ id, answer }: { id: number; answer: unknown }) => {
       const waiting = pending.get(id);
@@ -245,17 +323,20 @@ export class FsWorkerPool {
       pending.clear();
     };
     worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`a scanner worker exited (code ${code})`)));
+    worker.on('exit', (code) => fail(new Error(`a file-system worker exited (code ${code})`)));
     this.workers.push(pooled);
     return pooled;
   }
 
   private armIdleTimer(): void {
-    if (this.workers.some((w) => w.pending.size > 0)) return;
+    if (this.workers.some((w) => w.pending.size > 0 || w.jobs > 0)) return;
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => void this.close(), IDLE_MS).unref();
   }
 }
+
+/** Messages waiting for a worker, and the jobs open on it. */
+const loadOf = (w: PooledWorker): number => w.pending.size + w.jobs;
 
 let shared: FsWorkerPool | undefined;
 

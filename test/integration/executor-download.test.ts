@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pathKey } from '../../main/local/paths.js';
 import { ServiceClient, type DownloadOptions, type DownloadResponse } from '../../main/service-client/index.js';
 import type { Download } from '../../main/sync/actions.js';
+import { HASH_BEHIND_BYTES } from '../../main/sync/executor/download-hash.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
 import type { RemoteFile } from '../../main/sync/model.js';
 import type { FaultOptions } from '../../service/index.js';
@@ -83,23 +84,28 @@ describe('download', () => {
     return { bytes, remote, client, deps };
   }
 
-  it('resumes a large download cut off mid-body from the bytes already on disk', async () => {
-    const { bytes, remote, client, deps } = await cutOffOnce('teaser.mp4', 1_500_000);
+  // Below HASH_BEHIND_BYTES the main thread hashes the body as it arrives; above, a worker reads
+  // the temp file behind the writer (download-hash.ts): both must resume from the bytes on disk.
+  it.each([
+    ['teaser.mp4', 1_500_000, 'hashed as received'],
+    ['master.mov', HASH_BEHIND_BYTES + 3_000_000, 'hashed behind the writer'],
+  ])('resumes a large download cut off mid-body from the bytes already on disk (%s, %i bytes, %s)', async (name, size) => {
+    const { bytes, remote, client, deps } = await cutOffOnce(name, size);
     const [entry] = h.index.journal.open(h.ws);
-    expect(entry).toMatchObject({ kind: 'download', path: 'teaser.mp4' });
+    expect(entry).toMatchObject({ kind: 'download', path: name });
     const temps = await tempFiles(h.root);
     expect(temps).toHaveLength(1);
     const kept = (await stat(path.join(h.root, temps[0] as string))).size;
     expect(kept).toBeGreaterThan(0);
     expect(kept).toBeLessThan(bytes.length);
-    expect(h.index.errors.get(h.ws, 'teaser.mp4')?.attempts).toBe(1);
+    expect(h.index.errors.get(h.ws, name)?.attempts).toBe(1);
 
     const second = await executePlan([download(remote)], deps);
     expect(second).toMatchObject({ downloaded: 1, failed: [] });
     expect(client.starts).toEqual([0, kept]);
-    expect(await readFile(path.join(h.root, 'teaser.mp4'))).toEqual(bytes);
+    expect(sha256(await readFile(path.join(h.root, name)))).toBe(sha256(bytes));
     expect(await tempFiles(h.root)).toEqual([]);
-    expect(h.index.errors.get(h.ws, 'teaser.mp4')).toBeUndefined();
+    expect(h.index.errors.get(h.ws, name)).toBeUndefined();
     await client.close();
   });
 
@@ -135,13 +141,16 @@ describe('download', () => {
     await client.close();
   });
 
-  it('throws away a resumed temp file whose bytes do not hash right, and leaves the target untouched', async () => {
+  it.each([
+    [100_000, 'hashed as received'],
+    [HASH_BEHIND_BYTES + 100_000, 'hashed behind the writer'],
+  ])('throws away a resumed temp file whose bytes do not hash right, and leaves the target untouched (%i bytes, %s)', async (size) => {
     h = await world.setUp();
-    const bytes = bytesOf(100_000, 'flyer');
+    const bytes = bytesOf(size, 'flyer');
     const asset = await putAsset(h.colleague, h.ws, { name: 'flyer.ai', bytes });
     const remote = await remoteFileOf(h.client, h.ws, asset.id, 'flyer.ai');
     const tempPath = '.assetsync-00000000000000aa.part';
-    await writeFile(path.join(h.root, tempPath), Buffer.alloc(50_000, 7));
+    await writeFile(path.join(h.root, tempPath), Buffer.alloc(size / 2, 7));
     h.index.journal.begin({ workspaceId: h.ws, kind: 'download', path: 'flyer.ai', assetId: asset.id, state: { tempPath, checksum: remote.checksum } });
 
     const result = await executePlan([download(remote)], h.deps);
@@ -155,7 +164,7 @@ describe('download', () => {
     // The next attempt starts from scratch and succeeds.
     const retry = await executePlan([download(remote)], h.deps);
     expect(retry.downloaded).toBe(1);
-    expect(await readFile(path.join(h.root, 'flyer.ai'))).toEqual(bytes);
+    expect(sha256(await readFile(path.join(h.root, 'flyer.ai')))).toBe(sha256(bytes));
   });
 
   it('does not replace a file with bytes other than the ones announced', async () => {

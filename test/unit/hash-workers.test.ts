@@ -1,7 +1,7 @@
 /** The scanner's worker threads: hashing in batches, and what they refuse to read. */
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -88,5 +88,35 @@ describe('hashing on worker threads', () => {
     expect(listing.stats[names.indexOf('link')]).toBe(StatResult.None);
     const [missing] = await pool.list([path.join(dir, 'nope') + path.sep]);
     expect(missing).toMatchObject({ error: { code: 'ENOENT' } });
+  });
+});
+
+describe('hashing a file behind its writer', () => {
+  it('hashes the bytes written so far as it is told, several files at once on two workers', async () => {
+    const parts = [randomBytes(3 * 1024 * 1024 + 11), randomBytes(5), randomBytes(1024 * 1024)];
+    const files = ['a', 'b', 'c'].map((n) => path.join(dir, `${n}.part`));
+    for (const f of files) await writeFile(f, '');
+    const jobs = files.map((f) => pool.hashBehind(f));
+    let end = 0;
+    for (const part of parts) {
+      for (const f of files) await appendFile(f, part);
+      end += part.length;
+      for (const job of jobs) job.to(end);
+    }
+    const all = Buffer.concat(parts);
+    for (const job of jobs) expect(await job.end()).toEqual({ checksum: sha256(all), size: all.length });
+  });
+
+  it('reports a file shorter than it was said to be, and one it may not open', async () => {
+    const short = path.join(dir, 'short.part');
+    await writeFile(short, 'abc');
+    const job = pool.hashBehind(short);
+    job.to(10);
+    expect(await job.end()).toMatchObject({ error: { code: 'ESHORT' } });
+
+    await symlink(short, path.join(dir, 'link.part'));
+    const viaLink = pool.hashBehind(path.join(dir, 'link.part'));
+    viaLink.to(3);
+    expect(await viaLink.end()).toMatchObject({ error: { code: 'ELOOP' } });
   });
 });

@@ -43,6 +43,8 @@ export class BatchedWriter {
     private readonly file: FileHandle,
     /** Where the next byte goes. */
     private position: number,
+    /** Told, after each write, the offset up to which the file holds the bytes (in order). */
+    private readonly onWritten: (end: number) => void = () => undefined,
   ) {
     this.flushedAt = position;
   }
@@ -95,6 +97,7 @@ export class BatchedWriter {
         position += bytesWritten;
         buffers = rest(buffers, bytesWritten);
       }
+      this.onWritten(position);
       if (position - this.flushedAt >= FLUSH_EVERY_BYTES && this.flushing === undefined) {
         this.flushedAt = position;
         // Beside the next writes, not before them: the disk and the network work at once.

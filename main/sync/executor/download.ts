@@ -4,13 +4,11 @@
  * file's journal entry names its temp file, so an interrupted download resumes with `Range` from
  * what is on disk; bytes that do not hash to the announced checksum are thrown away.
  */
-import { createHash, type Hash } from 'node:crypto';
 import { constants, fstatSync, lstatSync, renameSync } from 'node:fs';
 import { lstat, open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { JournalEntry } from '../../index/journal.js';
-import { HASH_CHUNK_BYTES } from '../../local/hash.js';
 import { tempFileName } from '../../local/own-files.js';
 import { pathKey, resolveInsideRoot } from '../../local/paths.js';
 import { stampOf, type FileStamp } from '../../local/stamp.js';
@@ -20,6 +18,7 @@ import { joinPath, parentOf } from '../rel-path.js';
 import { SMALL_TRANSFER_BYTES, type TransferHandle } from '../transfer-queue.js';
 import { DONE, deferred, recordActivity, signalOpt, suppressWrite, type ExecutorDeps, type Outcome } from './context.js';
 import { BatchedWriter, FileWriteError } from './batched-writer.js';
+import { downloadHash, type DownloadHash } from './download-hash.js';
 import { NO_FOLLOW, currentChecksum, ensureParent, fsyncDir, writablePath } from './disk.js';
 import { ChecksumMismatchError, IncompleteDownloadError, NotAFileError, isTransient } from './errors.js';
 import { discardDownload, openEntriesAt, tempPathOf } from './journal-entries.js';
@@ -169,12 +168,15 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
   if (existing !== undefined && !existing.isFile()) throw new NotAFileError(temp);
   const flags = existing ? constants.O_RDWR : constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
   const file = await open(temp, flags | NO_FOLLOW, 0o644);
+  let hash = downloadHash(remote.size, temp);
   try {
-    let hash = createHash('sha256');
     let offset = 0;
     if (existing !== undefined) {
       if (existing.size > remote.size) await file.truncate(0);
-      else offset = await hashPrefix(file, existing.size, hash);
+      else {
+        await hash.prefix(file, existing.size);
+        offset = existing.size;
+      }
     }
     t.progress(offset);
     if (offset < remote.size) {
@@ -189,34 +191,25 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
       if (offset > 0 && res.status === 200) {
         // The range was ignored: the body is the whole file.
         await file.truncate(0);
-        hash = createHash('sha256');
+        hash.drop();
+        hash = downloadHash(remote.size, temp);
         offset = 0;
       }
       offset = await writeBody(res.body, file, offset, hash, remote, t);
     }
     if (offset < remote.size) throw new IncompleteDownloadError(`${remote.path}: the body ended at byte ${offset} of ${remote.size}`);
-    const checksum = hash.digest('hex');
+    const checksum = await hash.digest(offset);
     if (checksum !== remote.checksum) {
       throw new ChecksumMismatchError(`${remote.path}: the bytes received hash to ${checksum}, not ${remote.checksum}`);
     }
     await file.sync();
     return stampOf(fstatSync(file.fd, { bigint: true }));
+  } catch (err) {
+    hash.drop();
+    throw err;
   } finally {
     await file.close();
   }
-}
-
-/** Feeds the first `length` bytes of `file` to `hash` (a resumed download's prefix); returns `length`. */
-async function hashPrefix(file: FileHandle, length: number, hash: Hash): Promise<number> {
-  const buffer = Buffer.allocUnsafe(Math.min(HASH_CHUNK_BYTES, Math.max(length, 1)));
-  let position = 0;
-  while (position < length) {
-    const { bytesRead } = await file.read(buffer, 0, Math.min(buffer.length, length - position), position);
-    if (bytesRead === 0) break;
-    hash.update(buffer.subarray(0, bytesRead));
-    position += bytesRead;
-  }
-  return position;
 }
 
 /** Stops a body we no longer want; undici reports that as an error nobody needs to hear. */
@@ -230,19 +223,19 @@ async function writeBody(
   body: Readable,
   file: FileHandle,
   offset: number,
-  hash: Hash,
+  hash: DownloadHash,
   remote: RemoteFile,
   t: TransferHandle,
 ): Promise<number> {
   let position = offset;
-  const writer = new BatchedWriter(file, offset);
+  const writer = new BatchedWriter(file, offset, (end) => hash.written(end));
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
       await t.throttle(chunk.length);
       if (position + chunk.length > remote.size) {
         throw new ChecksumMismatchError(`${remote.path}: the service sent more than the ${remote.size} bytes announced`);
       }
-      hash.update(chunk);
+      hash.received(chunk);
       await writer.add(chunk);
       position += chunk.length;
       t.progress(position);
