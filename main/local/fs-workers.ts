@@ -1,9 +1,10 @@
 /**
  * A few worker threads that do the scanner's system calls (list a folder and lstat its files,
- * read and hash files) and hash large downloads behind their writer (`hashBehind`). On the main thread each lstat of a 100,000-file tree cost about 4 µs of
- * JavaScript around a 1 µs system call (path conversion, a BigIntStats with four Dates), and
- * SHA-256 of every file on a first scan kept one core busy; workers spread both over the cores
- * while the main thread only compares stamps and stays responsive.
+ * read and hash files) and hash large downloads behind their writer (`hashBehind`). On the
+ * main thread each lstat of a 100,000-file tree cost about 4 µs of JavaScript around a 1 µs
+ * system call (path conversion, a BigIntStats with four Dates), and SHA-256 of every file on a
+ * first scan kept one core busy; workers spread both over the cores while the main thread only
+ * compares stamps and stays responsive.
  *
  * The pool starts on first use and outlives a scan: starting two workers takes 50 to 100 ms,
  * a quarter of a whole rescan. It ends after a minute without work (the engine rescans every
