@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ServiceClient, type UploadBody, type UploadOptions, type UploadResult } from '../../main/service-client/index.js';
@@ -56,6 +57,18 @@ describe('upload', () => {
     expect(asset.currentVersion?.checksum).toBe(sha256(bytes));
     expect(h.index.journal.open(h.ws)).toEqual([]);
     expect(h.activity.map((a) => a.kind)).toEqual(['created', 'uploaded']);
+  });
+
+  it('refuses a pipe put in a small file\'s place after the scan, without hanging on it', async () => {
+    h = await world.setUp();
+    const local = await writeLocal(h.root, 'notes.txt', 'scanned as a file');
+    await rm(path.join(h.root, 'notes.txt'));
+    if (spawnSync('mkfifo', [path.join(h.root, 'notes.txt')]).status !== 0) return;
+
+    const result = await executePlan([uploadNew(local)], h.deps);
+
+    expect(result.uploaded).toBe(0);
+    expect(await assetsNamed(h, 'notes.txt')).toEqual([]);
   });
 
   it('commits a new version on top of the version the edit started from', async () => {

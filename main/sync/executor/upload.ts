@@ -6,7 +6,7 @@
  * written is left for the next cycle.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import type { JournalEntry } from '../../index/journal.js';
 import { HASH_CHUNK_BYTES, type FileHash } from '../../local/hash.js';
@@ -32,7 +32,7 @@ import {
   type Outcome,
 } from './context.js';
 import { NO_FOLLOW, writablePath } from './disk.js';
-import { isMissing, isTransient } from './errors.js';
+import { NotAFileError, isMissing, isTransient } from './errors.js';
 import { openEntriesAt } from './journal-entries.js';
 import { renameLocalFile } from './moves.js';
 import { recordConflict } from './open-conflicts.js';
@@ -322,7 +322,7 @@ function stillChanging(relPath: string): Deferred {
 async function sendFile(deps: ExecutorDeps, abs: string, url: string, local: LocalFile, t: TransferHandle): Promise<FileHash> {
   // A small file is read in one call and sent as one buffer: most assets of a design workspace
   // are small, and a stream per file cost more than its bytes.
-  if (local.size <= SMALL_TRANSFER_BYTES) return sendSmallFile(deps, abs, url, t);
+  if (local.size <= SMALL_TRANSFER_BYTES) return sendSmallFile(deps, abs, local.path, url, t);
   let reading: HashedReading | undefined;
   // A function, not a stream: each retry of the PUT reads the file afresh.
   const body = (): AsyncIterable<Uint8Array> => {
@@ -337,17 +337,28 @@ async function sendFile(deps: ExecutorDeps, abs: string, url: string, local: Loc
 }
 
 /** The whole file in one buffer: what is hashed is exactly what is sent, however it changes meanwhile. */
-async function sendSmallFile(deps: ExecutorDeps, abs: string, url: string, t: TransferHandle): Promise<FileHash> {
-  const handle = await open(abs, constants.O_RDONLY | NO_FOLLOW);
-  let bytes: Buffer;
-  try {
-    bytes = await handle.readFile();
-  } finally {
-    await handle.close();
-  }
+async function sendSmallFile(deps: ExecutorDeps, abs: string, relPath: string, url: string, t: TransferHandle): Promise<FileHash> {
+  const bytes = readSmallFile(abs, relPath);
   await t.throttle(bytes.length);
   await deps.client.putSignedUpload(url, bytes, { contentType: CONTENT_TYPE, signal: t.signal, onProgress: (n) => t.progress(n) });
   return { checksum: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
+}
+
+/**
+ * A small file read with synchronous calls: from the page cache they take tens of µs, where
+ * `FileHandle.readFile` made five calls through the thread pool (open, fstat, two reads, close),
+ * each a wake-up of another thread that cost the main thread more than the call. Uploading
+ * 10,000 small files took 12.7-15.5 s of CPU instead of 16.9-17.8 s (A/B, session 11).
+ * O_NONBLOCK: a FIFO put in the file's place does not hang the open, and is refused.
+ */
+function readSmallFile(abs: string, relPath: string): Buffer {
+  const fd = openSync(abs, constants.O_RDONLY | NO_FOLLOW | (constants.O_NONBLOCK ?? 0));
+  try {
+    if (!fstatSync(fd).isFile()) throw new NotAFileError(relPath);
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 interface HashedReading {
