@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pathKey } from '../../main/local/paths.js';
 import { ServiceClient, type DownloadOptions, type DownloadResponse } from '../../main/service-client/index.js';
 import type { Download } from '../../main/sync/actions.js';
-import { HASH_BEHIND_BYTES } from '../../main/sync/executor/download-hash.js';
+import { DIRECT_IO_MIN_BYTES, directStart } from '../../main/sync/executor/direct-writer.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
 import type { RemoteFile } from '../../main/sync/model.js';
 import type { FaultOptions } from '../../service/index.js';
@@ -84,11 +84,11 @@ describe('download', () => {
     return { bytes, remote, client, deps };
   }
 
-  // Below HASH_BEHIND_BYTES the main thread hashes the body as it arrives; above, a worker reads
-  // the temp file behind the writer (download-hash.ts): both must resume from the bytes on disk.
+  // Below DIRECT_IO_MIN_BYTES the body goes through the page cache; above, it is written with
+  // direct I/O from aligned blocks (direct-writer.ts), and resumes from the last whole block.
   it.each([
-    ['teaser.mp4', 1_500_000, 'hashed as received'],
-    ['master.mov', HASH_BEHIND_BYTES + 3_000_000, 'hashed behind the writer'],
+    ['teaser.mp4', 1_500_000, 'through the page cache'],
+    ['master.mov', DIRECT_IO_MIN_BYTES + 3_000_001, 'written directly'],
   ])('resumes a large download cut off mid-body from the bytes already on disk (%s, %i bytes, %s)', async (name, size) => {
     const { bytes, remote, client, deps } = await cutOffOnce(name, size);
     const [entry] = h.index.journal.open(h.ws);
@@ -102,7 +102,7 @@ describe('download', () => {
 
     const second = await executePlan([download(remote)], deps);
     expect(second).toMatchObject({ downloaded: 1, failed: [] });
-    expect(client.starts).toEqual([0, kept]);
+    expect(client.starts).toEqual([0, size >= DIRECT_IO_MIN_BYTES ? directStart(kept) : kept]);
     expect(sha256(await readFile(path.join(h.root, name)))).toBe(sha256(bytes));
     expect(await tempFiles(h.root)).toEqual([]);
     expect(h.index.errors.get(h.ws, name)).toBeUndefined();
@@ -142,8 +142,8 @@ describe('download', () => {
   });
 
   it.each([
-    [100_000, 'hashed as received'],
-    [HASH_BEHIND_BYTES + 100_000, 'hashed behind the writer'],
+    [100_000, 'through the page cache'],
+    [DIRECT_IO_MIN_BYTES + 100_000, 'written directly'],
   ])('throws away a resumed temp file whose bytes do not hash right, and leaves the target untouched (%i bytes, %s)', async (size) => {
     h = await world.setUp();
     const bytes = bytesOf(size, 'flyer');

@@ -34,7 +34,17 @@ export class FileWriteError extends Error {
   }
 }
 
-export class BatchedWriter {
+/** Where a download's body goes, chunk by chunk (BatchedWriter, or DirectWriter for large files). */
+export interface FileWriter {
+  /** Takes the next chunk; waits while too much is unwritten. */
+  add(chunk: Buffer): Promise<void>;
+  /** Writes what is left and waits for every write: the bytes are then in the file. */
+  end(): Promise<void>;
+  /** Waits for the writes in flight, ignoring their failure (before closing after another error). */
+  settle(): Promise<void>;
+}
+
+export class BatchedWriter implements FileWriter {
   private chunks: Buffer[] = [];
   private bytes = 0;
   private inFlight: Promise<void> = Promise.resolve();

@@ -1,8 +1,9 @@
 /**
  * The checksum of a download as it lands on disk. A file up to HASH_BEHIND_BYTES is hashed on
- * the main thread as its chunks arrive: a message to a worker would cost more than its hash. A
- * larger one is hashed by a worker thread that reads the temp file behind the writer
- * (`hashBehind` in fs-workers.ts): SHA-256 runs at about 1.85 GB/s on one core here, and on the
+ * the main thread as its chunks arrive: a message to a worker would cost more than its hash. So
+ * is a larger one written with direct I/O (direct-writer.ts, Linux), which the page cache does
+ * not hold for a worker to read back. Any other is hashed by a worker thread that reads the temp
+ * file behind the writer (`hashBehind` in fs-workers.ts): SHA-256 runs at about 1.85 GB/s on one core here, and on the
  * main thread it took 1.2 s of a 2 GiB download's 4.5 s while the other core waited.
  */
 import { createHash } from 'node:crypto';
@@ -28,8 +29,12 @@ export interface DownloadHash {
   drop(): void;
 }
 
-export function downloadHash(size: number, tempPath: string): DownloadHash {
-  return size >= HASH_BEHIND_BYTES ? hashBehindWriter(tempPath) : hashAsReceived();
+/**
+ * `direct`: the file is written past the page cache, where reading it back would go to the disk;
+ * its chunks are hashed as they arrive instead, whatever their size.
+ */
+export function downloadHash(size: number, tempPath: string, direct = false): DownloadHash {
+  return size >= HASH_BEHIND_BYTES && !direct ? hashBehindWriter(tempPath) : hashAsReceived();
 }
 
 function hashAsReceived(): DownloadHash {

@@ -17,7 +17,8 @@ import type { RemoteFile } from '../model.js';
 import { joinPath, parentOf } from '../rel-path.js';
 import { SMALL_TRANSFER_BYTES, type TransferHandle } from '../transfer-queue.js';
 import { DONE, deferred, recordActivity, signalOpt, suppressWrite, type ExecutorDeps, type Outcome } from './context.js';
-import { BatchedWriter, FileWriteError } from './batched-writer.js';
+import { BatchedWriter, FileWriteError, type FileWriter } from './batched-writer.js';
+import { DirectWriter, directStart, openDirect } from './direct-writer.js';
 import { downloadHash, type DownloadHash } from './download-hash.js';
 import { NO_FOLLOW, currentChecksum, ensureParent, fsyncDir, writablePath } from './disk.js';
 import { ChecksumMismatchError, IncompleteDownloadError, NotAFileError, isTransient } from './errors.js';
@@ -168,14 +169,18 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
   if (existing !== undefined && !existing.isFile()) throw new NotAFileError(temp);
   const flags = existing ? constants.O_RDWR : constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
   const file = await open(temp, flags | NO_FOLLOW, 0o644);
-  let hash = downloadHash(remote.size, temp);
+  let direct: FileHandle | undefined;
+  let hash: DownloadHash | undefined;
   try {
+    direct = await openDirect(file, remote.size);
+    hash = downloadHash(remote.size, temp, direct !== undefined);
     let offset = 0;
     if (existing !== undefined) {
       if (existing.size > remote.size) await file.truncate(0);
       else {
-        await hash.prefix(file, existing.size);
-        offset = existing.size;
+        // A direct write starts at a block boundary: the last few bytes received come again.
+        offset = direct ? directStart(existing.size) : existing.size;
+        await hash.prefix(file, offset);
       }
     }
     t.progress(offset);
@@ -192,10 +197,11 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
         // The range was ignored: the body is the whole file.
         await file.truncate(0);
         hash.drop();
-        hash = downloadHash(remote.size, temp);
+        hash = downloadHash(remote.size, temp, direct !== undefined);
         offset = 0;
       }
-      offset = await writeBody(res.body, file, offset, hash, remote, t);
+      const writer = direct ? new DirectWriter(file, direct, offset) : new BatchedWriter(file, offset, (end) => hash?.written(end));
+      offset = await writeBody(res.body, writer, offset, hash, remote, t);
     }
     if (offset < remote.size) throw new IncompleteDownloadError(`${remote.path}: the body ended at byte ${offset} of ${remote.size}`);
     const checksum = await hash.digest(offset);
@@ -205,9 +211,10 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
     await file.sync();
     return stampOf(fstatSync(file.fd, { bigint: true }));
   } catch (err) {
-    hash.drop();
+    hash?.drop();
     throw err;
   } finally {
+    await direct?.close();
     await file.close();
   }
 }
@@ -221,14 +228,13 @@ function discard(body: Readable): void {
 /** Writes the body from `offset` on, hashing each chunk as it goes; returns the end offset. */
 async function writeBody(
   body: Readable,
-  file: FileHandle,
+  writer: FileWriter,
   offset: number,
   hash: DownloadHash,
   remote: RemoteFile,
   t: TransferHandle,
 ): Promise<number> {
   let position = offset;
-  const writer = new BatchedWriter(file, offset, (end) => hash.written(end));
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
       await t.throttle(chunk.length);

@@ -1,0 +1,36 @@
+/**
+ * Page-aligned buffers, which direct I/O (O_DIRECT) requires of the memory it writes from. Node
+ * has no aligned allocation, and its buffers start wherever malloc put them; a WebAssembly
+ * memory is mapped by V8 on its own pages, so its buffer starts on a page boundary.
+ *
+ * Blocks are kept once made and handed out again: each memory reserves gigabytes of address
+ * space, which V8 limits, so one per download would run out during a long sync before the
+ * garbage collector gave them back. They are few: the peak of concurrent large downloads times
+ * the blocks each one uses.
+ */
+
+// Node's type definitions of this version declare WebAssembly's types but not the global itself.
+declare const WebAssembly: { Memory: new (descriptor: { initial: number }) => { readonly buffer: ArrayBuffer } };
+
+/** Bytes per block: a whole number of WebAssembly pages (64 KiB), so every block stays aligned. */
+export const ALIGNED_BLOCK_BYTES = 1024 * 1024;
+
+const WASM_PAGE_BYTES = 64 * 1024;
+/** Blocks made at once, in one memory. */
+const BLOCKS_PER_SLAB = 4;
+
+const free: Buffer[] = [];
+
+/** A page-aligned block of ALIGNED_BLOCK_BYTES, its contents undefined. */
+export function takeAlignedBlock(): Buffer {
+  const block = free.pop();
+  if (block !== undefined) return block;
+  const memory = new WebAssembly.Memory({ initial: (BLOCKS_PER_SLAB * ALIGNED_BLOCK_BYTES) / WASM_PAGE_BYTES });
+  for (let i = 1; i < BLOCKS_PER_SLAB; i += 1) free.push(Buffer.from(memory.buffer, i * ALIGNED_BLOCK_BYTES, ALIGNED_BLOCK_BYTES));
+  return Buffer.from(memory.buffer, 0, ALIGNED_BLOCK_BYTES);
+}
+
+/** Hands a block back for the next writer; nothing may use it afterwards. */
+export function returnAlignedBlock(block: Buffer): void {
+  free.push(block);
+}

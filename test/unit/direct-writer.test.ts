@@ -1,0 +1,93 @@
+import { constants } from 'node:fs';
+import { mkdtemp, open, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ALIGNED_BLOCK_BYTES } from '../../main/local/aligned-blocks.js';
+import { FileWriteError } from '../../main/sync/executor/batched-writer.js';
+import { DIRECT_IO_ALIGN, DIRECT_IO_MIN_BYTES, DirectWriter, openDirect } from '../../main/sync/executor/direct-writer.js';
+import { seededRandom } from '../../shared/random.js';
+
+let dir: string | undefined;
+const handles: FileHandle[] = [];
+afterEach(async () => {
+  for (const h of handles.splice(0)) await h.close().catch(() => undefined);
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+function chunksOf(total: number, seed: number): Buffer[] {
+  const random = seededRandom(seed);
+  const chunks: Buffer[] = [];
+  for (let made = 0; made < total; ) {
+    const size = Math.min(total - made, 1 + Math.floor(random() * 200_000));
+    chunks.push(Buffer.alloc(size, (made + size) % 251));
+    made += size;
+  }
+  return chunks;
+}
+
+async function tempFile(): Promise<{ file: string; handle: FileHandle }> {
+  dir = await mkdtemp(path.join(tmpdir(), 'direct-'));
+  const file = path.join(dir, 'body');
+  const handle = await open(file, 'w+');
+  handles.push(handle);
+  return { file, handle };
+}
+
+const linux = process.platform === 'linux';
+
+describe.runIf(linux)('DirectWriter', () => {
+  it('leaves exactly the bytes received after a block-aligned prefix, at the exact size', async () => {
+    const { file, handle } = await tempFile();
+    const prefix = Buffer.alloc(3 * DIRECT_IO_ALIGN, 9);
+    await handle.write(prefix, 0, prefix.length, 0);
+    const direct = await openDirect(handle, DIRECT_IO_MIN_BYTES);
+    expect(direct).toBeDefined();
+    handles.push(direct as FileHandle);
+    // Not a whole number of blocks or of alignment units: the last write is padded, then cut.
+    const chunks = chunksOf(5 * ALIGNED_BLOCK_BYTES + 12_345, 3);
+    const written: number[] = [];
+    const writer = new DirectWriter(handle, direct as FileHandle, prefix.length, (end) => written.push(end));
+    for (const chunk of chunks) await writer.add(chunk);
+    await writer.end();
+    const expected = Buffer.concat([prefix, ...chunks]);
+    expect((await stat(file)).size).toBe(expected.length);
+    expect((await readFile(file)).equals(expected)).toBe(true);
+    expect(written.at(-1)).toBe(expected.length);
+  });
+
+  it('is not offered for small files, and refuses to start mid-block', async () => {
+    const { handle } = await tempFile();
+    expect(await openDirect(handle, DIRECT_IO_MIN_BYTES - 1)).toBeUndefined();
+    const direct = (await openDirect(handle, DIRECT_IO_MIN_BYTES)) as FileHandle;
+    handles.push(direct);
+    expect(() => new DirectWriter(handle, direct, 100)).toThrow(RangeError);
+  });
+
+  it('reports a failed write (a full disk) as a write failure, and stops taking chunks', async () => {
+    const { file, handle } = await tempFile();
+    // Opened for reading only: every write fails, as a full or read-only disk makes it.
+    const readOnly = await open(file, constants.O_RDONLY);
+    handles.push(readOnly);
+    const writer = new DirectWriter(handle, readOnly, 0);
+    const adding = (async () => {
+      for (let i = 0; i < 20; i += 1) await writer.add(Buffer.alloc(ALIGNED_BLOCK_BYTES, i));
+    })();
+    await expect(adding).rejects.toBeInstanceOf(FileWriteError);
+    await expect(writer.end()).rejects.toBeInstanceOf(FileWriteError);
+  });
+
+  it('goes through the page cache when the filesystem refuses the first direct write, losing nothing', async () => {
+    const { file, handle } = await tempFile();
+    // What a filesystem that takes O_DIRECT but not our alignment answers.
+    const refusing = {
+      write: () => Promise.reject(Object.assign(new Error('EINVAL: invalid argument, write'), { code: 'EINVAL' })),
+    } as unknown as FileHandle;
+    const chunks = chunksOf(2 * ALIGNED_BLOCK_BYTES + 777, 5);
+    const writer = new DirectWriter(handle, refusing, 0);
+    for (const chunk of chunks) await writer.add(chunk);
+    await writer.end();
+    expect((await readFile(file)).equals(Buffer.concat(chunks))).toBe(true);
+  });
+});
