@@ -100,7 +100,7 @@ describe('TransferQueue', () => {
       secondStarted = true;
     });
     let throttled = false;
-    const waiting = handle?.throttle(10).then(() => {
+    const waiting = handle?.throttle(10)?.then(() => {
       throttled = true;
     });
     for (let i = 0; i < 5; i++) await settle();
@@ -124,11 +124,15 @@ describe('TransferQueue', () => {
     });
     expect(queue.throttleWaits).toBe(0);
     // The bucket holds one second's worth: 10 more bytes than that is a short wait, counted once.
-    await queue.run(job('b'), (t) => t.throttle(20));
+    await queue.run(job('b'), async (t) => {
+      await t.throttle(20);
+    });
     expect(queue.throttleWaits).toBe(1);
 
     queue.setBandwidthLimit(undefined);
-    await queue.run(job('c'), (t) => t.throttle(1_000_000_000));
+    await queue.run(job('c'), async (t) => {
+      await t.throttle(1_000_000_000);
+    });
     expect(queue.throttleWaits).toBe(1);
   });
 

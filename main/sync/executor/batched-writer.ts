@@ -36,8 +36,8 @@ export class FileWriteError extends Error {
 
 /** Where a download's body goes, chunk by chunk (BatchedWriter, or DirectWriter for large files). */
 export interface FileWriter {
-  /** Takes the next chunk; waits while too much is unwritten. */
-  add(chunk: Buffer): Promise<void>;
+  /** Takes the next chunk; answers a promise only when the caller must wait (too much is unwritten). */
+  add(chunk: Buffer): Promise<void> | undefined;
   /** Writes what is left and waits for every write: the bytes are then in the file. */
   end(): Promise<void>;
   /** Waits for the writes in flight, ignoring their failure (before closing after another error). */
@@ -65,10 +65,10 @@ export class BatchedWriter implements FileWriter {
   }
 
   /** Takes a chunk; waits only when a batch is full and the previous one is still being written. */
-  async add(chunk: Buffer): Promise<void> {
+  add(chunk: Buffer): Promise<void> | undefined {
     this.chunks.push(chunk);
     this.bytes += chunk.length;
-    if (this.bytes >= WRITE_BATCH_BYTES) await this.startWrite();
+    return this.bytes >= WRITE_BATCH_BYTES ? this.startWrite() : undefined;
   }
 
   /** Writes what is left and waits for every write and flush: the bytes are then in the file. */

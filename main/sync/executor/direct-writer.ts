@@ -77,16 +77,34 @@ export class DirectWriter implements FileWriter {
     if (position % DIRECT_IO_ALIGN !== 0) throw new RangeError(`a direct write cannot start at ${position}`);
   }
 
-  /** Copies the chunk into blocks; waits only while every block is full and being written. */
-  async add(chunk: Buffer): Promise<void> {
-    let from = 0;
-    while (from < chunk.length) {
-      this.current ??= await this.nextBlock();
+  /** Copies the chunk into blocks; answers a promise only while every block is full and being written. */
+  add(chunk: Buffer): Promise<void> | undefined {
+    return this.copyFrom(chunk, 0);
+  }
+
+  private copyFrom(chunk: Buffer, start: number): Promise<void> | undefined {
+    for (let from = start; from < chunk.length; ) {
+      if (this.current === undefined) {
+        if (this.failure) throw this.failure;
+        this.current = this.idle.pop() ?? this.newBlock();
+        if (this.current === undefined) return this.nextBlock().then((block) => {
+          this.current = block;
+          return this.copyFrom(chunk, from);
+        });
+      }
       const copied = chunk.copy(this.current, this.filled, from);
       this.filled += copied;
       from += copied;
       if (this.filled === ALIGNED_BLOCK_BYTES) this.queue();
     }
+    return undefined;
+  }
+
+  /** A block of this writer's own, if it may still take one. */
+  private newBlock(): Buffer | undefined {
+    if (this.owned >= BLOCKS_PER_WRITER) return undefined;
+    this.owned += 1;
+    return takeAlignedBlock();
   }
 
   /** Writes what is left and waits for every write: the bytes are then in the file, at its exact size. */
@@ -121,12 +139,8 @@ export class DirectWriter implements FileWriter {
   private async nextBlock(): Promise<Buffer> {
     for (;;) {
       if (this.failure) throw this.failure;
-      const block = this.idle.pop();
+      const block = this.idle.pop() ?? this.newBlock();
       if (block !== undefined) return block;
-      if (this.owned < BLOCKS_PER_WRITER) {
-        this.owned += 1;
-        return takeAlignedBlock();
-      }
       await new Promise<void>((resolve) => this.blockWaiters.push(resolve));
     }
   }
@@ -158,7 +172,7 @@ export class DirectWriter implements FileWriter {
         // The filesystem takes the flag but not the writes (alignment it does not support).
         refusedOn.add(fstatSync(this.file.fd).dev);
         this.fallback = new BatchedWriter(this.file, at, this.onWritten);
-        await this.fallback.add(Buffer.from(block.subarray(0, bytes))).catch((fallbackErr: unknown) => this.fail(fallbackErr));
+        await Promise.resolve(this.fallback.add(Buffer.from(block.subarray(0, bytes)))).catch((fallbackErr: unknown) => this.fail(fallbackErr));
       } else {
         this.fail(err);
       }

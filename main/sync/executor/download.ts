@@ -19,6 +19,7 @@ import { SMALL_TRANSFER_BYTES, type TransferHandle } from '../transfer-queue.js'
 import { DONE, deferred, recordActivity, signalOpt, suppressWrite, type ExecutorDeps, type Outcome } from './context.js';
 import { BatchedWriter, FileWriteError, type FileWriter } from './batched-writer.js';
 import { DirectWriter, directStart, openDirect } from './direct-writer.js';
+import { eachChunk } from './each-chunk.js';
 import { downloadHash, type DownloadHash } from './download-hash.js';
 import { NO_FOLLOW, currentChecksum, ensureParent, fsyncDir, writablePath } from './disk.js';
 import { ChecksumMismatchError, IncompleteDownloadError, NotAFileError, isTransient } from './errors.js';
@@ -235,17 +236,21 @@ async function writeBody(
   t: TransferHandle,
 ): Promise<number> {
   let position = offset;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      await t.throttle(chunk.length);
-      if (position + chunk.length > remote.size) {
-        throw new ChecksumMismatchError(`${remote.path}: the service sent more than the ${remote.size} bytes announced`);
-      }
-      hash.received(chunk);
-      await writer.add(chunk);
-      position += chunk.length;
-      t.progress(position);
+  const take = (chunk: Buffer): Promise<void> | undefined => {
+    if (position + chunk.length > remote.size) {
+      throw new ChecksumMismatchError(`${remote.path}: the service sent more than the ${remote.size} bytes announced`);
     }
+    hash.received(chunk);
+    const writing = writer.add(chunk);
+    position += chunk.length;
+    t.progress(position);
+    return writing;
+  };
+  try {
+    await eachChunk(body, (chunk) => {
+      const throttled = t.throttle(chunk.length);
+      return throttled === undefined ? take(chunk) : throttled.then(() => take(chunk));
+    });
     await writer.end();
   } catch (err) {
     discard(body);
