@@ -101,6 +101,8 @@ export const WEBDAV_REMOTE = ':webdav:';
  *   does not, and takes four times as long: 0.96 s for 256 MiB against 0.24 s);
  * - `durable`: each is fsynced (coreutils `sync FILE…`), as Asset Sync does before it calls a
  *   file downloaded: the floor of a download that survives a power cut.
+ * Before an upload, `verified` hashes each file first: the API asks for the checksum before it
+ * hands out the signed URL, so any client of it reads a file once before sending it.
  */
 export async function curlBatch(
   jobs: ReadonlyArray<{ url: string; path: string }>,
@@ -114,6 +116,7 @@ export async function curlBatch(
   const common = ['Expect:', 'Content-Type: application/octet-stream', ...headers].map(curlHeader);
   if (follow) common.push('location');
   const start = process.hrtime.bigint();
+  if (direction === 'put' && verified) await inShares(jobs.map((job) => job.path), parallel, ['openssl', 'dgst', '-sha256']);
   const runs = await curlConfigs(blocks, common, workDir, `${direction}`, parallel);
   if (direction === 'get') {
     const paths = jobs.map((job) => job.path);
