@@ -3,24 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BatchedWriter, FileWriteError, WRITE_BATCH_BYTES } from '../../main/sync/executor/batched-writer.js';
-import { seededRandom } from '../../shared/random.js';
+import { bodyChunks } from '../helpers/body-chunks.js';
 
 let dir: string | undefined;
 afterEach(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
   dir = undefined;
 });
-
-function chunksOf(total: number, seed: number): Buffer[] {
-  const random = seededRandom(seed);
-  const chunks: Buffer[] = [];
-  for (let made = 0; made < total; ) {
-    const size = Math.min(total - made, 1 + Math.floor(random() * 200_000));
-    chunks.push(Buffer.alloc(size, made % 251));
-    made += size;
-  }
-  return chunks;
-}
 
 describe('BatchedWriter', () => {
   it('leaves exactly the bytes received in the file, from the offset it started at', async () => {
@@ -29,7 +18,7 @@ describe('BatchedWriter', () => {
     const prefix = Buffer.from('resumed prefix');
     const handle = await open(file, 'w+');
     await handle.write(prefix, 0, prefix.length, 0);
-    const chunks = chunksOf(3 * WRITE_BATCH_BYTES + 12_345, 7);
+    const chunks = bodyChunks(3 * WRITE_BATCH_BYTES + 12_345, 7);
     const writer = new BatchedWriter(handle, prefix.length);
     for (const chunk of chunks) await writer.add(chunk);
     await writer.end();

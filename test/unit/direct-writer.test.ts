@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ALIGNED_BLOCK_BYTES } from '../../main/local/aligned-blocks.js';
 import { FileWriteError } from '../../main/sync/executor/batched-writer.js';
 import { DIRECT_IO_ALIGN, DIRECT_IO_MIN_BYTES, DirectWriter, openDirect } from '../../main/sync/executor/direct-writer.js';
-import { seededRandom } from '../../shared/random.js';
+import { bodyChunks } from '../helpers/body-chunks.js';
 
 let dir: string | undefined;
 const handles: FileHandle[] = [];
@@ -15,17 +15,6 @@ afterEach(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
   dir = undefined;
 });
-
-function chunksOf(total: number, seed: number): Buffer[] {
-  const random = seededRandom(seed);
-  const chunks: Buffer[] = [];
-  for (let made = 0; made < total; ) {
-    const size = Math.min(total - made, 1 + Math.floor(random() * 200_000));
-    chunks.push(Buffer.alloc(size, (made + size) % 251));
-    made += size;
-  }
-  return chunks;
-}
 
 async function tempFile(): Promise<{ file: string; handle: FileHandle }> {
   dir = await mkdtemp(path.join(tmpdir(), 'direct-'));
@@ -46,7 +35,7 @@ describe.runIf(linux)('DirectWriter', () => {
     expect(direct).toBeDefined();
     handles.push(direct as FileHandle);
     // Not a whole number of blocks or of alignment units: the last write is padded, then cut.
-    const chunks = chunksOf(5 * ALIGNED_BLOCK_BYTES + 12_345, 3);
+    const chunks = bodyChunks(5 * ALIGNED_BLOCK_BYTES + 12_345, 3);
     const written: number[] = [];
     const writer = new DirectWriter(handle, direct as FileHandle, prefix.length, (end) => written.push(end));
     for (const chunk of chunks) await writer.add(chunk);
@@ -84,7 +73,7 @@ describe.runIf(linux)('DirectWriter', () => {
     const refusing = {
       write: () => Promise.reject(Object.assign(new Error('EINVAL: invalid argument, write'), { code: 'EINVAL' })),
     } as unknown as FileHandle;
-    const chunks = chunksOf(2 * ALIGNED_BLOCK_BYTES + 777, 5);
+    const chunks = bodyChunks(2 * ALIGNED_BLOCK_BYTES + 777, 5);
     const writer = new DirectWriter(handle, refusing, 0);
     for (const chunk of chunks) await writer.add(chunk);
     await writer.end();
