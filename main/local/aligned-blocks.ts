@@ -1,7 +1,8 @@
 /**
  * Page-aligned buffers, which direct I/O (O_DIRECT) requires of the memory it writes from. Node
  * has no aligned allocation, and its buffers start wherever malloc put them; a WebAssembly
- * memory is mapped by V8 on its own pages, so its buffer starts on a page boundary.
+ * memory is mapped by V8 on its own pages, so its buffer starts on a page boundary. The memory is
+ * shared (a SharedArrayBuffer), so a worker thread can read a block without a copy.
  *
  * Blocks are kept once made and handed out again: each memory reserves gigabytes of address
  * space, which V8 limits, so one per download would run out during a long sync before the
@@ -10,7 +11,9 @@
  */
 
 // Node's type definitions of this version declare WebAssembly's types but not the global itself.
-declare const WebAssembly: { Memory: new (descriptor: { initial: number }) => { readonly buffer: ArrayBuffer } };
+declare const WebAssembly: {
+  Memory: new (descriptor: { initial: number; maximum: number; shared: true }) => { readonly buffer: SharedArrayBuffer };
+};
 
 /** Bytes per block: a whole number of WebAssembly pages (64 KiB), so every block stays aligned. */
 export const ALIGNED_BLOCK_BYTES = 1024 * 1024;
@@ -25,7 +28,9 @@ const free: Buffer[] = [];
 export function takeAlignedBlock(): Buffer {
   const block = free.pop();
   if (block !== undefined) return block;
-  const memory = new WebAssembly.Memory({ initial: (BLOCKS_PER_SLAB * ALIGNED_BLOCK_BYTES) / WASM_PAGE_BYTES });
+  const pages = (BLOCKS_PER_SLAB * ALIGNED_BLOCK_BYTES) / WASM_PAGE_BYTES;
+  // Shared, so a worker can hash a block where it lies.
+  const memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
   for (let i = 1; i < BLOCKS_PER_SLAB; i += 1) free.push(Buffer.from(memory.buffer, i * ALIGNED_BLOCK_BYTES, ALIGNED_BLOCK_BYTES));
   return Buffer.from(memory.buffer, 0, ALIGNED_BLOCK_BYTES);
 }

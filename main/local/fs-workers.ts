@@ -176,6 +176,14 @@ function behind(m) {
     }
     return null;
   }
+  if (m.op === 'block') {
+    // Bytes the main thread received into shared memory: hashed where they are, no copy.
+    if (job.error === undefined) {
+      job.hash.update(new Uint8Array(m.memory, m.offset, m.length));
+      job.at += m.length;
+    }
+    return null;
+  }
   jobs.delete(m.job);
   if (job.fd !== undefined) try { closeSync(job.fd); } catch {}
   return job.error !== undefined ? { error: job.error } : { checksum: job.hash.digest('hex'), size: job.at };
@@ -204,6 +212,7 @@ type Request =
   | { kind: 'hash'; paths: string[]; cancel: Int32Array }
   | { kind: 'behind'; job: number; op: 'open'; path: string }
   | { kind: 'behind'; job: number; op: 'to'; end: number }
+  | { kind: 'behind'; job: number; op: 'block'; memory: SharedArrayBuffer; offset: number; length: number }
   | { kind: 'behind'; job: number; op: 'end' };
 
 /**
@@ -213,6 +222,11 @@ type Request =
  */
 export interface HashBehind {
   to(end: number): void;
+  /**
+   * Hashes the next bytes from memory instead of the file (which a direct write leaves out of
+   * the page cache): `bytes` must lie in a SharedArrayBuffer and stay unchanged until this settles.
+   */
+  block(bytes: Buffer): Promise<void>;
   end(): Promise<HashAnswer>;
 }
 
@@ -262,6 +276,10 @@ export class FsWorkerPool {
     void this.sendTo(target, { kind: 'behind', job, op: 'open', path }).catch(() => undefined);
     return {
       to: (end) => void this.sendTo(target, { kind: 'behind', job, op: 'to', end }).catch(() => undefined),
+      block: async (bytes) => {
+        if (!(bytes.buffer instanceof SharedArrayBuffer)) throw new TypeError('a block to hash on a worker must be in shared memory');
+        await this.sendTo(target, { kind: 'behind', job, op: 'block', memory: bytes.buffer, offset: bytes.byteOffset, length: bytes.length });
+      },
       end: () => {
         if (!ended) {
           ended = true;

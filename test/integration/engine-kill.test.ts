@@ -4,9 +4,10 @@
  * made twice: every file equals the service's current version byte for byte, each edit is one
  * version, no temp file is left and nothing is written outside the root.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DIRECT_IO_MIN_BYTES } from '../../main/sync/executor/direct-writer.js';
 import { bytesFor, convergeWith, faults, idle, localChecksums, remoteChecksums, tempFiles, walkFiles, worlds } from '../helpers/engine.js';
 import type { SyncChildConfig } from '../helpers/sync-child.js';
 import { after, childConfig, childSync, never, runChild } from '../helpers/sync-process.js';
@@ -23,14 +24,23 @@ describe('kill -9 during a sync', () => {
   it('converges after kills during downloads and uploads, with nothing lost, torn or made twice', async () => {
     const w = await world({ service: { faults: faults({ latencyMs: 30 }) }, demo: { assets: 0 } });
     const footage = Array.from({ length: 30 }, (_, i) => ({ path: `Footage/Day ${i % 3}/clip-${i}.mov`, bytes: bytesFor(`clip ${i}`, sizeOf(i)) }));
+    // Large enough to be written with direct I/O (direct-writer.ts), in whole blocks and a padded tail.
+    footage.push({ path: 'Footage/master.mov', bytes: bytesFor('master', DIRECT_IO_MIN_BYTES + 3 * MiB + 1234) });
     for (const f of footage) await w.colleague.createFile(f.path, f.bytes);
     const config = await childConfig(w, { bandwidthLimit: 16 * MiB });
     const dir = join(config.root, w.folderName);
     const partFileExists = async () => (await tempFiles(config.root)).length > 0;
+    const masterHalfway = async () => {
+      for (const temp of await tempFiles(config.root)) {
+        const size = await stat(join(config.root, temp)).then((s) => s.size, () => 0);
+        if (size > DIRECT_IO_MIN_BYTES / 2) return true;
+      }
+      return false;
+    };
     const filesDone = (n: number) => async () => (await walkFiles(dir)).filter((p) => p.endsWith('.mov')).length >= n;
 
     // Downloads: killed while a temp file is being written, after some files, and at a random moment.
-    const downloadKills = [partFileExists, filesDone(8), after(300 + Math.random() * 1200), filesDone(20)];
+    const downloadKills = [partFileExists, masterHalfway, filesDone(8), after(300 + Math.random() * 1200), filesDone(20)];
     const downloadRuns = [];
     for (const killWhen of downloadKills) downloadRuns.push(await runChild(config, killWhen));
     expect(downloadRuns.some((r) => r.outcome === 'killed')).toBe(true);

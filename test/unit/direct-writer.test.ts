@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { mkdtemp, open, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -37,13 +38,20 @@ describe.runIf(linux)('DirectWriter', () => {
     // Not a whole number of blocks or of alignment units: the last write is padded, then cut.
     const chunks = bodyChunks(5 * ALIGNED_BLOCK_BYTES + 12_345, 3);
     const written: number[] = [];
-    const writer = new DirectWriter(handle, direct as FileHandle, prefix.length, (end) => written.push(end));
+    // A slow hasher: a block reused before its hash is done would hash other bytes.
+    const hash = createHash('sha256');
+    const hashBlock = async (bytes: Buffer): Promise<void> => {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      hash.update(bytes);
+    };
+    const writer = new DirectWriter(handle, direct as FileHandle, prefix.length, { onWritten: (end) => void written.push(end), hashBlock });
     for (const chunk of chunks) await writer.add(chunk);
     await writer.end();
     const expected = Buffer.concat([prefix, ...chunks]);
     expect((await stat(file)).size).toBe(expected.length);
     expect((await readFile(file)).equals(expected)).toBe(true);
     expect(written.at(-1)).toBe(expected.length);
+    expect(hash.digest('hex')).toBe(createHash('sha256').update(Buffer.concat(chunks)).digest('hex'));
   });
 
   it('is not offered for small files, and refuses to start mid-block', async () => {

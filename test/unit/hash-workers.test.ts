@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { entryText, FsWorkerPool, type HashAnswer, StatResult } from '../../main/local/fs-workers.js';
 import { HashQueue } from '../../main/local/hash-workers.js';
+import { returnAlignedBlock, takeAlignedBlock } from '../../main/local/aligned-blocks.js';
 
 const sha256 = (data: Uint8Array | string): string => createHash('sha256').update(data).digest('hex');
 
@@ -105,6 +106,27 @@ describe('hashing a file behind its writer', () => {
     }
     const all = Buffer.concat(parts);
     for (const job of jobs) expect(await job.end()).toEqual({ checksum: sha256(all), size: all.length });
+  });
+
+  it('hashes a prefix from the file and the rest from shared memory, where a direct write leaves it', async () => {
+    const file = path.join(dir, 'direct.part');
+    const prefix = Buffer.alloc(5000, 1);
+    await writeFile(file, prefix);
+    const job = pool.hashBehind(file);
+    job.to(prefix.length);
+    const block = takeAlignedBlock();
+    const parts = [Buffer.alloc(300_000, 2), Buffer.alloc(12_345, 3)];
+    for (const part of parts) {
+      part.copy(block);
+      // The block is reused only once its hash is done, as the direct writer does.
+      await job.block(block.subarray(0, part.length));
+    }
+    returnAlignedBlock(block);
+    const all = Buffer.concat([prefix, ...parts]);
+    expect(await job.end()).toEqual({ checksum: sha256(all), size: all.length });
+    const unshared = pool.hashBehind(file);
+    await expect(unshared.block(Buffer.alloc(10))).rejects.toThrow('shared memory');
+    await unshared.end();
   });
 
   it('reports a file shorter than it was said to be, and one it may not open', async () => {

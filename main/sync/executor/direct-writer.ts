@@ -72,7 +72,12 @@ export class DirectWriter implements FileWriter {
     private readonly direct: FileHandle,
     /** Where the next byte goes: a multiple of DIRECT_IO_ALIGN. */
     private position: number,
-    private readonly onWritten: (end: number) => void = () => undefined,
+    private readonly hooks: {
+      /** Told, after each write, the offset up to which the file holds the bytes (in order). */
+      onWritten?: (end: number) => void;
+      /** Hashes each block's bytes, in order, beside its write; the block is reused once both are done. */
+      hashBlock?: (bytes: Buffer) => Promise<void>;
+    } = {},
   ) {
     if (position % DIRECT_IO_ALIGN !== 0) throw new RangeError(`a direct write cannot start at ${position}`);
   }
@@ -153,10 +158,12 @@ export class DirectWriter implements FileWriter {
     this.position += bytes;
     this.current = undefined;
     this.filled = 0;
-    this.chain = this.chain.then(() => this.write(block, at, length, bytes));
+    const hashed = this.hooks.hashBlock?.(block.subarray(0, bytes));
+    hashed?.catch(() => undefined);
+    this.chain = this.chain.then(() => this.write(block, at, length, bytes, hashed));
   }
 
-  private async write(block: Buffer, at: number, length: number, bytes: number): Promise<void> {
+  private async write(block: Buffer, at: number, length: number, bytes: number, hashed: Promise<void> | undefined): Promise<void> {
     try {
       if (this.failure) return;
       if (this.fallback) return await this.fallback.add(Buffer.from(block.subarray(0, bytes)));
@@ -166,17 +173,18 @@ export class DirectWriter implements FileWriter {
         done += bytesWritten;
       }
       this.wroteDirect = true;
-      this.onWritten(at + bytes);
+      this.hooks.onWritten?.(at + bytes);
     } catch (err) {
       if (!this.wroteDirect && this.fallback === undefined && (err as NodeJS.ErrnoException).code === 'EINVAL') {
         // The filesystem takes the flag but not the writes (alignment it does not support).
         refusedOn.add(fstatSync(this.file.fd).dev);
-        this.fallback = new BatchedWriter(this.file, at, this.onWritten);
+        this.fallback = new BatchedWriter(this.file, at, this.hooks.onWritten);
         await Promise.resolve(this.fallback.add(Buffer.from(block.subarray(0, bytes)))).catch((fallbackErr: unknown) => this.fail(fallbackErr));
       } else {
         this.fail(err);
       }
     } finally {
+      await hashed?.catch((err: unknown) => this.fail(err));
       this.idle.push(block);
       this.blockWaiters.shift()?.();
     }

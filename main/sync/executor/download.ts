@@ -201,7 +201,8 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
         hash = downloadHash(remote.size, temp, direct !== undefined);
         offset = 0;
       }
-      const writer = direct ? new DirectWriter(file, direct, offset) : new BatchedWriter(file, offset, (end) => hash?.written(end));
+      const { block } = hash;
+      const writer = direct ? new DirectWriter(file, direct, offset, block ? { hashBlock: block } : {}) : new BatchedWriter(file, offset, (end) => hash?.written(end));
       offset = await writeBody(res.body, writer, offset, hash, remote, t);
     }
     if (offset < remote.size) throw new IncompleteDownloadError(`${remote.path}: the body ended at byte ${offset} of ${remote.size}`);
@@ -215,8 +216,11 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
     hash?.drop();
     throw err;
   } finally {
-    await direct?.close();
-    await file.close();
+    try {
+      await direct?.close();
+    } finally {
+      await file.close();
+    }
   }
 }
 
