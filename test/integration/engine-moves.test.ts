@@ -201,3 +201,32 @@ describe('remote rename or move', () => {
     expect(idle(await laptop.sync())).toBe(true);
   });
 });
+
+describe('a folder moved differently on both sides', () => {
+  it("ends where the service moved it, every file once, keeping the folder made here as it is", async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    const assetsBefore = (await w.user.client.getHierarchy(w.workspaceId)).assets.map((a) => a.id).sort();
+    const inside = ['hero.psd', 'story-01.png', 'story-02.png', 'teaser.mp4'];
+
+    await rename(laptop.path('Campaigns/Spring/Social'), laptop.path('Campaigns/Social here'));
+    await w.colleague.client.updateFolder(w.workspaceId, w.demo.folderIds['Campaigns/Spring/Social'] as string, { name: 'Social there', parent_id: w.demo.folderIds.Campaigns ?? null });
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(true);
+    expect(report.workspaces[0]).toMatchObject({ downloaded: 0, uploaded: 0, deleted: 0, conflicts: 0 });
+    // Nothing copied twice, nothing lost: the same assets, each in the folder the service moved.
+    const listing = await w.user.client.getHierarchy(w.workspaceId);
+    expect(listing.assets.map((a) => a.id).sort()).toEqual(assetsBefore);
+    for (const name of inside) {
+      expect(await laptop.exists(`Campaigns/Social there/${name}`)).toBe(true);
+      expect(await laptop.exists(`Campaigns/Social here/${name}`)).toBe(false);
+    }
+    // The folder the user made stays, empty, and the service gets it too.
+    expect(await laptop.exists('Campaigns/Social here')).toBe(true);
+    expect(listing.folders.filter((f) => f.isActive && f.name.startsWith('Social')).map((f) => f.name).sort()).toEqual(['Social here', 'Social there']);
+    expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+    expect(idle(await laptop.sync())).toBe(true);
+  });
+});
