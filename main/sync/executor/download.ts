@@ -201,8 +201,7 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
         hash = downloadHash(remote.size, temp, direct !== undefined);
         offset = 0;
       }
-      const { block } = hash;
-      const writer = direct ? new DirectWriter(file, direct, offset, block ? { hashBlock: block } : {}) : new BatchedWriter(file, offset, (end) => hash?.written(end));
+      const writer = direct ? new DirectWriter(file, direct, offset, { hashBlock: hash.block }) : new BatchedWriter(file, offset, (end) => hash?.written(end));
       offset = await writeBody(res.body, writer, offset, hash, remote, t);
     }
     if (offset < remote.size) throw new IncompleteDownloadError(`${remote.path}: the body ended at byte ${offset} of ${remote.size}`);
