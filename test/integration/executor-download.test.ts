@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -201,5 +201,31 @@ describe('download', () => {
       ['unstable', 'new.md'],
     ]);
     expect(h.index.journal.open(h.ws)).toEqual([]);
+  });
+
+  it('keeps a save the user makes at the moment the new version takes the name', async () => {
+    h = await world.setUp();
+    const asset = await putAsset(h.colleague, h.ws, { name: 'brief.md', bytes: Buffer.from('version 2 from a colleague') });
+    const remote = await remoteFileOf(h.client, h.ws, asset.id, 'brief.md');
+    await writeFile(path.join(h.root, 'brief.md'), 'version 1');
+    // In the gap between the last check and the rename: an in-place save into the old file.
+    const saveInPlace = { beforeRename: () => appendFileSync(path.join(h.root, 'brief.md'), ' and my edit') };
+
+    const result = await executePlan([download(remote, sha256(Buffer.from('version 1')))], h.depsWith({ placeHooks: saveInPlace }));
+
+    expect(result).toMatchObject({ downloaded: 1, failed: [] });
+    expect(await readFile(path.join(h.root, 'brief.md'), 'utf8')).toBe('version 2 from a colleague');
+    const copies = (await readdir(h.root)).filter((n) => n.includes('conflicted copy'));
+    expect(copies).toHaveLength(1);
+    expect(await readFile(path.join(h.root, copies[0] as string), 'utf8')).toBe('version 1 and my edit');
+    expect(h.problems.map((p) => [p.kind, p.path])).toEqual([['conflict', 'brief.md']]);
+    expect(await tempFiles(h.root)).toEqual([]);
+
+    // And a new file saved where a download lands for the first time.
+    const saveNewFile = { beforeRename: () => writeFileSync(path.join(h.root, 'notes.md'), 'typed into a new file') };
+    const fresh = await executePlan([download(remote, null, 'notes.md')], h.depsWith({ placeHooks: saveNewFile }));
+    expect(fresh).toMatchObject({ downloaded: 0, deferred: 1, failed: [] });
+    expect(await readFile(path.join(h.root, 'notes.md'), 'utf8')).toBe('typed into a new file');
+    expect(await tempFiles(h.root)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, linkSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -132,5 +132,24 @@ describe('recoverJournal', () => {
     expect(existsSync(path.join(h.root, stray))).toBe(false);
     expect(existsSync(path.join(h.root, 'Deep/user-file.part'))).toBe(true);
     expect(h.index.journal.open(h.ws).map((e) => e.path)).toEqual(['wanted.bin']);
+  });
+
+  it('closes a download whose file was put in place just before the crash, keeping the file', async () => {
+    h = await world.setUp();
+    const bytes = Buffer.from('placed bytes');
+    const asset = await putAsset(h.colleague, h.ws, { name: 'placed.bin', bytes });
+    const remote = await remoteFileOf(h.client, h.ws, asset.id, 'placed.bin');
+    h.index.remote.replaceAll(h.ws, { folders: [], files: [remote], sequence: 1 });
+    // Placing links the temp file to its name and then removes the temp name: the crash came between.
+    const temp = '.assetsync-00000000000000b1.part';
+    await writeFile(path.join(h.root, temp), bytes);
+    linkSync(path.join(h.root, temp), path.join(h.root, 'placed.bin'));
+    h.index.journal.begin({ workspaceId: h.ws, kind: 'download', path: 'placed.bin', assetId: asset.id, state: { tempPath: temp, checksum: remote.checksum } });
+
+    await recoverJournal(h.deps);
+
+    expect(existsSync(path.join(h.root, temp))).toBe(false);
+    expect(await readFile(path.join(h.root, 'placed.bin'))).toEqual(bytes);
+    expect(h.index.journal.open(h.ws)).toEqual([]);
   });
 });

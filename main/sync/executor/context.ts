@@ -12,6 +12,7 @@ import type { FileStamp } from '../../local/stamp.js';
 import type { ServiceClient } from '../../service-client/index.js';
 import type { TransferQueue } from '../transfer-queue.js';
 import type { Action } from '../actions.js';
+import type { PlaceHooks } from './place-file.js';
 
 export interface ExecutorDeps {
   workspaceId: string;
@@ -51,6 +52,8 @@ export interface ExecutorDeps {
   onDone?: (action: Action) => void;
   /** Who holds the lock on the asset at this path, by name, when the host knows (`lockedBy`). */
   lockHolder?: (relPath: string) => string | undefined;
+  /** For tests: a step run in the gap where a user's save can race a download's rename. */
+  placeHooks?: PlaceHooks;
 }
 
 /** Left for the next cycle on purpose; `problem` is what the user is told, if anything. */

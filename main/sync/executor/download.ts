@@ -4,7 +4,7 @@
  * file's journal entry names its temp file, so an interrupted download resumes with `Range` from
  * what is on disk; bytes that do not hash to the announced checksum are thrown away.
  */
-import { constants, fstatSync, lstatSync, renameSync } from 'node:fs';
+import { constants, fstatSync, lstatSync } from 'node:fs';
 import { lstat, open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -16,12 +16,14 @@ import type { Download } from '../actions.js';
 import type { RemoteFile } from '../model.js';
 import { joinPath, parentOf } from '../rel-path.js';
 import { SMALL_TRANSFER_BYTES, type TransferHandle } from '../transfer-queue.js';
-import { DONE, deferred, recordActivity, signalOpt, suppressWrite, type ExecutorDeps, type Outcome } from './context.js';
+import { DONE, deferred, recordActivity, reportProblem, signalOpt, suppressWrite, type ExecutorDeps, type Outcome } from './context.js';
 import { BatchedWriter, FileWriteError, type FileWriter } from './batched-writer.js';
 import { DirectWriter, directStart, openDirect } from './direct-writer.js';
 import { eachChunk } from './each-chunk.js';
 import { downloadHash, type DownloadHash } from './download-hash.js';
-import { NO_FOLLOW, currentChecksum, ensureParent, fsyncDir, writablePath } from './disk.js';
+import { NO_FOLLOW, currentFile, ensureParent, fsyncDir, writablePath, type CurrentFile } from './disk.js';
+import { placeAtFreeName, placeOver, type Placed } from './place-file.js';
+import { moveToConflictCopy } from './conflict-copy.js';
 import { ChecksumMismatchError, IncompleteDownloadError, NotAFileError, isTransient } from './errors.js';
 import { discardDownload, openEntriesAt, tempPathOf } from './journal-entries.js';
 
@@ -50,14 +52,21 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
     throw err;
   }
 
+  let placed: Placed;
   try {
+    // The download may have taken long: check again that no symlink was swapped in meanwhile.
+    await writablePath(deps, action.path);
     // The user may have written the target since the plan was made (Syncthing's
     // scanIfItemChanged): their bytes win, the next cycle sees both sides changed.
-    const now = await currentChecksum(deps, action.path, target).catch((err: unknown) => {
-      if (err instanceof NotAFileError) return 'not-a-file';
+    const now = await currentFile(deps, action.path, target).catch((err: unknown) => {
+      if (err instanceof NotAFileError) return 'not-a-file' as const;
       throw err;
     });
-    if (now !== action.replaces) {
+    suppressWrite(deps, action.path, stamp);
+    // The check that counts is made again in place(), synchronously with the rename: nothing of
+    // ours runs between them, and the thread pool cannot hold the rename up behind fsyncs.
+    placed = place(deps, action, temp, target, now);
+    if (placed.kind === 'changed') {
       await discardClaim(deps, claim);
       return deferred('the local file changed after the plan was made', {
         problem: {
@@ -67,14 +76,6 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
         },
       });
     }
-
-    // The download may have taken long: check again that no symlink was swapped in meanwhile.
-    await writablePath(deps, action.path);
-    suppressWrite(deps, action.path, stamp);
-    // Synchronous, straight after the checks: a save the user makes between the check and the
-    // rename is lost, and an async rename could wait in the thread pool behind other downloads'
-    // fsyncs for milliseconds. A rename is a metadata call, as quick as the checks' lstats.
-    renameSync(temp, target);
   } catch (err) {
     // A journalled temp file waits for the next attempt, complete; one without an entry would
     // be left behind with every attempt (a read-only target fails each rename).
@@ -98,7 +99,36 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
     if (entry !== undefined) deps.index.journal.finish(entry.id);
   });
   recordActivity(deps, 'downloaded', action.path, `Downloaded ${action.path} (version ${remote.versionNumber})`);
+  if (placed.kind === 'edited-meanwhile') await keepEditAsConflict(deps, action.path, placed.keptAt);
   return DONE;
+}
+
+/**
+ * Puts the temp file at the target if the target is still what the plan saw: absent, or the
+ * file with the checksum the download replaces.
+ */
+function place(deps: ExecutorDeps, action: Download, temp: string, target: string, now: CurrentFile | 'not-a-file' | null): Placed {
+  if (now === null) return action.replaces === null ? placeAtFreeName(temp, target, deps.placeHooks) : { kind: 'changed' };
+  if (now === 'not-a-file' || now.checksum !== action.replaces) return { kind: 'changed' };
+  // The replaced file's second name while the rename happens: a fresh hidden one beside it.
+  const keepRel = joinPath(parentOf(action.path), tempFileName());
+  const placed = placeOver(temp, target, now.stamp, resolveInsideRoot(deps.root, keepRel), deps.placeHooks);
+  return placed.kind === 'edited-meanwhile' ? { ...placed, keptAt: keepRel } : placed;
+}
+
+/**
+ * The user saved into the old file while the new version took its name: that edit, kept under
+ * a hidden name, becomes a conflicted copy (uploaded by the next cycle) and is reported.
+ */
+async function keepEditAsConflict(deps: ExecutorDeps, relPath: string, keptRel: string): Promise<void> {
+  const copy = await moveToConflictCopy(deps, relPath, keptRel);
+  recordActivity(deps, 'conflict', copy, `${relPath} was saved while its new version was put in place: your edit is kept as ${copy}`);
+  reportProblem(deps, {
+    path: relPath,
+    kind: 'conflict',
+    message: `"${relPath}" was saved while its new version from the service was put in place: your edit is kept as "${copy}".`,
+    hint: 'Compare the two files and keep what you want. Once the copy is deleted or renamed, this goes away.',
+  });
 }
 
 /** The temp file a download writes, and the journal entry naming it (if it has one). */

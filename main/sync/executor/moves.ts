@@ -16,6 +16,7 @@ import { DONE, deferred, lockedBy, recordActivity, remoteFolderId, signalOpt, su
 import { ensureParent, fsyncDir, writablePath } from './disk.js';
 import { NotAFileError, TargetExistsError, isMissing } from './errors.js';
 import { recordFolder } from './folders.js';
+import { placeAtFreeName } from './place-file.js';
 
 /**
  * Renames the file `from` to `to` inside the root, creating missing folders, and never over
@@ -29,7 +30,9 @@ export async function renameLocalFile(deps: ExecutorDeps, from: string, to: stri
   const ontoItself = await isSameItem(target, sourceStats, from, to);
   await ensureParent(deps, to);
   suppress(deps, from, to);
-  await renameOnDisk(deps, source, target, ontoItself);
+  if (ontoItself) await renameOnDisk(deps, source, target, true);
+  // A file saved at `to` since the check above is never replaced.
+  else if (placeAtFreeName(source, target).kind === 'changed') throw new TargetExistsError(to);
   await fsyncDir(path.dirname(target));
 }
 

@@ -5,6 +5,7 @@
  * planner, which plans it again (re-committing the same key: never a second version). Temp
  * files no entry names are leftovers and go.
  */
+import type { Stats } from 'node:fs';
 import { lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { JournalEntry } from '../../index/journal.js';
@@ -53,11 +54,20 @@ async function recoverDownload(deps: ExecutorDeps, entry: JournalEntry): Promise
     if (isMissing(err)) return undefined;
     throw err;
   });
-  if (stats === undefined || !stats.isFile()) {
+  if (stats === undefined || !stats.isFile() || (await isSecondNameOf(stats, resolveInsideRoot(deps.root, entry.path)))) {
     await discardDownload(deps, entry);
     return undefined;
   }
   return path.resolve(abs);
+}
+
+/**
+ * Whether the temp file is the target itself: the download was put in place (linked to its
+ * name) and the crash came before its temp name was removed.
+ */
+async function isSecondNameOf(temp: Stats, target: string): Promise<boolean> {
+  const stats = await lstat(target).catch(() => undefined);
+  return stats !== undefined && stats.ino === temp.ino && stats.dev === temp.dev;
 }
 
 async function recoverUpload(deps: ExecutorDeps, entry: JournalEntry): Promise<void> {

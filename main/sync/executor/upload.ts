@@ -7,23 +7,20 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import type { JournalEntry } from '../../index/journal.js';
 import { HASH_CHUNK_BYTES, type FileHash } from '../../local/hash.js';
 import { pathKey } from '../../local/paths.js';
 import { readStamp, sameStamp } from '../../local/stamp.js';
 import { conflictDetails, isServiceError } from '../../service-client/index.js';
 import type { UploadNew, UploadVersion } from '../actions.js';
-import { conflictCopyPath } from '../conflict-name.js';
 import type { LocalFile } from '../model.js';
-import { joinPath, nameOf, parentOf } from '../rel-path.js';
+import { nameOf, parentOf } from '../rel-path.js';
 import { SMALL_TRANSFER_BYTES, type TransferHandle } from '../transfer-queue.js';
 import {
   DONE,
   deferred,
-  deviceNameOf,
   lockedBy,
-  nowOf,
   recordActivity,
   remoteFolderId,
   signalOpt,
@@ -34,8 +31,7 @@ import {
 import { NO_FOLLOW, writablePath } from './disk.js';
 import { NotAFileError, isMissing, isTransient } from './errors.js';
 import { openEntriesAt } from './journal-entries.js';
-import { renameLocalFile } from './moves.js';
-import { recordConflict } from './open-conflicts.js';
+import { moveToConflictCopy } from './conflict-copy.js';
 
 type UploadAction = UploadNew | UploadVersion;
 
@@ -237,11 +233,8 @@ async function commitVersion(action: UploadVersion, deps: ExecutorDeps, entry: J
  * copy (uploaded by the next cycle), and the service's file will be downloaded in its place.
  */
 async function setAsideAsConflict(action: UploadNew, deps: ExecutorDeps): Promise<Deferred> {
-  const taken = await takenKeys(deps, parentOf(action.path));
-  const copy = conflictCopyPath(action.path, deviceNameOf(deps), nowOf(deps), (key) => taken.has(key));
-  await renameLocalFile(deps, action.path, copy);
+  const copy = await moveToConflictCopy(deps, action.path, action.path);
   recordActivity(deps, 'conflict', copy, `Kept ${action.path} as ${copy}: the service has another file with that name`);
-  recordConflict(deps.index, deps.workspaceId, { path: action.path, copyPath: copy, at: new Date().toISOString() });
   return deferred('another asset with different content has this name', {
     conflict: true,
     problem: {
@@ -250,19 +243,6 @@ async function setAsideAsConflict(action: UploadNew, deps: ExecutorDeps): Promis
       hint: 'Compare the two files and keep the one you want.',
     },
   });
-}
-
-/** Keys of the names in the folder now, on disk and in the base. */
-async function takenKeys(deps: ExecutorDeps, folder: string): Promise<Set<string>> {
-  const dir = await writablePath(deps, folder);
-  const names = await readdir(dir).catch((err: unknown) => {
-    if (isMissing(err)) return [];
-    throw err;
-  });
-  const taken = new Set(names.map((name) => pathKey(joinPath(folder, name.normalize('NFC')))));
-  const base = deps.index.base.load(deps.workspaceId);
-  for (const key of [...base.files.keys(), ...base.folders.keys()]) taken.add(key);
-  return taken;
 }
 
 /**
