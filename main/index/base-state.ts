@@ -24,11 +24,12 @@ interface FileRow {
 interface FolderRow {
   path: string;
   folder_id: string;
+  inode: number | null;
 }
 
 /** `path_key`, then FILE_COLUMNS: the whole base is read as arrays (see `load`). */
 type FileTuple = [pathKey: string, path: string, assetId: string, versionId: string, checksum: string, size: number, mtimeNs: string, inode: number];
-type FolderTuple = [pathKey: string, path: string, folderId: string];
+type FolderTuple = [pathKey: string, path: string, folderId: string, inode: number | null];
 
 const FILE_COLUMNS = 'path, asset_id, version_id, checksum, size, mtime_ns, inode';
 
@@ -42,7 +43,9 @@ const toFile = (row: FileRow): BaseFile => ({
   inode: row.inode,
 });
 
-const toFolder = (row: FolderRow): BaseFolder => ({ path: row.path, folderId: row.folder_id });
+const toFolder = (row: FolderRow): BaseFolder => folderOf(row.path, row.folder_id, row.inode);
+
+const folderOf = (path: string, folderId: string, inode: number | null): BaseFolder => (inode === null ? { path, folderId } : { path, folderId, inode });
 
 /**
  * Bounds of the keys strictly below folder key `k`: every such key starts with `k/`, and `0` is
@@ -78,8 +81,8 @@ export class BaseStateStore {
     this.putFileStmt = db.prepare<[string, string, string, string, string, string, number, string, number]>(
       `INSERT OR REPLACE INTO base_files (workspace_id, path_key, ${FILE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.putFolderStmt = db.prepare<[string, string, string, string]>(
-      'INSERT OR REPLACE INTO base_folders (workspace_id, path_key, path, folder_id) VALUES (?, ?, ?, ?)',
+    this.putFolderStmt = db.prepare<[string, string, string, string, number | null]>(
+      'INSERT OR REPLACE INTO base_folders (workspace_id, path_key, path, folder_id, inode) VALUES (?, ?, ?, ?, ?)',
     );
     this.deleteFileStmt = db.prepare<[string, string]>('DELETE FROM base_files WHERE workspace_id = ? AND path_key = ?');
     this.deleteFolderStmt = db.prepare<[string, string]>('DELETE FROM base_folders WHERE workspace_id = ? AND path_key = ?');
@@ -93,12 +96,12 @@ export class BaseStateStore {
       `SELECT ${FILE_COLUMNS} FROM base_files WHERE workspace_id = ? AND path_key = ?`,
     );
     this.getFolderStmt = db.prepare<[string, string], FolderRow>(
-      'SELECT path, folder_id FROM base_folders WHERE workspace_id = ? AND path_key = ?',
+      'SELECT path, folder_id, inode FROM base_folders WHERE workspace_id = ? AND path_key = ?',
     );
     // Every cycle reads the whole base (100,000 rows at scale): as arrays, with the key the row
     // is stored under, it costs no row object and no NFC pass per row.
     this.allFilesStmt = db.prepare<[string], FileTuple>(`SELECT path_key, ${FILE_COLUMNS} FROM base_files WHERE workspace_id = ?`).raw(true);
-    this.allFoldersStmt = db.prepare<[string], FolderTuple>('SELECT path_key, path, folder_id FROM base_folders WHERE workspace_id = ?').raw(true);
+    this.allFoldersStmt = db.prepare<[string], FolderTuple>('SELECT path_key, path, folder_id, inode FROM base_folders WHERE workspace_id = ?').raw(true);
     this.countFilesStmt = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM base_files WHERE workspace_id = ?');
     this.hasFilesStmt = db.prepare<[string], { any: number }>('SELECT EXISTS (SELECT 1 FROM base_files WHERE workspace_id = ?) AS any');
 
@@ -112,10 +115,12 @@ export class BaseStateStore {
       `SELECT ${FILE_COLUMNS} FROM base_files WHERE workspace_id = ? AND path_key >= ? AND path_key < ?`,
     );
     this.foldersBelowStmt = db.prepare<[string, string, string], FolderRow>(
-      'SELECT path, folder_id FROM base_folders WHERE workspace_id = ? AND path_key >= ? AND path_key < ?',
+      'SELECT path, folder_id, inode FROM base_folders WHERE workspace_id = ? AND path_key >= ? AND path_key < ?',
     );
     this.moveTreeTx = db.transaction((workspaceId: string, from: string, to: string, folderId: string) => {
       const range = subtreeRange(from);
+      // A rename keeps the folder's inode, on whichever side it was made.
+      const inode = this.getFolderStmt.get(workspaceId, pathKey(from))?.inode ?? null;
       const files = this.filesBelowStmt.all(workspaceId, ...range).map(toFile);
       const folders = this.foldersBelowStmt.all(workspaceId, ...range).map(toFolder);
       this.deleteFilesBelowStmt.run(workspaceId, ...range);
@@ -125,7 +130,7 @@ export class BaseStateStore {
       const moved = (p: string): string => [to, ...p.split('/').slice(depth)].join('/');
       for (const f of files) this.putFile(workspaceId, { ...f, path: moved(f.path) });
       for (const f of folders) this.putFolder(workspaceId, { ...f, path: moved(f.path) });
-      this.putFolder(workspaceId, { path: to, folderId });
+      this.putFolder(workspaceId, folderOf(to, folderId, inode));
     });
     this.deleteTreeTx = db.transaction((workspaceId: string, folderPath: string) => {
       const [from, to] = subtreeRange(folderPath);
@@ -155,7 +160,7 @@ export class BaseStateStore {
       files.set(key, { path, assetId, versionId, checksum, size, mtimeNs, inode });
     }
     const folders = new Map<string, BaseFolder>();
-    for (const [key, path, folderId] of this.allFoldersStmt.iterate(workspaceId)) folders.set(key, { path, folderId });
+    for (const [key, path, folderId, inode] of this.allFoldersStmt.iterate(workspaceId)) folders.set(key, folderOf(path, folderId, inode));
     return { files, folders };
   }
 
@@ -183,7 +188,7 @@ export class BaseStateStore {
   }
 
   putFolder(workspaceId: string, f: BaseFolder): void {
-    this.putFolderStmt.run(workspaceId, pathKey(f.path), f.path, f.folderId);
+    this.putFolderStmt.run(workspaceId, pathKey(f.path), f.path, f.folderId, f.inode ?? null);
   }
 
   putFolders(workspaceId: string, folders: Iterable<BaseFolder>): void {

@@ -28,6 +28,8 @@ export const StatResult = { None: 0, ...EntryType, Gone: 5, Error: 6 } as const;
  * compares a folder's names with the previous scan's in one comparison (folder-plans.ts).
  */
 export interface FolderListing {
+  /** The folder's own inode (0 if it could not be read). */
+  inode: number;
   /** The entries' names joined by "/", which no name can hold. */
   names: string;
   types: Uint8Array;
@@ -125,7 +127,11 @@ function list(prefix) {
     }
     textEnds[i] = texts.length;
   }
-  const listing = { names: names.join('/'), types, stats, sizes, inodes, texts, textEnds };
+  let inode = 0;
+  try {
+    inode = Number(lstatSync(prefix, { bigint: true }).ino);
+  } catch {}
+  const listing = { inode, names: names.join('/'), types, stats, sizes, inodes, texts, textEnds };
   return { answer: { listing }, transfer: [types.buffer, stats.buffer, sizes.buffer, inodes.buffer, textEnds.buffer] };
 }
 

@@ -223,6 +223,8 @@ class TreeScan {
       return;
     }
     const { listing } = answer;
+    const found = this.folders.get(folder.key);
+    if (found !== undefined && listing.inode !== 0) found.inode = listing.inode;
     const plan = this.plans.plan(folder.prefix, listing, folder);
     for (const skipped of plan.skipped) this.skipped.push({ ...skipped });
     const { kept, rels, keys } = plan;

@@ -48,7 +48,9 @@ export function planFolders(
     const r = folders.remote.get(key);
     if (l !== undefined && r !== undefined) {
       keep(key, l.path);
-      if (b === undefined || b.folderId !== r.folderId || b.path !== l.path) {
+      // A folder made again under the same name (or a row from before inodes were kept) is
+      // recorded again, so that its inode can tell its rename later.
+      if (b === undefined || b.folderId !== r.folderId || b.path !== l.path || (l.inode !== undefined && b.inode !== l.inode)) {
         actions.push({
           kind: 'record-folder-base',
           base: { path: l.path, folderId: r.folderId },

@@ -19,6 +19,8 @@ export interface LocalFile {
 
 export interface LocalFolder {
   path: string;
+  /** Tells a folder renamed here from one deleted and another made, where no file moved to show it. */
+  inode?: number;
 }
 
 /** The state of a path at its last successful sync. */
@@ -36,6 +38,8 @@ export interface BaseFile {
 export interface BaseFolder {
   path: string;
   folderId: string;
+  /** The local folder's inode when it was last recorded (absent in rows from before schema version 5). */
+  inode?: number;
 }
 
 /** An asset as the service has it now, placed at its sanitised local path. */

@@ -9,7 +9,7 @@
  *   still at its old key on disk.
  * - Local side: a folder of the base is gone from disk, the service still has it in place, and
  *   most of the files synced below it are found under one new folder with the same relative
- *   paths (paired by inode, or by checksum: moves.ts).
+ *   paths (paired by inode, or by checksum: moves.ts), or a new folder has its inode.
  *
  * When there are any, the plan holds these moves alone (planner.ts): every other decision is
  * taken once they ran, on the views as they then are, so a move that fails leaves nothing
@@ -121,7 +121,8 @@ function taken(input: PlannerInput, side: 'local' | 'remote', key: string): bool
 /**
  * Base folder key -> the key of the local folder its files went to, for base folders whose
  * synced files mostly (more than half) sit under one new folder, as deep as they were below it
- * (a subfolder renamed too still counts: its own move is planned once this one ran).
+ * (a subfolder renamed too still counts: its own move is planned once this one ran); failing
+ * that, the new folder with its inode.
  */
 function localFolderTargets(input: PlannerInput): Map<string, string> {
   const pairs = detectLocalMoves(input.files.local, input.files.base);
@@ -146,7 +147,24 @@ function localFolderTargets(input: PlannerInput): Map<string, string> {
     const [target, count] = [...tally].sort(([a, x], [b, y]) => y - x || compareStrings(a, b))[0] as [string, number];
     if (count * 2 > (totals.get(folderKey) ?? 0) && input.folders.local.has(target)) targets.set(folderKey, target);
   }
+  followInodes(input, targets);
   return targets;
+}
+
+/**
+ * Adds the base folders gone from here that no file points after (an empty folder, or one whose
+ * files went different ways) but whose inode a new local folder has: a rename keeps the inode.
+ */
+function followInodes(input: PlannerInput, targets: Map<string, string>): void {
+  const { local, base } = input.folders;
+  const byInode = new Map<number, string>();
+  for (const [key, l] of local) if (l.inode !== undefined && !base.has(key)) byInode.set(l.inode, key);
+  if (byInode.size === 0) return;
+  for (const [key, b] of base) {
+    if (b.inode === undefined || targets.has(key) || local.has(key)) continue;
+    const target = byInode.get(b.inode);
+    if (target !== undefined) targets.set(key, target);
+  }
 }
 
 function lazy<T>(make: () => T): () => T {

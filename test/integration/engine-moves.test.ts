@@ -83,6 +83,24 @@ describe('local rename or move', () => {
     expect(await localChecksums(desktop.dir)).toEqual(await localChecksums(laptop.dir));
   });
 
+  it('renames an empty folder on the service, keeping its id', async () => {
+    const w = await world();
+    const laptop = await w.device('laptop');
+    await laptop.sync();
+    await mkdir(laptop.path('Campaigns/Drafts'));
+    await laptop.sync();
+    const made = (await w.user.client.getHierarchy(w.workspaceId)).folders.find((f) => f.name === 'Drafts');
+    expect(made).toBeDefined();
+
+    await rename(laptop.path('Campaigns/Drafts'), laptop.path('Campaigns/Drafts 2025'));
+    const report = await laptop.sync();
+
+    expect(report.ok).toBe(true);
+    const after = await w.user.client.getHierarchy(w.workspaceId);
+    expect(after.folders.filter((f) => f.name.startsWith('Drafts')).map((f) => [f.id, f.name])).toEqual([[made?.id, 'Drafts 2025']]);
+    expect(idle(await laptop.sync())).toBe(true);
+  });
+
   it('renames a folder and its subfolder renamed together, each keeping its id', async () => {
     const w = await world();
     const laptop = await w.device('laptop');

@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { BaseStateStore } from '../../main/index/base-state.js';
 import { openDatabase } from '../../main/index/database.js';
 import { MIGRATIONS, SchemaTooNewError, migrate, schemaVersion } from '../../main/index/migrations.js';
 import { openIndex } from '../../main/index/sync-index.js';
+import { pathKey } from '../../main/local/paths.js';
 import { WorkspaceStore } from '../../main/index/workspaces.js';
 import { baseFile, useTempIndex, workspace } from './index-fixtures.js';
 
@@ -57,13 +57,20 @@ describe('index schema', () => {
     const old = openDatabase(indexFile());
     expect(migrate(old, MIGRATIONS.slice(0, 1))).toBe(1);
     new WorkspaceStore(old).add(workspace());
-    new BaseStateStore(old).putFiles('ws-1', [baseFile(1), baseFile(2)]);
+    // Rows as version 1 wrote them (today's store names columns added since).
+    const putFile = old.prepare('INSERT INTO base_files (workspace_id, path_key, path, asset_id, version_id, checksum, size, mtime_ns, inode) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    for (const f of [baseFile(1), baseFile(2)]) putFile.run('ws-1', pathKey(f.path), f.path, f.assetId, f.versionId, f.checksum, f.size, f.mtimeNs, f.inode);
+    old.prepare('INSERT INTO base_folders (workspace_id, path_key, path, folder_id) VALUES (?, ?, ?, ?)').run('ws-1', 'drafts', 'Drafts', 'folder-1');
     old.close();
     expect(tableNames(indexFile())).not.toContain('path_errors');
 
     const index = openIndex(indexFile());
     expect(index.workspaces.get('ws-1')?.name).toBe('Workspace ws-1');
     expect([...index.base.load('ws-1').files.values()]).toEqual(expect.arrayContaining([baseFile(1), baseFile(2)]));
+    // A folder row from before inodes were kept has none until it is recorded again.
+    expect(index.base.getFolder('ws-1', 'Drafts')).toEqual({ path: 'Drafts', folderId: 'folder-1' });
+    index.base.putFolder('ws-1', { path: 'Drafts', folderId: 'folder-1', inode: 42 });
+    expect(index.base.load('ws-1').folders.get('drafts')).toEqual({ path: 'Drafts', folderId: 'folder-1', inode: 42 });
     // The tables version 2 added work on the migrated file.
     index.errors.record('ws-1', 'a.txt', { code: 'EACCES', message: 'permission denied' }, 0);
     index.settings.set('theme', 'dark');

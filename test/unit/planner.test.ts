@@ -427,6 +427,24 @@ describe('plan: folder renames and moves', () => {
     expect(summary.counts['delete-remote'] + summary.counts['delete-remote-folder']).toBe(0);
   });
 
+  it('an empty folder renamed locally is renamed on the service, found by its inode alone', () => {
+    const i = folderInput({ local: synced.map(movedTo('old')), localFolders: ['old', 'old/sub'], remoteFolders: [['old', 'old'], ['old/sub', 'old/sub'], ['Drafts', 'Drafts']] });
+    const withEmpty: PlannerInput = {
+      ...i,
+      folders: {
+        ...i.folders,
+        local: new Map([...i.folders.local, ['drafts 2025', { path: 'Drafts 2025', inode: 77 }]]),
+        base: new Map([...i.folders.base, ['drafts', { path: 'Drafts', folderId: folderId('Drafts'), inode: 77 }]]),
+      },
+    };
+    expect(plan(withEmpty).actions).toEqual([
+      { kind: 'move-remote', item: 'folder', from: 'Drafts', to: 'Drafts 2025', folderId: folderId('Drafts'), reason: 'folder moved locally from "Drafts" to "Drafts 2025"' },
+    ]);
+    // Another folder with another inode is a folder deleted here and one made.
+    const other: PlannerInput = { ...withEmpty, folders: { ...withEmpty.folders, local: new Map([...i.folders.local, ['drafts 2025', { path: 'Drafts 2025', inode: 78 }]]) } };
+    expect(steps(plan(other).actions).sort()).toEqual(['create-remote-folder Drafts 2025', 'delete-remote-folder Drafts']);
+  });
+
   it('a folder moved locally into a new local folder: that folder is made on the service first, alone in the plan', () => {
     const { actions, movesFirst } = plan(folderInput({ local: synced.map(movedTo('Archive/2025/old')), localFolders: ['Archive', 'Archive/2025', 'Archive/2025/old', 'Archive/2025/old/sub'] }));
     expect(steps(actions)).toEqual(['create-remote-folder Archive', 'create-remote-folder Archive/2025']);

@@ -1,4 +1,4 @@
-import { link, mkdir, mkdtemp, readFile, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readFile, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -48,7 +48,8 @@ describe('scanTree', () => {
   it('finds files and folders, keyed by pathKey, with checksums', async () => {
     const result = await scan();
     expect([...result.folders.keys()].sort()).toEqual(['brand', 'brand/sub', 'empty']);
-    expect(result.folders.get('brand/sub')).toEqual({ path: 'Brand/Sub' });
+    // With its inode: a rename keeps it, which tells an empty folder renamed from one deleted.
+    expect(result.folders.get('brand/sub')).toEqual({ path: 'Brand/Sub', inode: (await stat(path.join(root, 'Brand/Sub'))).ino });
     expect([...result.files.keys()].sort()).toEqual(['a.txt', 'brand/hero.psd', 'brand/sub/deep.txt']);
     expect(result.files.get('brand/hero.psd')).toMatchObject({
       path: 'Brand/Hero.psd',

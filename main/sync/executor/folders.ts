@@ -1,4 +1,5 @@
 /** Folder creation on either side, recorded in the base and in the map of remote folder ids. */
+import { lstatSync } from 'node:fs';
 import { lstat, mkdir } from 'node:fs/promises';
 import { pathKey, resolveInsideRoot } from '../../local/paths.js';
 import { conflictDetails, isServiceError } from '../../service-client/index.js';
@@ -34,8 +35,12 @@ export async function createRemoteFolder(action: CreateRemoteFolder, deps: Execu
   return DONE;
 }
 
-/** The folder is on both sides now: its base row, and its id for the files and folders below. */
+/**
+ * The folder is on both sides now: its base row, and its id for the files and folders below.
+ * The row keeps the folder's inode: renamed here while empty, it is recognised by that alone.
+ */
 export function recordFolder(deps: ExecutorDeps, relPath: string, folderId: string): void {
-  deps.index.base.putFolder(deps.workspaceId, { path: relPath, folderId });
+  const inode = lstatSync(resolveInsideRoot(deps.root, relPath), { bigint: true, throwIfNoEntry: false })?.ino;
+  deps.index.base.putFolder(deps.workspaceId, inode === undefined ? { path: relPath, folderId } : { path: relPath, folderId, inode: Number(inode) });
   deps.folderIds.set(pathKey(relPath), folderId);
 }
