@@ -37,7 +37,7 @@ describe('a folder renamed on disk', () => {
     expect(await readdir(h.root)).toEqual(['brand']);
     expect(await Promise.all(['brand', 'brand/guide.pdf', 'brand/Logos/logo.svg'].map(async (p) => (await lstat(path.join(h.root, p))).ino))).toEqual(inodes);
     expect(await readFile(path.join(h.root, 'brand/Logos/logo.svg'), 'utf8')).toBe('<svg/>');
-    expect(h.index.base.getFolder(h.ws, 'brand')).toEqual({ path: 'brand', folderId: 'folder-1' });
+    expect(h.index.base.getFolder(h.ws, 'brand')).toEqual({ path: 'brand', folderId: 'folder-1', inode: inodes[0] });
     expect(h.deps.folderIds.get('brand')).toBe('folder-1');
     expect(h.suppressed).toEqual(expect.arrayContaining(['Brand', 'brand']));
     expect(h.activity.map((a) => a.message)).toContain('Renamed the folder Brand to brand');
