@@ -29,12 +29,14 @@ import {
 } from '../../shared/api/index.js';
 import { ServiceError } from './errors.js';
 import { MiB, Transport, type Logger } from './http.js';
+import type { SocketBody } from './blob-socket.js';
 import { DEFAULT_RETRY_POLICY, type RetryEvent, type RetryPolicy } from './retry.js';
 import type { ClientContext } from './context.js';
 import { DeleteAssetsResult, ReviewHistoryEntry, WorkspaceAnswer } from './schemas.js';
 import { ApiSession, type ApiCall, type Query } from './session.js';
 import type { Credentials, CredentialsProvider } from './token.js';
 import {
+  downloadFromSocket,
   downloadRange,
   downloadToStream,
   putSignedUpload,
@@ -351,6 +353,14 @@ export class ServiceClient {
   /** GET of a signed URL, optionally from a byte offset; the body comes back as a stream. */
   downloadRange(url: string, options: DownloadOptions = {}): Promise<DownloadResponse> {
     return downloadRange(this.context, url, options);
+  }
+
+  /**
+   * GET of a signed URL read from the socket into one reused buffer (large downloads); undefined
+   * where the response is not a plain 200 or 206 with a length: `downloadRange` then.
+   */
+  downloadFromSocket(url: string, options: Pick<DownloadOptions, 'start' | 'signal'> = {}): Promise<SocketBody | undefined> {
+    return downloadFromSocket(this.context, url, options);
   }
 
   downloadToStream(url: string, destination: Writable, options: DownloadOptions = {}): Promise<StreamedDownload> {

@@ -68,6 +68,11 @@ export class Transport {
   /** Signed URLs name hosts we do not know in advance: one agent pools them all. */
   private readonly blobAgent: Agent;
 
+  /** What requests made outside undici (blob-socket.ts) send and wait for. */
+  get settings(): { userAgent: string; timeoutMs: number } {
+    return { userAgent: this.options.userAgent, timeoutMs: this.options.timeoutMs };
+  }
+
   constructor(private readonly options: TransportOptions) {
     const base = new URL(options.baseUrl);
     if (base.protocol !== 'http:' && base.protocol !== 'https:') {

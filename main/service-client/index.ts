@@ -16,7 +16,9 @@ export type { Logger } from './http.js';
 export { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter, retryDelay } from './retry.js';
 export type { RetryPolicy, RetryEvent } from './retry.js';
 export type { Credentials, CredentialsProvider } from './token.js';
-export { parseContentRange } from './transfers.js';
+export { parseContentRange } from './response-headers.js';
+export type { ContentRange } from './response-headers.js';
+export type { SocketBody } from './blob-socket.js';
 export type {
   UploadBody,
   UploadOptions,
@@ -24,6 +26,5 @@ export type {
   DownloadOptions,
   DownloadResponse,
   StreamedDownload,
-  ContentRange,
 } from './transfers.js';
 export type { DeleteAssetsResult, SignedUploadAnswer, ReviewHistoryEntry } from './schemas.js';

@@ -11,6 +11,8 @@ import { uploadBody, withProgress, type UploadSource } from './progress.js';
 import { withRetry } from './retry.js';
 import { callSignal, type ClientContext } from './context.js';
 import { SignedUploadAnswer } from './schemas.js';
+import { openBlobSocket, type SocketBody } from './blob-socket.js';
+import { parseContentRange, unquoteEtag, type ContentRange } from './response-headers.js';
 
 const MAX_REDIRECTS = 5;
 const UPLOAD_ANSWER_LIMIT = 64 * KiB;
@@ -46,10 +48,6 @@ function parseUrl(url: string | URL, base?: URL): URL {
   } catch {
     throw new ServiceError({ kind: 'malformed', code: 'bad_signed_url', message: 'signed URL is not a URL' });
   }
-}
-
-function unquoteEtag(value: string | undefined): string | undefined {
-  return value?.replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
 }
 
 export async function putSignedUpload(
@@ -103,12 +101,6 @@ export interface DownloadOptions {
   onProgress?: (bytes: number) => void;
 }
 
-export interface ContentRange {
-  start: number;
-  end: number;
-  total: number | undefined;
-}
-
 export interface DownloadResponse {
   /** 200 (whole body, even if a range was asked), 206 (the range) or 304 (not modified). */
   status: 200 | 206 | 304;
@@ -118,16 +110,6 @@ export interface DownloadResponse {
   headers: { 'content-length'?: string; etag?: string; 'content-range'?: string; 'content-type'?: string };
   /** The body, streamed; errors (a connection cut mid-body) surface on it. */
   body: Readable;
-}
-
-export function parseContentRange(value: string | undefined): ContentRange | undefined {
-  const match = value === undefined ? null : /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(value.trim());
-  if (!match) return undefined;
-  const start = Number(match[1]);
-  const end = Number(match[2]);
-  const total = match[3] === '*' ? undefined : Number(match[3]);
-  if (end < start || (total !== undefined && end >= total)) return undefined;
-  return { start, end, total };
 }
 
 function pickHeaders(res: RawResponse): DownloadResponse['headers'] {
@@ -209,6 +191,15 @@ export async function downloadRange(
     },
     { policy: context.policy, retriable: true, request: `GET ${target.pathname}`, signal, onRetry: context.onRetry },
   );
+}
+
+/**
+ * A signed URL's body read from its socket into one reused buffer (blob-socket.ts), or undefined
+ * where that reader does not take the response: the caller then uses `downloadRange`.
+ */
+export function downloadFromSocket(context: ClientContext, url: string | URL, options: Pick<DownloadOptions, 'start' | 'signal'> = {}): Promise<SocketBody | undefined> {
+  const { userAgent, timeoutMs } = context.transport.settings;
+  return openBlobSocket(parseUrl(url), { userAgent, timeoutMs, signal: callSignal(context, options.signal), ...(options.start !== undefined ? { start: options.start } : {}) });
 }
 
 export interface StreamedDownload extends Omit<DownloadResponse, 'body'> {

@@ -3,7 +3,7 @@ import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pathKey } from '../../main/local/paths.js';
-import { ServiceClient, type DownloadOptions, type DownloadResponse } from '../../main/service-client/index.js';
+import { ServiceClient, type DownloadOptions, type DownloadResponse, type SocketBody } from '../../main/service-client/index.js';
 import type { Download } from '../../main/sync/actions.js';
 import { DIRECT_IO_MIN_BYTES, directStart } from '../../main/sync/executor/direct-writer.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
@@ -11,12 +11,22 @@ import type { RemoteFile } from '../../main/sync/model.js';
 import type { FaultOptions } from '../../service/index.js';
 import { bytesOf, clientOptions, putAsset, remoteFileOf, executorWorld, sha256, type Harness } from './executor-fixture.js';
 
-/** The real client, noting where each download started (to see a `Range` resume). */
+/** The real client, noting where each download started (to see a `Range` resume), and how it was read. */
 class RangeRecordingClient extends ServiceClient {
   readonly starts: number[] = [];
+  readonly readers: Array<'socket' | 'undici'> = [];
   override downloadRange(url: string, options: DownloadOptions = {}): Promise<DownloadResponse> {
     this.starts.push(options.start ?? 0);
+    this.readers.push('undici');
     return super.downloadRange(url, options);
+  }
+  override async downloadFromSocket(url: string, options: Pick<DownloadOptions, 'start' | 'signal'> = {}): Promise<SocketBody | undefined> {
+    const body = await super.downloadFromSocket(url, options);
+    if (body !== undefined) {
+      this.starts.push(options.start ?? 0);
+      this.readers.push('socket');
+    }
+    return body;
   }
 }
 
@@ -103,6 +113,8 @@ describe('download', () => {
     const second = await executePlan([download(remote)], deps);
     expect(second).toMatchObject({ downloaded: 1, failed: [] });
     expect(client.starts).toEqual([0, size >= DIRECT_IO_MIN_BYTES ? directStart(kept) : kept]);
+    // A direct write takes the body read from the socket into one reused buffer.
+    expect(client.readers).toEqual(size >= DIRECT_IO_MIN_BYTES ? ['socket', 'socket'] : ['undici', 'undici']);
     expect(sha256(await readFile(path.join(h.root, name)))).toBe(sha256(bytes));
     expect(await tempFiles(h.root)).toEqual([]);
     expect(h.index.errors.get(h.ws, name)).toBeUndefined();

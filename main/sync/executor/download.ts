@@ -217,11 +217,11 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
     t.progress(offset);
     if (offset < remote.size) {
       const signed = await deps.client.getDownloadUrl(deps.workspaceId, remote.assetId, remote.versionId, { signal: t.signal });
-      const res = await deps.client.downloadRange(signed.url, { ...(offset > 0 ? { start: offset } : {}), signal: t.signal });
+      const res = await openBody(deps, signed.url, offset, t.signal, direct !== undefined);
       // The ETag is the blob's checksum: other bytes than planned must not complete our prefix
       // (what `If-Range` would guard against).
       if (res.etag !== undefined && res.etag !== remote.checksum) {
-        discard(res.body);
+        res.destroy();
         throw new ChecksumMismatchError(`the service serves ${res.etag} for ${remote.path}, not the expected ${remote.checksum}`);
       }
       if (offset > 0 && res.status === 200) {
@@ -232,7 +232,7 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
         offset = 0;
       }
       const writer = direct ? new DirectWriter(file, direct, offset, { hashBlock: hash.block }) : new BatchedWriter(file, offset, (end) => hash?.written(end));
-      offset = await writeBody(res.body, writer, offset, hash, remote, t);
+      offset = await writeBody(res, writer, offset, hash, remote, t);
     }
     if (offset < remote.size) throw new IncompleteDownloadError(`${remote.path}: the body ended at byte ${offset} of ${remote.size}`);
     const checksum = await hash.digest(offset);
@@ -253,6 +253,29 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
   }
 }
 
+/** A response body as the download reads it: chunk by chunk, with back-pressure. */
+interface Body {
+  status: 200 | 206 | 304;
+  etag: string | undefined;
+  /** Chunks are valid until the call returns or the promise it answers settles. */
+  each(onChunk: (chunk: Buffer) => Promise<void> | undefined): Promise<void>;
+  destroy(): void;
+}
+
+/**
+ * The body from `start` on. A direct write copies each chunk into its blocks before it asks for
+ * the next, so it can take the body read from the socket into one reused buffer (several times
+ * less CPU than undici's stream); the page-cache writer keeps chunks to batch them, so it gets
+ * undici's, as does any response the socket reader does not take.
+ */
+async function openBody(deps: ExecutorDeps, url: string, start: number, signal: AbortSignal, direct: boolean): Promise<Body> {
+  const options = { ...(start > 0 ? { start } : {}), signal };
+  const fromSocket = direct ? await deps.client.downloadFromSocket(url, options) : undefined;
+  if (fromSocket !== undefined) return fromSocket;
+  const res = await deps.client.downloadRange(url, options);
+  return { status: res.status, etag: res.etag, each: (onChunk) => eachChunk(res.body, onChunk), destroy: () => discard(res.body) };
+}
+
 /** Stops a body we no longer want; undici reports that as an error nobody needs to hear. */
 function discard(body: Readable): void {
   body.on('error', () => undefined);
@@ -261,7 +284,7 @@ function discard(body: Readable): void {
 
 /** Writes the body from `offset` on, hashing each chunk as it goes; returns the end offset. */
 async function writeBody(
-  body: Readable,
+  body: Body,
   writer: FileWriter,
   offset: number,
   hash: DownloadHash,
@@ -280,13 +303,13 @@ async function writeBody(
     return writing;
   };
   try {
-    await eachChunk(body, (chunk) => {
+    await body.each((chunk) => {
       const throttled = t.throttle(chunk.length);
       return throttled === undefined ? take(chunk) : throttled.then(() => take(chunk));
     });
     await writer.end();
   } catch (err) {
-    discard(body);
+    body.destroy();
     // A write that fails (a full disk) is this computer's problem, not a broken connection.
     if (err instanceof FileWriteError) {
       await writer.settle();

@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openBlobSocket } from '../../main/service-client/blob-socket.js';
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await new Promise((resolve) => s.close(resolve));
+});
+
+const body = Buffer.from(Array.from({ length: 3 * 1024 * 1024 + 17 }, (_, i) => (i * 31 + (i >> 9)) & 0xff));
+const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+
+/** A blob server answering every GET with `handler`; its URL. */
+async function serve(handler: http.RequestListener): Promise<URL> {
+  const server = http.createServer(handler);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/blobs/b1?sig=abc`);
+}
+
+/** Serves `body` like the service's blob origin: ETag, ranges from `Range: bytes=N-`. */
+const blobServer = (): Promise<URL> =>
+  serve((req, res) => {
+    const start = Number(/bytes=(\d+)-/.exec(req.headers.range ?? '')?.[1] ?? 0);
+    const part = body.subarray(start);
+    res.writeHead(start > 0 ? 206 : 200, {
+      'content-length': part.length,
+      etag: `"${sha(body)}"`,
+      ...(start > 0 ? { 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` } : {}),
+    });
+    res.end(part);
+  });
+
+const options = { userAgent: 'test', timeoutMs: 5000 };
+
+describe('openBlobSocket', () => {
+  it('reads the whole body, with its ETag, and waits for the consumer before reusing its buffer', async () => {
+    const url = await blobServer();
+    const got = await openBlobSocket(url, options);
+    expect(got).toMatchObject({ status: 200, contentLength: body.length, etag: sha(body) });
+    const hash = createHash('sha256');
+    let chunks = 0;
+    // Every third chunk is taken only later: the bytes must still be the same then.
+    await got?.each((chunk) => {
+      chunks++;
+      if (chunks % 3 !== 0) return void hash.update(chunk);
+      return new Promise<void>((resolve) => setTimeout(() => resolve(void hash.update(chunk)), 2));
+    });
+    expect(hash.digest('hex')).toBe(sha(body));
+  });
+
+  it('asks for the rest from an offset and checks the range it gets', async () => {
+    const url = await blobServer();
+    const got = await openBlobSocket(url, { ...options, start: 1_000_000 });
+    expect(got).toMatchObject({ status: 206, contentLength: body.length - 1_000_000, contentRange: { start: 1_000_000 } });
+    const parts: Buffer[] = [];
+    await got?.each((chunk) => void parts.push(Buffer.from(chunk)));
+    expect(Buffer.concat(parts).equals(body.subarray(1_000_000))).toBe(true);
+  });
+
+  it.each([
+    ['a redirect', (res: http.ServerResponse) => res.writeHead(302, { location: '/elsewhere' }).end()],
+    ['an error status', (res: http.ServerResponse) => res.writeHead(503, { 'content-length': 2 }).end('no')],
+    ['a chunked body', (res: http.ServerResponse) => res.writeHead(200, { 'transfer-encoding': 'chunked' }).end(body)],
+    ['a range that starts elsewhere', (res: http.ServerResponse) => res.writeHead(206, { 'content-length': 10, 'content-range': 'bytes 0-9/100' }).end(body.subarray(0, 10))],
+  ])('leaves %s to the full HTTP client', async (_name, answer) => {
+    const url = await serve((_req, res) => answer(res));
+    expect(await openBlobSocket(url, { ...options, start: 5 })).toBeUndefined();
+  });
+
+  it('leaves a refused connection to the full HTTP client', async () => {
+    const url = await serve((_req, res) => res.end());
+    await new Promise((resolve) => (servers.pop() as http.Server).close(resolve));
+    expect(await openBlobSocket(url, options)).toBeUndefined();
+  });
+
+  it('rejects when the connection ends before the announced length', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': body.length });
+      res.write(body.subarray(0, 100_000), () => res.destroy());
+    });
+    const got = await openBlobSocket(url, options);
+    let received = 0;
+    await expect(got?.each((chunk) => void (received += chunk.length))).rejects.toThrow(/closed at byte/);
+    expect(received).toBeLessThanOrEqual(100_000);
+  });
+
+  it('stops when the signal aborts', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': body.length });
+      res.write(body.subarray(0, 1000));
+    });
+    const abort = new AbortController();
+    const got = await openBlobSocket(url, { ...options, signal: abort.signal });
+    const reading = got?.each(() => {
+      abort.abort(new Error('stopped by the user'));
+      return undefined;
+    });
+    await expect(reading).rejects.toThrow('stopped by the user');
+  });
+});
