@@ -188,10 +188,10 @@ ALTER TABLE remote_assets_v4 RENAME TO remote_assets;
 ALTER TABLE workspaces ADD COLUMN tree_sequence INTEGER;
 `;
 
-/** Version 1 held the sync state; version 2 added what the user sees (errors, notices, log, settings). */
 /** Version 5: the inode of each synced folder, to follow an empty folder renamed here. */
 const FOLDER_INODES = 'ALTER TABLE base_folders ADD COLUMN inode INTEGER;';
 
+/** Version 1 held the sync state; version 2 added what the user sees (errors, notices, log, settings). */
 export const MIGRATIONS: readonly Migration[] = [STATE_SCHEMA, USER_FACING_SCHEMA, journalByPathKey, REMOTE_TREE_SCHEMA, FOLDER_INODES];
 
 export class SchemaTooNewError extends Error {

@@ -11,15 +11,17 @@ import { deviceNameOf, nowOf, type ExecutorDeps } from './context.js';
 import { writablePath } from './disk.js';
 import { isMissing } from './errors.js';
 import { renameLocalFile } from './moves.js';
-import { recordConflict } from './open-conflicts.js';
+import { recordConflict, type OpenConflict } from './open-conflicts.js';
 
-/** Moves the file at `fromRel` to a free conflicted-copy name of `relPath`; answers that name. */
-export async function moveToConflictCopy(deps: ExecutorDeps, relPath: string, fromRel: string): Promise<string> {
+/** Moves the file at `fromRel` to a free conflicted-copy name of `relPath`; answers the conflict recorded. */
+export async function moveToConflictCopy(deps: ExecutorDeps, relPath: string, fromRel: string): Promise<OpenConflict> {
   const taken = await takenKeys(deps, parentOf(relPath));
-  const copy = conflictCopyPath(relPath, deviceNameOf(deps), nowOf(deps), (key) => taken.has(key));
+  const now = nowOf(deps);
+  const copy = conflictCopyPath(relPath, deviceNameOf(deps), now, (key) => taken.has(key));
   await renameLocalFile(deps, fromRel, copy);
-  recordConflict(deps.index, deps.workspaceId, { path: relPath, copyPath: copy, at: new Date().toISOString() });
-  return copy;
+  const conflict = { path: relPath, copyPath: copy, at: now.toISOString() };
+  recordConflict(deps.index, deps.workspaceId, conflict);
+  return conflict;
 }
 
 /** Keys of the names in the folder now, on disk and in the base. */

@@ -24,6 +24,7 @@ import { downloadHash, type DownloadHash } from './download-hash.js';
 import { NO_FOLLOW, currentFile, ensureParent, fsyncDir, writablePath, type CurrentFile } from './disk.js';
 import { placeAtFreeName, placeOver, type Placed } from './place-file.js';
 import { moveToConflictCopy } from './conflict-copy.js';
+import { conflictProblem } from './open-conflicts.js';
 import { ChecksumMismatchError, IncompleteDownloadError, NotAFileError, isTransient } from './errors.js';
 import { discardDownload, openEntriesAt, tempPathOf } from './journal-entries.js';
 
@@ -121,14 +122,10 @@ function place(deps: ExecutorDeps, action: Download, temp: string, target: strin
  * a hidden name, becomes a conflicted copy (uploaded by the next cycle) and is reported.
  */
 async function keepEditAsConflict(deps: ExecutorDeps, relPath: string, keptRel: string): Promise<void> {
-  const copy = await moveToConflictCopy(deps, relPath, keptRel);
-  recordActivity(deps, 'conflict', copy, `${relPath} was saved while its new version was put in place: your edit is kept as ${copy}`);
-  reportProblem(deps, {
-    path: relPath,
-    kind: 'conflict',
-    message: `"${relPath}" was saved while its new version from the service was put in place: your edit is kept as "${copy}".`,
-    hint: 'Compare the two files and keep what you want. Once the copy is deleted or renamed, this goes away.',
-  });
+  const conflict = await moveToConflictCopy(deps, relPath, keptRel);
+  recordActivity(deps, 'conflict', conflict.copyPath, `${relPath} was saved while its new version was put in place: your edit is kept as ${conflict.copyPath}`);
+  const { workspaceId: _, ...problem } = conflictProblem(deps.workspaceId, conflict);
+  reportProblem(deps, problem);
 }
 
 /** The temp file a download writes, and the journal entry naming it (if it has one). */

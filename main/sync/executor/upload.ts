@@ -233,7 +233,7 @@ async function commitVersion(action: UploadVersion, deps: ExecutorDeps, entry: J
  * copy (uploaded by the next cycle), and the service's file will be downloaded in its place.
  */
 async function setAsideAsConflict(action: UploadNew, deps: ExecutorDeps): Promise<Deferred> {
-  const copy = await moveToConflictCopy(deps, action.path, action.path);
+  const { copyPath: copy } = await moveToConflictCopy(deps, action.path, action.path);
   recordActivity(deps, 'conflict', copy, `Kept ${action.path} as ${copy}: the service has another file with that name`);
   return deferred('another asset with different content has this name', {
     conflict: true,
