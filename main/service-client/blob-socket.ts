@@ -4,7 +4,10 @@
  * 3 × 256 MiB on loopback into nothing: 0.31–0.41 s and 0.32–0.36 CPU seconds this way, against
  * 0.80–0.92 s and 1.1–1.3 CPU seconds with undici's body stream (50,000–84,000 page faults
  * against 6,500), and curl's 0.25–0.29 s. Each fresh buffer is a malloc that glibc hands back
- * to the kernel and faults in again.
+ * to the kernel and faults in again. A consumer that has memory of its own for the bytes (the
+ * direct writer's blocks) can offer it instead, and the kernel then copies the body straight into
+ * it: in 5 rounds A/B of the engine downloading 3 × 256 MiB, medians of 0.99 s and 1.82 CPU
+ * seconds, against 1.12 s and 1.94 with the copy out of the reused buffer.
  *
  * Narrow on purpose: one request per connection (`Connection: close`), and a 200 or a 206 with
  * a Content-Length and no Transfer-Encoding. Anything else (a redirect, an error status, a
@@ -18,6 +21,8 @@ import { parseContentRange, unquoteEtag, type ContentRange } from './response-he
 
 /** Read size: one read a MiB at most, as many syscalls as curl makes for the same body. */
 const READ_BYTES = 1024 * 1024;
+/** The read after a pause, when the consumer has space of its own (see `stopgap`). */
+const STOPGAP_BYTES = 16 * 1024;
 /** Headers larger than this are not a blob server's: undici gets the request. */
 const MAX_HEAD_BYTES = 64 * 1024;
 
@@ -39,8 +44,11 @@ export interface SocketBody {
    * Hands the body over in order, in chunks that are only valid during the call and, when it
    * answers a promise, until that promise settles (the socket waits meanwhile). Settles once
    * Content-Length bytes came and the last answer settled; rejects if the connection ends first.
+   * `readInto`, asked before each read the socket may make at once, offers where the next bytes
+   * should land (the free part of the consumer's own block), so that the chunk handed over is
+   * already in place; undefined, or a read after a pause, goes to the reader's own buffer.
    */
-  each(onChunk: (chunk: Buffer) => Promise<void> | undefined): Promise<void>;
+  each(onChunk: (chunk: Buffer) => Promise<void> | undefined, readInto?: () => Buffer | undefined): Promise<void>;
   destroy(): void;
 }
 
@@ -52,12 +60,20 @@ export function openBlobSocket(url: URL, options: BlobSocketOptions): Promise<So
 class BlobSocketRead {
   private socket: net.Socket | undefined;
   private readonly buffer = Buffer.allocUnsafe(READ_BYTES);
+  /**
+   * The read after a pause, while the consumer offers space: a small one, copied, after which
+   * the consumer has space again (it resumed the socket because it had).
+   */
+  private readonly stopgap = Buffer.allocUnsafe(STOPGAP_BYTES);
   private head = '';
   private body: SocketBody | undefined;
   /** Body bytes that came with the headers, before `each` was called. */
   private early: Buffer | undefined;
   private received = 0;
   private consumer: ((chunk: Buffer) => Promise<void> | undefined) | undefined;
+  private readInto: (() => Buffer | undefined) | undefined;
+  /** The consumer's last answer has not settled: what it was handed may not be read over. */
+  private waiting = false;
   private last: Promise<void> | undefined;
   private done: { resolve: () => void; reject: (err: Error) => void } | undefined;
   private failure: Error | undefined;
@@ -72,7 +88,8 @@ class BlobSocketRead {
   start(): void {
     const { url, options } = this;
     if (options.signal?.aborted || (url.protocol !== 'http:' && url.protocol !== 'https:')) return this.opened(undefined);
-    const onread = { buffer: this.buffer, callback: (n: number, buf: Uint8Array) => this.onRead(n, buf as Buffer) };
+    // The buffer function is asked after each callback for where the next read goes.
+    const onread = { buffer: () => this.nextReadBuffer(), callback: (n: number, buf: Uint8Array) => this.onRead(n, buf as Buffer) };
     const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const socket =
@@ -97,6 +114,17 @@ class BlobSocketRead {
   private readonly onAbort = (): void => {
     this.fail(this.options.signal?.reason instanceof Error ? this.options.signal.reason : new Error('aborted'));
   };
+
+  /**
+   * Where the next read lands: the reader's own buffer before the body and for a consumer without
+   * space of its own; otherwise the consumer's space, or the small stopgap while it has none or
+   * an answer is pending (that read must not land on bytes it was handed but has not taken yet).
+   */
+  private nextReadBuffer(): Buffer {
+    if (this.readInto === undefined || this.finished || this.failure) return this.buffer;
+    const space = this.waiting ? undefined : this.readInto();
+    return space !== undefined && space.length > 0 ? space : this.stopgap;
+  }
 
   /** Returning false pauses the socket: the buffer is not read into again until `resume`. */
   private onRead(n: number, buf: Buffer): boolean {
@@ -151,7 +179,7 @@ class BlobSocketRead {
       contentLength,
       etag: etag === '' ? undefined : etag,
       contentRange,
-      each: (onChunk) => this.each(onChunk),
+      each: (onChunk, readInto) => this.each(onChunk, readInto),
       destroy: () => this.fail(new Error('the download was stopped')),
     };
   }
@@ -163,9 +191,10 @@ class BlobSocketRead {
     this.opened(undefined);
   }
 
-  private each(onChunk: (chunk: Buffer) => Promise<void> | undefined): Promise<void> {
+  private each(onChunk: (chunk: Buffer) => Promise<void> | undefined, readInto: (() => Buffer | undefined) | undefined): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.consumer = onChunk;
+      this.readInto = readInto;
       this.done = { resolve, reject };
       if (this.failure) return reject(this.failure);
       const early = this.early;
@@ -189,8 +218,12 @@ class BlobSocketRead {
     if (complete) this.finish(answer);
     else if (answer !== undefined) {
       this.last = answer;
+      this.waiting = true;
       answer.then(
-        () => this.resumeReading(),
+        () => {
+          this.waiting = false;
+          this.resumeReading();
+        },
         (err: unknown) => this.fail(err as Error),
       );
     }

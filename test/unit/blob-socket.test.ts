@@ -51,6 +51,56 @@ describe('openBlobSocket', () => {
     expect(hash.digest('hex')).toBe(sha(body));
   });
 
+  it('reads into the space the consumer offers, and only while it has taken what it was handed', async () => {
+    const url = await blobServer();
+    const got = await openBlobSocket(url, options);
+    // A consumer like the direct writer: blocks it fills, one of which is busy for a while when full.
+    const BLOCK = 256 * 1024;
+    const hash = createHash('sha256');
+    let block = Buffer.alloc(BLOCK);
+    let filled = 0;
+    let busy = false;
+    let inPlace = 0;
+    const full = (): Promise<void> | undefined => {
+      hash.update(block);
+      block = Buffer.alloc(BLOCK);
+      filled = 0;
+      busy = true;
+      return new Promise<void>((resolve) => setTimeout(resolve, 2)).then(() => void (busy = false));
+    };
+    const take = (chunk: Buffer): Promise<void> | undefined => {
+      if (chunk.buffer === block.buffer && chunk.byteOffset === block.byteOffset + filled) {
+        inPlace += chunk.length;
+        filled += chunk.length;
+        return filled === BLOCK ? full() : undefined;
+      }
+      // Read elsewhere: copied, block by block, and never while a block is busy (the reader paused).
+      expect(busy).toBe(false);
+      for (let from = 0; from < chunk.length; ) {
+        const n = chunk.copy(block, filled, from);
+        filled += n;
+        from += n;
+        if (filled === BLOCK) {
+          const waiting = full();
+          if (from < chunk.length) throw new Error('the reader handed more than one block while the consumer was busy');
+          return waiting;
+        }
+      }
+      return undefined;
+    };
+    // Every seventh chunk is taken only later (a bandwidth limit): meanwhile, the space offered
+    // still covers it, and the reader must not read over it.
+    let chunks = 0;
+    const later = (chunk: Buffer): Promise<void> => new Promise<void>((resolve) => setTimeout(resolve, 1)).then(() => take(chunk));
+    await got?.each(
+      (chunk) => (++chunks % 7 === 0 ? later(chunk) : take(chunk)),
+      () => (busy ? undefined : block.subarray(filled)),
+    );
+    hash.update(block.subarray(0, filled));
+    expect(hash.digest('hex')).toBe(sha(body));
+    expect(inPlace).toBeGreaterThan(body.length / 2);
+  });
+
   it('asks for the rest from an offset and checks the range it gets', async () => {
     const url = await blobServer();
     const got = await openBlobSocket(url, { ...options, start: 1_000_000 });

@@ -54,6 +54,39 @@ describe.runIf(linux)('DirectWriter', () => {
     expect(hash.digest('hex')).toBe(createHash('sha256').update(Buffer.concat(chunks)).digest('hex'));
   });
 
+  it('takes bytes read into the space it offers where they lie, between chunks it copies', async () => {
+    const { file, handle } = await tempFile();
+    const direct = (await openDirect(handle, DIRECT_IO_MIN_BYTES)) as FileHandle;
+    handles.push(direct);
+    const hash = createHash('sha256');
+    const writer = new DirectWriter(handle, direct, 0, { hashBlock: (bytes) => Promise.resolve(void hash.update(bytes)) });
+    const body = Buffer.concat(bodyChunks(3 * ALIGNED_BLOCK_BYTES + 777, 5));
+    let at = 0;
+    let inPlace = 0;
+    for (let i = 0; at < body.length; i += 1) {
+      const length = Math.min(100_003, body.length - at);
+      const space = i % 4 === 3 ? undefined : writer.space();
+      if (space === undefined) {
+        // A read into the socket reader's own buffer: copied.
+        await writer.add(Buffer.from(body.subarray(at, at + length)));
+        at += length;
+        continue;
+      }
+      // A read into the offered space, as the socket makes it: at most what fits.
+      const n = body.copy(space, 0, at, at + Math.min(length, space.length));
+      await writer.add(space.subarray(0, n));
+      at += n;
+      inPlace += n;
+      const next = writer.space() as Buffer;
+      // Taken where it lay: the next space starts right after it (or a new block began).
+      expect(next.byteOffset === space.byteOffset + n || next.length === ALIGNED_BLOCK_BYTES).toBe(true);
+    }
+    await writer.end();
+    expect(inPlace).toBeGreaterThan(body.length / 2);
+    expect((await readFile(file)).equals(body)).toBe(true);
+    expect(hash.digest('hex')).toBe(createHash('sha256').update(body).digest('hex'));
+  });
+
   it('is not offered for small files, and refuses to start mid-block', async () => {
     const { handle } = await tempFile();
     expect(await openDirect(handle, DIRECT_IO_MIN_BYTES - 1)).toBeUndefined();

@@ -38,6 +38,8 @@ export class FileWriteError extends Error {
 export interface FileWriter {
   /** Takes the next chunk; answers a promise only when the caller must wait (too much is unwritten). */
   add(chunk: Buffer): Promise<void> | undefined;
+  /** Where the next bytes may be read to so that `add` takes them in place, if the writer offers that. */
+  space?(): Buffer | undefined;
   /** Writes what is left and waits for every write: the bytes are then in the file. */
   end(): Promise<void>;
   /** Waits for the writes in flight, ignoring their failure (before closing after another error). */

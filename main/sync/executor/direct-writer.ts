@@ -82,8 +82,26 @@ export class DirectWriter implements FileWriter {
     if (position % DIRECT_IO_ALIGN !== 0) throw new RangeError(`a direct write cannot start at ${position}`);
   }
 
-  /** Copies the chunk into blocks; answers a promise only while every block is full and being written. */
+  /**
+   * Where the body's next bytes may be read to: the free part of the block being filled. A chunk
+   * read there is taken by `add` without a copy (copying 768 MiB from the socket's buffer into
+   * the blocks was a sixth of a download's CPU time). Undefined while every block is busy.
+   */
+  space(): Buffer | undefined {
+    if (this.failure || this.released) return undefined;
+    this.current ??= this.idle.pop() ?? this.newBlock();
+    return this.current?.subarray(this.filled);
+  }
+
+  /** Takes the chunk into blocks; answers a promise only while every block is full and being written. */
   add(chunk: Buffer): Promise<void> | undefined {
+    const block = this.current;
+    if (block !== undefined && chunk.buffer === block.buffer && chunk.byteOffset === block.byteOffset + this.filled && chunk.length <= block.length - this.filled) {
+      // Read into `space()`: the bytes are already where they belong.
+      this.filled += chunk.length;
+      if (this.filled === ALIGNED_BLOCK_BYTES) this.queue();
+      return undefined;
+    }
     return this.copyFrom(chunk, 0);
   }
 

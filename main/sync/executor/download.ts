@@ -254,8 +254,11 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
 interface Body {
   status: 200 | 206 | 304;
   etag: string | undefined;
-  /** Chunks are valid until the call returns or the promise it answers settles. */
-  each(onChunk: (chunk: Buffer) => Promise<void> | undefined): Promise<void>;
+  /**
+   * Chunks are valid until the call returns or the promise it answers settles. `readInto` may
+   * say where the next bytes should be read to (the socket reader takes it, undici does not).
+   */
+  each(onChunk: (chunk: Buffer) => Promise<void> | undefined, readInto?: () => Buffer | undefined): Promise<void>;
   destroy(): void;
 }
 
@@ -300,10 +303,13 @@ async function writeBody(
     return writing;
   };
   try {
-    await body.each((chunk) => {
-      const throttled = t.throttle(chunk.length);
-      return throttled === undefined ? take(chunk) : throttled.then(() => take(chunk));
-    });
+    await body.each(
+      (chunk) => {
+        const throttled = t.throttle(chunk.length);
+        return throttled === undefined ? take(chunk) : throttled.then(() => take(chunk));
+      },
+      writer.space === undefined ? undefined : () => writer.space?.(),
+    );
     await writer.end();
   } catch (err) {
     body.destroy();
