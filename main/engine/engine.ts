@@ -12,6 +12,7 @@ import type { Action } from '../sync/actions.js';
 import type { ActivityInput } from '../index/activity.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import { sanitizeName } from '../local/paths.js';
+import { fsWorkers } from '../local/fs-workers.js';
 import { watchTree, type TreeWatcher } from '../local/watcher.js';
 import { IGNORE_FILE_NAME } from '../local/own-files.js';
 import { loadIgnoreMatcher } from '../local/ignore.js';
@@ -145,7 +146,11 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   async init(): Promise<void> {
     const { client, index, root } = this.options;
     const signal = this.abort.signal;
-    const user = await client.getUser({ signal });
+    const asked = client.getUser({ signal });
+    // The scan and the large downloads' hashing run on the file-system workers: they boot (tens
+    // of ms) while the service answers, not when the first scan waits for them.
+    fsWorkers().warm();
+    const user = await asked;
     this.selfUserId = user.id ?? '';
     for (const spec of this.options.workspaces) {
       const remote = await client.getWorkspace(spec.id, { signal }).catch((error: unknown) => {
