@@ -356,8 +356,9 @@ export class ServiceClient {
   }
 
   /**
-   * GET of a signed URL read from the socket into one reused buffer (large downloads); undefined
-   * where the response is not a plain 200 or 206 with a length: `downloadRange` then.
+   * GET of a signed URL read from the socket into one reused buffer or the consumer's own memory
+   * (large downloads); undefined where the response is not a plain 200 or 206 with a length:
+   * `downloadRange` then.
    */
   downloadFromSocket(url: string, options: Pick<DownloadOptions, 'start' | 'signal'> = {}): Promise<SocketBody | undefined> {
     return downloadFromSocket(this.context, url, options);

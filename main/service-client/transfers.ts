@@ -194,8 +194,9 @@ export async function downloadRange(
 }
 
 /**
- * A signed URL's body read from its socket into one reused buffer (blob-socket.ts), or undefined
- * where that reader does not take the response: the caller then uses `downloadRange`.
+ * A signed URL's body read from its socket into one reused buffer or the consumer's own memory
+ * (blob-socket.ts), or undefined where that reader does not take the response: the caller then
+ * uses `downloadRange`.
  */
 export function downloadFromSocket(context: ClientContext, url: string | URL, options: Pick<DownloadOptions, 'start' | 'signal'> = {}): Promise<SocketBody | undefined> {
   const { userAgent, timeoutMs } = context.transport.settings;
