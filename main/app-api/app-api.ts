@@ -5,8 +5,9 @@
  *
  * Each call is validated with its zod schema before anything runs, and every failure leaves as
  * a BridgeError (a code and a sentence for the user). The engine's events are re-emitted as
- * UiEvents. Settings that the engine was built with (root, workspaces, poll interval, bandwidth)
- * apply by reopening the session: stopping the engine journals what was in flight.
+ * UiEvents. Settings apply to the running engine (poll interval, bandwidth limit, workspaces and
+ * their excluded folders); only another sync folder or account opens a new session, after the
+ * old one closed and released the root's lock.
  */
 import { EventEmitter } from 'node:events';
 import { mkdir, stat } from 'node:fs/promises';
@@ -25,7 +26,7 @@ import { listFolder, nameLockHolders } from './files.js';
 import type { AppHooks } from './hooks.js';
 import { decideReview, listReviews, markReviewsRead } from './reviews.js';
 import type { AppSession, SessionOpener } from './session.js';
-import { applySettings, settingsView } from './settings.js';
+import { applySettings, engineChanges, settingsView } from './settings.js';
 import { listVersions, openVersion, restoreVersion, saveVersionCopy, type VersionsContext } from './versions.js';
 
 export interface SignInTarget {
@@ -49,8 +50,9 @@ export interface AppApiOptions {
   /** The sync folder a first sign-in uses until the user picks another. */
   defaultRoot?: string;
   /**
-   * A session the host opened and will close (the command line's). The AppApi uses it and stops
-   * its engine when it opens another (a settings change) or closes, but leaves closing it to the host.
+   * A session the host opened (the command line's). The AppApi uses it, and closes it when it
+   * opens another (another sync folder, a new sign-in) or closes: the root's lock goes with the
+   * session, and the next one cannot open while it is held. Its `close` must be safe to call twice.
    */
   session?: AppSession | null;
   /** How long to wait before opening the session again after it failed (default 30 s). */
@@ -83,13 +85,11 @@ export class AppApi extends EventEmitter<UiEvents> {
   /** Session changes run one at a time, in order. */
   private lifecycle: Promise<void> = Promise.resolve();
   private readonly handlers: Handlers;
-  private readonly borrowed: AppSession | null;
 
   constructor(private readonly options: AppApiOptions) {
     super();
     this.config = options.config;
     this.signedInFlag = Boolean(options.session);
-    this.borrowed = options.session ?? null;
     if (options.session) this.attach(options.session);
     this.handlers = this.createHandlers();
   }
@@ -236,12 +236,13 @@ export class AppApi extends EventEmitter<UiEvents> {
       },
       getSettings: async () => this.settings(),
       updateSettings: async (patch) => {
-        const change = applySettings(this.config, patch);
-        if (patch.launchAtLogin !== undefined && patch.launchAtLogin !== this.config.launchAtLogin) {
+        const before = this.config;
+        const change = applySettings(before, patch);
+        if (patch.launchAtLogin !== undefined && patch.launchAtLogin !== before.launchAtLogin) {
           await this.options.hooks.setLoginItem(patch.launchAtLogin);
         }
         this.saveConfig(change.config);
-        if (change.restart) await this.serially(() => this.reopen());
+        await this.serially(() => (change.reopen ? this.reopen() : this.applyToEngine(before, change.config)));
         return this.settings();
       },
       listRemoteWorkspaces: async () => {
@@ -355,13 +356,34 @@ export class AppApi extends EventEmitter<UiEvents> {
     return run;
   }
 
+  /** The settings changed from `before` to `after`: the running engine takes them over. */
+  private async applyToEngine(before: Config, after: Config): Promise<void> {
+    const changes = engineChanges(before, after);
+    if (Object.keys(changes).length === 0) return;
+    const session = this.session;
+    // No session (not configured yet, or it could not open): one opened now uses the new settings.
+    if (!session) return this.reopen();
+    try {
+      if (changes.pollIntervalMs !== undefined) session.engine.setPollInterval(changes.pollIntervalMs);
+      if (changes.bandwidthLimit !== undefined) session.engine.setBandwidthLimit(changes.bandwidthLimit ?? undefined);
+      if (changes.workspaces) await session.engine.setWorkspaces(changes.workspaces);
+    } catch (error) {
+      // A workspace could not be set up (the service out of reach, or it refused): a session
+      // opened afresh says why, and tries again when the service may be back.
+      this.options.logger?.warn({ err: error }, 'could not apply the settings to the running sync; opening it again');
+      await this.reopen();
+    }
+  }
+
   /** Closes the current session, then opens one for the current config if it is complete. */
   private async reopen(): Promise<void> {
-    await this.detach();
     const { baseUrl, accountId, root } = this.config;
-    if (this.closed || !this.signedInFlag || !baseUrl || !accountId || !root) return;
-    this.opening = true;
+    const complete = !this.closed && this.signedInFlag && Boolean(baseUrl && accountId && root);
+    // Between the old session and the new one the status says "starting", not a problem.
+    this.opening = complete;
     this.openError = null;
+    await this.detach();
+    if (!complete) return;
     this.emit('status', this.status());
     try {
       const session = await this.options.openSession(this.config);
@@ -409,7 +431,8 @@ export class AppApi extends EventEmitter<UiEvents> {
     } finally {
       this.unsubscribe?.();
       this.unsubscribe = null;
-      if (session !== this.borrowed) await session.close();
+      // The host's session too: its root lock must be free before another session opens.
+      await session.close();
     }
     this.emit('status', this.status());
   }

@@ -17,6 +17,11 @@ export { startUiServer, type UiServer, type UiServerOptions } from './server.js'
 export { headlessHooks } from './headless-hooks.js';
 export { defaultRendererDir } from './static-files.js';
 
+/** The UI server, and the app API it serves: the sessions it opens report through its events. */
+export interface SessionUi extends UiServer {
+  api: AppApi;
+}
+
 export interface SessionUiOptions {
   /** The command line's session; its engine is initialised (or about to be) by the command. */
   session: AppSession;
@@ -31,11 +36,12 @@ export interface SessionUiOptions {
 }
 
 /**
- * Serves the UI for `session`. A settings change that needs a new engine stops this session's
- * engine and opens another from the (effective) config; `close()` stops the current engine and
- * closes any session the UI opened. The command still closes its own session.
+ * Serves the UI for `session`. Settings apply to its running engine; another sync folder (or a
+ * new sign-in) closes the session, releasing the root's lock, and opens one from the (effective)
+ * config. `close()` closes whichever session is current; the command's own `close` of its
+ * session is then a no-op, as sessions close once.
  */
-export async function startSessionUi(options: SessionUiOptions): Promise<UiServer> {
+export async function startSessionUi(options: SessionUiOptions): Promise<SessionUi> {
   const configFile = options.configFile ?? configPath();
   const api = new AppApi({
     configFile,
@@ -50,6 +56,7 @@ export async function startSessionUi(options: SessionUiOptions): Promise<UiServe
   const server = await startUiServer({ api, port: options.port, staticDir: options.staticDir ?? defaultRendererDir(), logger: options.session.logger });
   return {
     ...server,
+    api,
     async close() {
       await server.close();
       await api.close();

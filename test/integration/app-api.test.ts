@@ -15,23 +15,9 @@ import { AppApi } from '../../main/app-api/index.js';
 import type { AppHooks } from '../../main/app-api/hooks.js';
 import { sessionOpener } from '../../main/app-api/open-session.js';
 import { Config } from '../../main/config.js';
-import type { ApiCredentials, SecretStore } from '../../main/secrets/secret-store.js';
 import { removeTreeSync } from '../helpers/disk.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-
-class MemorySecrets implements SecretStore {
-  readonly name = 'memory';
-  readonly items = new Map<string, ApiCredentials>();
-  async get(ref: string) {
-    return this.items.get(ref);
-  }
-  async set(ref: string, credentials: ApiCredentials) {
-    this.items.set(ref, credentials);
-  }
-  async delete(ref: string) {
-    this.items.delete(ref);
-  }
-}
+import { MemorySecrets } from '../helpers/memory-secrets.js';
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppApi } from '../../main/app-api/index.js';
 import { Config } from '../../main/config.js';
-import type { ApiCredentials, SecretStore } from '../../main/secrets/secret-store.js';
 import { headlessHooks } from '../../main/ui-server/headless-hooks.js';
 import { startUiServer, type UiServer } from '../../main/ui-server/server.js';
+import { MemorySecrets } from '../helpers/memory-secrets.js';
 
 interface Reply {
   status: number;
@@ -31,20 +31,6 @@ function send(server: UiServer, path: string, options: { method?: string; header
     req.on('error', reject);
     req.end(options.body);
   });
-}
-
-class MemorySecrets implements SecretStore {
-  readonly name = 'memory';
-  private readonly items = new Map<string, ApiCredentials>();
-  async get(ref: string) {
-    return this.items.get(ref);
-  }
-  async set(ref: string, credentials: ApiCredentials) {
-    this.items.set(ref, credentials);
-  }
-  async delete(ref: string) {
-    this.items.delete(ref);
-  }
 }
 
 let dir: string;
