@@ -12,7 +12,7 @@
 import { EventEmitter } from 'node:events';
 import { mkdir, stat } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { ActivityItem, ActivityKind, EngineEvents, EngineStatus } from '../../shared/engine.js';
 import { Requests, type BridgeError, type Channel, type ParsedRequestOf, type Responses, type UiEvents } from '../../shared/ipc.js';
 import { saveConfig, type Config } from '../config.js';
@@ -27,7 +27,8 @@ import type { AppHooks } from './hooks.js';
 import { decideReview, listReviews, markReviewsRead } from './reviews.js';
 import type { AppSession, SessionOpener } from './session.js';
 import { applySettings, engineChanges, settingsView } from './settings.js';
-import { listVersions, openVersion, restoreVersion, saveVersionCopy, type VersionsContext } from './versions.js';
+import { openChecked } from './open-file.js';
+import { assetAt, listVersions, newestAuthor, openVersion, restoreVersion, saveVersionCopy, type VersionsContext } from './versions.js';
 
 export interface SignInTarget {
   baseUrl: string;
@@ -170,16 +171,18 @@ export class AppApi extends EventEmitter<UiEvents> {
         const entries = await listFolder({ index: s.index, workspaceId, folder, problems, selfUserId: await this.userId(s) });
         return nameLockHolders(entries, s.client, workspaceId, this.options.logger);
       },
-      openFile: async (ref) => {
-        await this.options.hooks.openPath(await this.existingPath(ref));
-        return { ok: true };
+      openFile: async ({ runConfirmed, ...ref }) => {
+        const s = this.need();
+        const absPath = await this.existingPath(ref);
+        const uploadedBy = async () => newestAuthor(s.client, ref.workspaceId, assetAt(s.index, ref));
+        return openChecked(this.options.hooks, absPath, { name: basename(ref.path), uploadedBy }, runConfirmed);
       },
       showInFolder: async (ref) => {
         await this.options.hooks.showItemInFolder(await this.existingPath(ref));
         return { ok: true };
       },
       listVersions: async (ref) => listVersions(await this.versions(), ref),
-      openVersion: async ({ versionId, ...ref }) => openVersion(await this.versions(), ref, versionId),
+      openVersion: async ({ versionId, runConfirmed, ...ref }) => openVersion(await this.versions(), ref, versionId, runConfirmed),
       saveVersionCopy: async ({ versionId, ...ref }) => saveVersionCopy(await this.versions(), ref, versionId),
       restoreVersion: async ({ versionId, ...ref }) => {
         const s = this.need();
@@ -199,15 +202,14 @@ export class AppApi extends EventEmitter<UiEvents> {
         return decideReview(s.client, s.index, decision);
       },
       markReviewsRead: async ({ items }) => markReviewsRead(this.need().index, items),
-      openAsset: async ({ workspaceId, assetId }) => {
+      openAsset: async ({ workspaceId, assetId, runConfirmed }) => {
         const s = this.need();
-        const remote = s.index.remote.getFile(workspaceId, assetId);
-        const path = remote?.path ?? null;
-        if (path !== null) {
-          const abs = resolveInsideRoot(s.index.workspaces.require(workspaceId).localPath, path);
-          if (await exists(abs)) await this.options.hooks.openPath(abs);
-        }
-        return { path };
+        const path = s.index.remote.getFile(workspaceId, assetId)?.path ?? null;
+        if (path === null) return { path, opened: false };
+        const abs = resolveInsideRoot(s.index.workspaces.require(workspaceId).localPath, path);
+        if (!(await exists(abs))) return { path, opened: false };
+        const uploadedBy = async () => newestAuthor(s.client, workspaceId, assetId);
+        return { path, ...(await openChecked(this.options.hooks, abs, { name: basename(path), uploadedBy }, runConfirmed)) };
       },
       pause: async () => {
         this.need().engine.pause();

@@ -184,6 +184,15 @@ export const dialog = {
   async showSaveDialog(): Promise<{ canceled: boolean; filePath: string }> {
     return this.saveAnswer;
   },
+  /** The button the user picks in the next message boxes (an index into `buttons`). */
+  messageAnswer: 0,
+  /** The options of every message box shown, in order. */
+  messages: [] as Array<{ type?: string; message: string; detail?: string; buttons?: string[]; defaultId?: number; cancelId?: number }>,
+  async showMessageBox(...args: unknown[]): Promise<{ response: number; checkboxChecked: boolean }> {
+    // Electron takes (options) or (parentWindow, options).
+    this.messages.push(args.at(-1) as (typeof this.messages)[number]);
+    return { response: this.messageAnswer, checkboxChecked: false };
+  },
   showErrorBox(): void {},
 };
 
@@ -260,6 +269,8 @@ export function resetElectron(): void {
   shell.opened.length = 0;
   shell.external.length = 0;
   shell.shown.length = 0;
+  dialog.messageAnswer = 0;
+  dialog.messages.length = 0;
   protocol.handlers.clear();
   protocol.schemes.length = 0;
   contextBridge.exposed.clear();

@@ -235,6 +235,28 @@ describe('AppApi over a real session', () => {
     await expect(api.handle('openFile', { workspaceId: svc.demo.workspaceId, path: 'nothing.txt' })).rejects.toMatchObject({ code: 'not_found' });
   });
 
+  it('asks before opening a program or script, naming who made its version, and opens it on a yes', async () => {
+    const folder = join(dir, 'Asset Sync', 'Spring Campaign');
+    await writeFile(join(folder, 'deploy.sh'), '#!/bin/sh\necho deployed\n');
+    await vi.waitFor(
+      async () => {
+        const entry = (await api.handle('listFiles', { workspaceId: svc.demo.workspaceId, folder: '' })).find((e) => e.name === 'deploy.sh');
+        expect(entry?.state).toBe('synced');
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+    const before = opened.length;
+    const asked = await api.handle('openFile', { workspaceId: svc.demo.workspaceId, path: 'deploy.sh' });
+    expect(asked).toEqual({ opened: false, confirm: { name: 'deploy.sh', uploadedBy: 'Dana Designer', question: expect.stringContaining('Dana Designer') } });
+    const [version] = await api.handle('listVersions', { workspaceId: svc.demo.workspaceId, path: 'deploy.sh' });
+    const copy = await api.handle('openVersion', { workspaceId: svc.demo.workspaceId, path: 'deploy.sh', versionId: version?.id ?? '' });
+    expect(copy).toMatchObject({ opened: false, confirm: { name: 'deploy (v1).sh', uploadedBy: 'Dana Designer' } });
+    expect(opened.length).toBe(before);
+
+    expect(await api.handle('openFile', { workspaceId: svc.demo.workspaceId, path: 'deploy.sh', runConfirmed: true })).toEqual({ opened: true });
+    expect(opened.at(-1)).toBe(join(folder, 'deploy.sh'));
+  });
+
   it('signs out: the engine stops and the stored key is gone', async () => {
     const settings = await api.handle('signOut', {});
     expect(settings.signedIn).toBe(false);

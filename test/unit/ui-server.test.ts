@@ -14,6 +14,7 @@ import { Config } from '../../main/config.js';
 import { headlessHooks } from '../../main/ui-server/headless-hooks.js';
 import { startUiServer, type UiServer } from '../../main/ui-server/server.js';
 import { MemorySecrets } from '../helpers/memory-secrets.js';
+import { offlineSession } from '../helpers/offline-session.js';
 
 interface Reply {
   status: number;
@@ -231,6 +232,50 @@ describe('startUiServer', () => {
       expect(res.body).toContain('npm run build:renderer');
     } finally {
       await bare.close();
+    }
+  });
+});
+
+describe('opening a program or script from the browser', () => {
+  it('is refused until the page confirms it, naming the file; other files open at once', async () => {
+    const folder = join(dir, 'root', 'W');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'deploy.command'), 'echo hi');
+    await writeFile(join(folder, 'notes.txt'), 'hello');
+    const session = offlineSession(join(dir, 'root'));
+    session.index.workspaces.add({ id: 'w1', accountId: 'acct', name: 'W', localPath: folder });
+    const opened: string[] = [];
+    const local = new AppApi({
+      configFile: join(dir, 'config-open.json'),
+      config: Config.parse({ root: join(dir, 'root') }),
+      secrets: new MemorySecrets(),
+      hooks: { ...headlessHooks({ downloadsDir: join(dir, 'downloads') }), openPath: async (path) => void opened.push(path) },
+      openSession: () => Promise.reject(new Error('no service in this test')),
+      session,
+    });
+    const ui = await startUiServer({ api: local, port: 0, staticDir: join(dir, 'renderer') });
+    const open = async (request: unknown) => {
+      const res = await send(ui, '/api/openFile', {
+        method: 'POST',
+        headers: { host: `127.0.0.1:${ui.port}`, authorization: `Bearer ${tokenOf(ui)}`, 'content-type': 'application/json' },
+        body: JSON.stringify(request),
+      });
+      return { status: res.status, body: JSON.parse(res.body) as unknown };
+    };
+    try {
+      const asked = await open({ workspaceId: 'w1', path: 'deploy.command' });
+      expect(asked).toEqual({
+        status: 200,
+        body: { opened: false, confirm: { name: 'deploy.command', uploadedBy: null, question: expect.stringMatching(/deploy\.command.*runs? .*on this computer/is) } },
+      });
+      expect(opened).toEqual([]);
+      expect(await open({ workspaceId: 'w1', path: 'deploy.command', runConfirmed: true })).toEqual({ status: 200, body: { opened: true } });
+      expect(opened).toEqual([join(folder, 'deploy.command')]);
+      expect(await open({ workspaceId: 'w1', path: 'notes.txt' })).toEqual({ status: 200, body: { opened: true } });
+      expect(opened).toEqual([join(folder, 'deploy.command'), join(folder, 'notes.txt')]);
+    } finally {
+      await ui.close();
+      await local.close();
     }
   });
 });
