@@ -11,7 +11,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { mkdir, stat } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { ActivityItem, ActivityKind, EngineEvents, EngineStatus } from '../../shared/engine.js';
 import { Requests, type BridgeError, type Channel, type ParsedRequestOf, type Responses, type UiEvents } from '../../shared/ipc.js';
@@ -28,6 +28,7 @@ import { decideReview, listReviews, markReviewsRead } from './reviews.js';
 import type { AppSession, SessionOpener } from './session.js';
 import { applySettings, engineChanges, settingsView } from './settings.js';
 import { openChecked } from './open-file.js';
+import { privateTempRoot } from './private-temp.js';
 import { assetAt, listVersions, newestAuthor, openVersion, restoreVersion, saveVersionCopy, type VersionsContext } from './versions.js';
 
 export interface SignInTarget {
@@ -46,7 +47,7 @@ export interface AppApiOptions {
   /** A client for calls made without a session (checking a sign-in, listing workspaces first). */
   createClient?: (target: SignInTarget, credentials: ApiCredentials) => ServiceClient;
   logger?: Logger | undefined;
-  /** Parent of the folders opened versions are written to (default: the OS temp dir). */
+  /** Parent of the folders opened versions are written to (default: this user's private temp folder, private-temp.ts). */
   tempRoot?: string;
   /** The sync folder a first sign-in uses until the user picks another. */
   defaultRoot?: string;
@@ -83,6 +84,7 @@ export class AppApi extends EventEmitter<UiEvents> {
   private selfUserId: Promise<string | null> | null = null;
   private reopenTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  private privateTemp: Promise<string> | null = null;
   /** Session changes run one at a time, in order. */
   private lifecycle: Promise<void> = Promise.resolve();
   private readonly handlers: Handlers;
@@ -328,9 +330,22 @@ export class AppApi extends EventEmitter<UiEvents> {
 
   private async versions(): Promise<VersionsContext> {
     const s = this.need();
-    const tempRoot = this.options.tempRoot ?? join(tmpdir(), 'asset-sync');
-    await mkdir(tempRoot, { recursive: true, mode: 0o700 });
-    return { client: s.client, index: s.index, hooks: this.options.hooks, tempRoot };
+    return { client: s.client, index: s.index, hooks: this.options.hooks, tempRoot: await this.tempRoot() };
+  }
+
+  /** The folder opened versions go to: the one given, else this user's own (private-temp.ts), found once. */
+  private tempRoot(): Promise<string> {
+    if (this.options.tempRoot) {
+      const given = this.options.tempRoot;
+      return mkdir(given, { recursive: true, mode: 0o700 }).then(() => given);
+    }
+    this.privateTemp ??= privateTempRoot().then(({ path, refused }) => {
+      if (refused) this.options.logger?.warn({ refused, used: path }, 'the usual temp folder is not this user’s alone; using a fresh private one');
+      return path;
+    });
+    // A failure (a full disk) is tried again at the next call.
+    this.privateTemp.catch(() => (this.privateTemp = null));
+    return this.privateTemp;
   }
 
   private async existingPath(ref: { workspaceId: string; path: string }): Promise<string> {

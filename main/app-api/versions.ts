@@ -20,7 +20,7 @@ export interface VersionsContext {
   client: ServiceClient;
   index: SyncIndex;
   hooks: AppHooks;
-  /** Where opened versions are written (a folder of the OS temp dir). */
+  /** Where opened versions are written: a folder of this user's alone (private-temp.ts). */
   tempRoot: string;
 }
 

@@ -4,9 +4,9 @@
  * with versions (save, open, restore as a new version), decide a review, sign out.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AssetReview } from '../../shared/api/index.js';
 import type { EngineStatus } from '../../shared/engine.js';
@@ -39,6 +39,10 @@ let api: AppApi;
 let secrets: MemorySecrets;
 const opened: string[] = [];
 const previousHome = process.env.ASSET_SYNC_HOME;
+const previousTmp = process.env.TMPDIR;
+/** The system's temp folder as another user of the machine left it (see the versions test). */
+let sharedTmp: string;
+let planted: string[];
 const HERO = 'Campaigns/Spring/Social/hero.psd';
 
 beforeAll(async () => {
@@ -46,6 +50,14 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'app-api-'));
   // Logs and the index go under the test's folder, not the user's.
   process.env.ASSET_SYNC_HOME = join(dir, 'home');
+  // Another user made the folders a temp copy might go to, open to everyone.
+  sharedTmp = join(dir, 'shared-tmp');
+  planted = [join(sharedTmp, 'asset-sync'), join(sharedTmp, `asset-sync-${process.getuid?.() ?? 0}`)];
+  for (const folder of planted) {
+    await mkdir(folder, { recursive: true });
+    await chmod(folder, 0o777);
+  }
+  process.env.TMPDIR = sharedTmp;
   secrets = new MemorySecrets();
   const hooks: AppHooks = {
     openPath: async (path) => void opened.push(path),
@@ -62,7 +74,6 @@ beforeAll(async () => {
     secrets,
     hooks,
     openSession: sessionOpener({ secretStores: [secrets] }),
-    tempRoot: join(dir, 'tmp'),
     defaultRoot: join(dir, 'Asset Sync'),
   });
   await api.start();
@@ -73,6 +84,8 @@ afterAll(async () => {
   await svc?.stop();
   if (previousHome === undefined) delete process.env.ASSET_SYNC_HOME;
   else process.env.ASSET_SYNC_HOME = previousHome;
+  if (previousTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = previousTmp;
   removeTreeSync(dir);
 });
 
@@ -164,6 +177,13 @@ describe('AppApi over a real session', () => {
     const openedFile = opened.at(-1) ?? '';
     expect(openedFile).toMatch(/hero \(v2\)\.psd$/);
     expect(sha256(await readFile(openedFile))).toBe(v2.checksum);
+    // Not in a folder someone else made or can write to: one of this user's own, closed to others.
+    for (const folder of planted) expect(openedFile.startsWith(`${folder}/`)).toBe(false);
+    const privateRoot = dirname(dirname(openedFile));
+    const info = await lstat(privateRoot);
+    expect(info.isDirectory()).toBe(true);
+    expect(info.uid).toBe(process.getuid?.());
+    expect(info.mode & 0o077).toBe(0);
     expect(v3.checksum).not.toBe(v2.checksum);
   });
 
