@@ -29,6 +29,12 @@ export class FakeWebContents extends EventEmitter {
   windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
   loading = false;
 
+  /** As in Electron, the app hears of every web contents made: windows, popups, webviews. */
+  constructor() {
+    super();
+    app.emit('web-contents-created', fakeEvent({}), this);
+  }
+
   send(channel: string, ...args: unknown[]): void {
     this.sent.push({ channel, args });
   }
@@ -39,6 +45,13 @@ export class FakeWebContents extends EventEmitter {
 
   isLoading(): boolean {
     return this.loading;
+  }
+
+  /** Whether a `<webview>` asked for by the page would attach: false when the app refused it. */
+  attachWebview(): boolean {
+    const event = fakeEvent({});
+    this.emit('will-attach-webview', event, {}, {});
+    return !event.defaultPrevented;
   }
 
   /** What a page's `will-navigate` to `url` ends as: true when the app let it happen. */
@@ -211,6 +224,13 @@ export const app = Object.assign(new EventEmitter(), {
     return '/app';
   },
   isPackaged: false,
+  requestSingleInstanceLock: (): boolean => true,
+  whenReady: (): Promise<void> => Promise.resolve(),
+  setAppUserModelId(): void {},
+  quit(): void {
+    app.emit('before-quit', fakeEvent({}));
+  },
+  exit(): void {},
 });
 
 export const protocol = {

@@ -24,7 +24,7 @@ import { setLaunchAtLogin } from '../../main/app/login-item.js';
 import { startNotifications } from '../../main/app/notifications.js';
 import { APP_ORIGIN, APP_URL } from '../../main/app/origin.js';
 import { rendererResponse } from '../../main/app/protocol.js';
-import { denyAllPermissions } from '../../main/app/security.js';
+import { denyAllPermissions, lockEveryWebContents } from '../../main/app/security.js';
 import { AppTray } from '../../main/app/tray.js';
 import { MainWindow } from '../../main/app/window.js';
 import { createIpcBridge } from '../../preload/bridge.js';
@@ -39,6 +39,8 @@ let session: AppSession;
 
 beforeEach(async () => {
   electron.resetElectron();
+  // As main.ts does before making any window.
+  lockEveryWebContents(electron.app as never, APP_ORIGIN, (url) => electron.shell.openExternal(url));
   dir = await mkdtemp(join(tmpdir(), 'electron-app-'));
   session = offlineSession(join(dir, 'root'));
   api = new AppApi({
@@ -57,7 +59,7 @@ afterEach(async () => {
 });
 
 function openWindow(): { window: MainWindow; browser: electron.BrowserWindow } {
-  const window = new MainWindow({ preload: '/app/dist/app/preload/index.cjs', url: APP_URL, origin: APP_ORIGIN, startHidden: false });
+  const window = new MainWindow({ preload: '/app/dist/app/preload/index.cjs', url: APP_URL, startHidden: false });
   window.open();
   const browser = electron.BrowserWindow.instances[0];
   if (!browser) throw new Error('no window was created');
