@@ -10,6 +10,7 @@ import { createFileLogger, openSession, type Session, type SessionOptions } from
 import { closeLogger } from '../logging.js';
 import { isServiceError } from '../service-client/errors.js';
 import { parseUiPort, startSessionUi, type SessionUi } from '../ui-server/index.js';
+import { NOT_BUILT_HINT } from '../ui-server/static-files.js';
 import { EXIT_OK, EXIT_PROBLEMS } from './errors.js';
 import {
   addRootOption,
@@ -82,6 +83,7 @@ async function sync(options: SyncOptions, globals: GlobalOptions): Promise<numbe
         ui = await startSessionUi({ session, settings, port: parseUiPort(options.ui) });
         print('Open Asset Sync in a browser on this machine (the address holds an access key: keep it private):');
         print(ui.url);
+        if (!ui.built) print(`The interface is not built yet. ${NOT_BUILT_HINT}`);
       }
       print(`Syncing ${settings.workspaces.length === 1 ? 'one workspace' : `${settings.workspaces.length} workspaces`} into ${settings.root}`);
       const multipleWorkspaces = settings.workspaces.length > 1;

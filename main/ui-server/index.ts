@@ -11,7 +11,7 @@ import type { AppSession } from '../app-api/session.js';
 import { KeychainSecretStore, type SecretStore } from '../secrets/secret-store.js';
 import { headlessHooks } from './headless-hooks.js';
 import { startUiServer, type UiServer } from './server.js';
-import { defaultRendererDir } from './static-files.js';
+import { defaultRendererDir, rendererBuilt } from './static-files.js';
 
 export { startUiServer, type UiServer, type UiServerOptions } from './server.js';
 export { headlessHooks } from './headless-hooks.js';
@@ -20,6 +20,8 @@ export { defaultRendererDir } from './static-files.js';
 /** The UI server, and the app API it serves: the sessions it opens report through its events. */
 export interface SessionUi extends UiServer {
   api: AppApi;
+  /** Whether the interface is built (else the page says how, and so does the command). */
+  built: boolean;
 }
 
 export interface SessionUiOptions {
@@ -53,10 +55,12 @@ export async function startSessionUi(options: SessionUiOptions): Promise<Session
     logger: options.session.logger,
     session: options.session,
   });
-  const server = await startUiServer({ api, port: options.port, staticDir: options.staticDir ?? defaultRendererDir(), logger: options.session.logger });
+  const staticDir = options.staticDir ?? defaultRendererDir();
+  const server = await startUiServer({ api, port: options.port, staticDir, logger: options.session.logger });
   return {
     ...server,
     api,
+    built: rendererBuilt(staticDir),
     async close() {
       await server.close();
       await api.close();
