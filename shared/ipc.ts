@@ -1,5 +1,5 @@
 /**
- * The one API the renderer has, declared once (design notes: GitHub Desktop's ipc-shared.ts).
+ * The one API the renderer has, declared once (as GitHub Desktop's ipc-shared.ts does).
  * Each channel has a zod schema for its request (main validates every call with it) and a
  * response type. Two transports carry it and the renderer cannot tell them apart: Electron IPC
  * through the preload bridge, and HTTP + server-sent events from the headless daemon

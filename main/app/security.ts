@@ -1,5 +1,5 @@
 /**
- * One rule per function, applied to every session and web contents the app makes (design notes:
+ * One rule per function, applied to every session and web contents the app makes (as in
  * cawa-93/vite-electron-builder): no permission is ever granted, no navigation leaves our
  * origin, no window opens (http(s) links go to the user's browser), no <webview> attaches.
  */

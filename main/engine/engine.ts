@@ -417,7 +417,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 
   /**
-   * The user confirms the deletions the mass-delete brake held back (design notes §9): the next
+   * The user confirms the deletions the mass-delete brake held back: the next
    * cycle carries them out, and the brake guards every cycle after it again.
    */
   allowDeletionsOnce(workspaceId: string): void {
