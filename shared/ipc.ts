@@ -1,5 +1,5 @@
 /**
- * The one API the renderer has, declared once (design notes: GitHub Desktop's ipc-shared.ts).
+ * The one API the renderer has, declared once (as GitHub Desktop's ipc-shared.ts does).
  * Each channel has a zod schema for its request (main validates every call with it) and a
  * response type. Two transports carry it and the renderer cannot tell them apart: Electron IPC
  * through the preload bridge, and HTTP + server-sent events from the headless daemon
@@ -12,15 +12,20 @@ import type { EventName, UiEvents } from './ui-events.js';
 const id = z.string().min(1).max(200);
 /** A path relative to a workspace folder, as the UI shows it. */
 const relPath = z.string().max(4096);
+/**
+ * The user said yes to opening a program or script (`OpenOutcome.confirm`). Only the headless UI
+ * takes it from the page; the desktop app asks with a dialog of its own whatever the page says.
+ */
+const runConfirmed = z.boolean().default(false);
 
 export const Requests = {
   getStatus: z.object({}),
   getActivity: z.object({ workspaceId: id.optional(), limit: z.number().int().min(1).max(500).default(50) }),
   listFiles: z.object({ workspaceId: id, folder: relPath.default('') }),
-  openFile: z.object({ workspaceId: id, path: relPath }),
+  openFile: z.object({ workspaceId: id, path: relPath, runConfirmed }),
   showInFolder: z.object({ workspaceId: id, path: relPath }),
   listVersions: z.object({ workspaceId: id, path: relPath }),
-  openVersion: z.object({ workspaceId: id, path: relPath, versionId: id }),
+  openVersion: z.object({ workspaceId: id, path: relPath, versionId: id, runConfirmed }),
   saveVersionCopy: z.object({ workspaceId: id, path: relPath, versionId: id }),
   restoreVersion: z.object({ workspaceId: id, path: relPath, versionId: id }),
   listReviews: z.object({}),
@@ -35,7 +40,7 @@ export const Requests = {
   markReviewsRead: z.object({
     items: z.array(z.object({ kind: z.enum(['review_request', 'change_request']), remoteKey: z.string().min(1).max(1000) })).min(1).max(1000),
   }),
-  openAsset: z.object({ workspaceId: id, assetId: id }),
+  openAsset: z.object({ workspaceId: id, assetId: id, runConfirmed }),
   pause: z.object({}),
   resume: z.object({}),
   retry: z.object({ workspaceId: id.optional() }),
@@ -103,6 +108,21 @@ export interface SettingsView {
   workspaces: Array<{ id: string; name: string; excluded: string[] }>;
 }
 
+/** A program or script about to be opened: what the user is asked before it runs. */
+export interface OpenConfirmation {
+  name: string;
+  /** Who made its version, when the service says. */
+  uploadedBy: string | null;
+  /** The question to put to the user, naming both. */
+  question: string;
+}
+
+/**
+ * What came of opening a file. Not opened with `confirm`: the page must ask the user and, on a
+ * yes, send the same request again with `runConfirmed`. Not opened without it: the user said no.
+ */
+export type OpenOutcome = { opened: true } | { opened: false; confirm?: OpenConfirmation };
+
 export interface RemoteWorkspace {
   id: string;
   name: string;
@@ -113,16 +133,17 @@ export interface Responses {
   getStatus: EngineStatus;
   getActivity: ActivityItem[];
   listFiles: FileEntry[];
-  openFile: { ok: true };
+  openFile: OpenOutcome;
   showInFolder: { ok: true };
   listVersions: VersionInfo[];
-  openVersion: { ok: true };
+  openVersion: OpenOutcome;
   saveVersionCopy: { savedTo: string | null };
   restoreVersion: { versionId: string };
   listReviews: { reviewRequests: ReviewItem[]; changeRequests: ReviewItem[] };
   decideReview: { reviewId: string };
   markReviewsRead: { ok: true };
-  openAsset: { path: string | null };
+  /** Where the asset is synced (null: not here), and what came of opening it there. */
+  openAsset: { path: string | null } & OpenOutcome;
   pause: EngineStatus;
   resume: EngineStatus;
   retry: EngineStatus;

@@ -18,7 +18,7 @@ import { startedHidden } from './login-item.js';
 import { startNotifications } from './notifications.js';
 import { rendererTarget } from './origin.js';
 import { registerAppScheme, serveRenderer } from './protocol.js';
-import { denyAllPermissions, enforceCsp } from './security.js';
+import { denyAllPermissions, enforceCsp, lockEveryWebContents } from './security.js';
 import { AppTray } from './tray.js';
 import { MainWindow } from './window.js';
 
@@ -67,13 +67,14 @@ if (!app.requestSingleInstanceLock()) {
       const root = packageRoot();
 
       serveRenderer(join(root, 'dist', 'renderer'));
+      // Before the window: its web contents, like every later one, gets the rules as it is made.
+      lockEveryWebContents(app, target.origin, (url) => shell.openExternal(url));
       denyAllPermissions(session.defaultSession);
       enforceCsp(session.defaultSession, devServer ? target.origin : null);
 
       const mainWindow = new MainWindow({
         preload: join(root, 'dist', 'app', 'preload', 'index.cjs'),
         url: target.url,
-        origin: target.origin,
         startHidden: startedHidden(),
       });
       window = mainWindow;

@@ -1,6 +1,6 @@
 /**
  * What the scanner left out, told to the user: a file that is silently never synced is the
- * "stuck sync with no reason given" users complain about (design notes §11). Links and special
+ * "stuck sync with no reason given" users of sync clients complain about. Links and special
  * files are never synced by design: they are listed as not synced, which is no failure.
  */
 import type { Problem } from '../../shared/engine.js';

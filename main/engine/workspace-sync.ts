@@ -223,7 +223,7 @@ export class WorkspaceSync {
     }
     let actions = decided.actions;
     if (decided.brake) {
-      // Design notes §2/§9: refuse to run any deletion and say so; everything else still syncs.
+      // The brake holds: refuse to run any deletion and say so; everything else still syncs.
       actions = actions.filter((a) => !a.kind.startsWith('delete-'));
       this.deps.onProblem({
         workspaceId: ws.id,

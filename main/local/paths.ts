@@ -1,7 +1,7 @@
 /**
  * Names and paths: making names from the service safe before they touch disk, the case- and
  * normalisation-insensitive key the planner compares on, and the guards that keep every write
- * inside the sync root (design notes §10; protocol.md "Names").
+ * inside the sync root (docs/protocol.md "Names").
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';

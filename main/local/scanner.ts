@@ -1,6 +1,6 @@
 /**
  * Walks a workspace folder and reports what is on disk: the "local" view of the planner. Files
- * whose stamp (size, mtime, inode) matches the hash cache are not read at all (design notes §3),
+ * whose stamp (size, mtime, inode) matches the hash cache are not read at all (as in Maestral's and Syncthing's scanners),
  * so rescanning an unchanged tree costs one lstat per file.
  *
  * The system calls run on worker threads (fs-workers.ts): a worker lists a folder and lstats

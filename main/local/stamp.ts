@@ -1,6 +1,6 @@
 /**
  * A file's stamp: the (size, mtime in ns, inode) triple that tells, without reading a byte,
- * whether a file may have changed (design notes §3). Shared by the scanner's hash-cache check
+ * whether a file may have changed. Shared by the scanner's hash-cache check
  * and the engine's re-stat before committing an upload or replacing a file.
  */
 import type { BigIntStats } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * What the planner asks the executor to do (design notes §1). Every action names its paths in
+ * What the planner asks the executor to do. Every action names its paths in
  * the model's form (relative, POSIX, NFC; the executor resolves them inside the sync root) and
  * says why in `reason`, which goes to the log and the activity view as is.
  *
@@ -117,7 +117,7 @@ export interface Download {
   readonly path: string;
   readonly remote: RemoteFile;
   /** Checksum the file at `path` had when planned, null if there was none: if that changed
-   * since, the executor must not overwrite it (design notes §7). */
+   * since, the executor must not overwrite it. */
   readonly replaces: string | null;
   readonly reason: string;
 }
@@ -126,7 +126,7 @@ export interface Download {
 export interface UploadNew {
   readonly kind: 'upload-new';
   readonly path: string;
-  /** The file as scanned: the executor re-stats before committing (design notes §8). */
+  /** The file as scanned: the executor re-stats before committing. */
   readonly local: LocalFile;
   /**
    * The asset the file was synced with, deleted on the service since while the file was edited
@@ -138,7 +138,7 @@ export interface UploadNew {
   readonly reason: string;
 }
 
-/** Commit the local file as a new version, conditional on `parentVersionId` (design notes §5). */
+/** Commit the local file as a new version, conditional on `parentVersionId`. */
 export interface UploadVersion {
   readonly kind: 'upload-version';
   readonly path: string;

@@ -1,5 +1,5 @@
 /**
- * The three views the planner reconciles (design notes §1): what is on disk now (local), what
+ * The three views the planner reconciles: what is on disk now (local), what
  * the service has now (remote), and what both agreed on at the last sync (base). All paths are
  * relative to the workspace folder, POSIX separators, Unicode NFC, already made safe for disk
  * (main/local/paths.ts). Maps are keyed by `pathKey(path)` (NFC + case fold) so that two names
@@ -76,7 +76,7 @@ export interface PlannerInput {
   deviceName: string;
   /** Time used in conflicted copy names (injected: the planner is pure). */
   now: Date;
-  /** The user confirmed a mass deletion: the plan carries no brake (design notes §2, §9). */
+  /** The user confirmed a mass deletion: the plan carries no brake. */
   allowMassDelete?: boolean;
   /**
    * Files deleted on each side by recent cycles (the host's window, minutes): a deletion that

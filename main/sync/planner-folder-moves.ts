@@ -1,5 +1,5 @@
 /**
- * Folder renames and moves, on either side (design notes §1). A folder renamed on the service
+ * Folder renames and moves, on either side. A folder renamed on the service
  * is renamed on disk with one rename(2), and a folder renamed here is renamed on the service
  * with one call: the folder keeps its id, and what is in it, however much, is neither moved one
  * file at a time nor read nor transferred. Everything below the folder, and anything the engine

@@ -1,5 +1,5 @@
 /**
- * The planner: one pure decision from the three views (design notes §1). Per path key it
+ * The planner: one pure decision from the three views. Per path key it
  * compares what is on disk, what the service has and what both had at the last sync, and says
  * what to do; it reads no clock and no disk, never mutates its input, and gives the same plan
  * (actions in the same order) for the same input.
@@ -9,7 +9,7 @@
  *   uploaded again as a new asset; a conflict keeps the local edit as a conflicted copy.
  * - A remote edit wins over a local deletion: it is downloaded again.
  * - Equal checksums are never a conflict (both sides made the same change): only the base is
- *   rewritten (design notes §6).
+ *   rewritten.
  */
 import { pathKey } from '../local/paths.js';
 import type { Action, Conflict, Download, MoveLocalFile, MoveRemoteAsset, RecordBase } from './actions.js';

@@ -1,6 +1,6 @@
 /**
  * Disk access the executor shares: every path it writes is resolved inside the root and checked
- * for symlinks leading out first (design notes §10), and a file's current checksum is read from
+ * for symlinks leading out first, and a file's current checksum is read from
  * the hash cache when its stamp is unchanged, so checks before a write rarely read a byte.
  */
 import { constants } from 'node:fs';

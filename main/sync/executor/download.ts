@@ -1,5 +1,5 @@
 /**
- * Downloads (design notes §7): into a hidden temp file beside the target, hashed while written,
+ * Downloads: into a hidden temp file beside the target, hashed while written,
  * fsynced, then renamed over the target only if the target is still what the plan saw. A large
  * file's journal entry names its temp file, so an interrupted download resumes with `Range` from
  * what is on disk; bytes that do not hash to the announced checksum are thrown away.

@@ -1,5 +1,5 @@
 /**
- * Runs a plan (design notes §2): in the planner's order, with barriers between its batches.
+ * Runs a plan: in the planner's order, with barriers between its batches.
  * Folder creations, moves, deletions and bookkeeping run one at a time in order (shallow to
  * deep, deep to shallow, as planned); a run of transfers runs concurrently through the
  * transfer queue, which holds each direction to its limit. One failing path never stalls the

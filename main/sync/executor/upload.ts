@@ -1,5 +1,5 @@
 /**
- * Uploads (design notes §5, §8): the bytes go to a signed URL, hashed while read; the commit
+ * Uploads: the bytes go to a signed URL, hashed while read; the commit
  * that makes them an asset or a version is conditional and idempotent. The journal keeps the
  * upload key, so an attempt after a crash commits the same key (the service never makes a
  * second version of one key), and the file is re-stated before committing: a file still being
