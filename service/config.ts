@@ -45,6 +45,12 @@ export interface ServiceOptions {
   tokenShape: 'string' | 'object';
   errorShape: 'object' | 'flat';
   workspacesShape: 'object' | 'list';
+  /**
+   * Entries of the sync listing and the changes feed: `full` sends every field of the folder
+   * record; `minimal` only the fields docs/protocol.md shows, as a service built from that
+   * document alone would.
+   */
+  listingShape: 'full' | 'minimal';
   /** Requests per second per token; undefined disables rate limiting. */
   rateLimitPerSecond?: number | undefined;
   faults?: FaultOptions | undefined;
@@ -62,6 +68,7 @@ export const DEFAULT_OPTIONS: ServiceOptions = {
   tokenShape: 'string',
   errorShape: 'object',
   workspacesShape: 'object',
+  listingShape: 'full',
   signedUrlTtlSeconds: 3600,
   logger: false,
 };

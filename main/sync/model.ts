@@ -48,12 +48,17 @@ export interface RemoteFile {
   assetId: string;
   folderId: string | null;
   versionId: string;
+  /** 0: the service did not say (only shown to the user, never decided with). */
   versionNumber: number;
   checksum: string;
   size: number;
   lockedByUserId: string | null;
+  /** 0: the service did not say. */
   sequence: number;
 }
+
+/** " (version 7)", or nothing when the service did not give the number. */
+export const versionSuffix = (remote: Pick<RemoteFile, 'versionNumber'>): string => (remote.versionNumber > 0 ? ` (version ${remote.versionNumber})` : '');
 
 export interface RemoteFolder {
   path: string;

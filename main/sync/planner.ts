@@ -18,7 +18,7 @@ import { massDeleteBrake, summarize, type Brake, type PlanSummary } from './brak
 import { conflictCopyPath } from './conflict-name.js';
 import { filesAfter } from './effects.js';
 import { foldersHolding, planFolders } from './folders.js';
-import type { BaseFile, LocalFile, LocalFolder, PlannerInput, RemoteFile } from './model.js';
+import { versionSuffix, type BaseFile, type LocalFile, type LocalFolder, type PlannerInput, type RemoteFile } from './model.js';
 import { alignMoves, type FileSlot } from './moves.js';
 import { orderActions } from './order.js';
 import { alignFolderCase } from './planner-folder-case.js';
@@ -195,7 +195,7 @@ function planTracked(
         const reason = 'replaced on the service by another asset with the same content: nothing to transfer';
         return [...optional(rename), recordBase(path, l, r, reason)];
       }
-      return [...optional(rename), download(path, r, l.checksum, `changed on the service (version ${r.versionNumber}); no local changes`)];
+      return [...optional(rename), download(path, r, l.checksum, `changed on the service${versionSuffix(r)}; no local changes`)];
     }
     case 'changed/absent':
       // The asset can come back where it was only if its folder is still the one it was in.
