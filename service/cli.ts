@@ -38,7 +38,7 @@ const program = new Command('asset-service')
   .option('--workspaces-shape <shape>', 'GET /workspaces: object | list', oneOf(['object', 'list']), 'object')
   .option('--listing-shape <shape>', 'sync listing and changes feed entries: full | minimal', oneOf(['full', 'minimal']), 'full')
   .option('--rate-limit <rate>', 'requests per second per token, e.g. 50/s', wrap(parseRateLimit))
-  .option('--faults <spec>', 'latency=MS,error5xx=P,drop=P,truncate=P,seed=N,route=METHOD:/path:STATUS|drop', wrap(parseFaults))
+  .option('--faults <spec>', 'latency=MS,error5xx=P,drop=P,truncate=P,seed=N,route=METHOD:/path:STATUS|drop|malformed[:once|:N]', wrap(parseFaults))
   .option('--log', 'log requests');
 
 program.parse();

@@ -19,18 +19,24 @@ export interface RouteFault {
   method: string;
   /** Matches the request path itself and every path below it ('/workspaces/changes', '/workspaces/changes/…'); the query is ignored. */
   path: string;
-  /** An error status (400–599), or 'drop': the connection is destroyed before any answer. */
-  answer: number | 'drop';
+  /**
+   * An error status (400–599); 'drop': the connection is destroyed before any answer;
+   * 'malformed': a 200 whose body is cut-off JSON, as a broken proxy or service might send.
+   */
+  answer: number | 'drop' | 'malformed';
+  /** The rule answers this many calls, then is spent (absent: every call). */
+  times?: number | undefined;
 }
 
 /** Throws unless the rule can be applied as written. */
 export function checkRouteFault(rule: RouteFault): RouteFault {
-  const { method, path, answer } = rule;
+  const { method, path, answer, times } = rule;
   if (!/^[A-Z]+$/.test(method)) throw new Error(`route fault: the method "${method}" must be upper case, like GET`);
   if (!path.startsWith('/') || path.includes('?')) throw new Error(`route fault: the path "${path}" must start with / and carry no query`);
-  if (answer !== 'drop' && !(Number.isInteger(answer) && answer >= 400 && answer <= 599)) {
-    throw new Error(`route fault: the answer must be an error status (400-599) or "drop", got "${String(answer)}"`);
+  if (answer !== 'drop' && answer !== 'malformed' && !(Number.isInteger(answer) && answer >= 400 && answer <= 599)) {
+    throw new Error(`route fault: the answer must be an error status (400-599), "drop" or "malformed", got "${String(answer)}"`);
   }
+  if (times !== undefined && !(Number.isInteger(times) && times > 0)) throw new Error(`route fault: times must be a whole number above 0, got "${String(times)}"`);
   return rule;
 }
 
@@ -83,7 +89,7 @@ export function parseRateLimit(text: string): number {
   return perMinute ? n / 60 : n;
 }
 
-/** `latency=20,error5xx=0.05,drop=0.02,truncate=0.05,seed=7,route=GET:/workspaces/changes:404`. */
+/** `latency=20,error5xx=0.05,drop=0.02,truncate=0.05,seed=7,route=GET:/workspaces/changes:404:once`. */
 export function parseFaults(text: string): FaultOptions {
   const faults: FaultOptions = { latencyMs: 0, error5xx: 0, drop: 0, truncate: 0, seed: 1 };
   const routes: RouteFault[] = [];
@@ -109,13 +115,18 @@ export function parseFaults(text: string): FaultOptions {
   return faults;
 }
 
-/** `GET:/workspaces/changes:404` or `GET:/workspaces/folders/hierarchy:drop`. */
+/** `GET:/workspaces/changes:404`, `GET:/workspaces/folders/hierarchy:drop`, `POST:/workspaces/assets:409:once`. */
 function parseRouteFault(text: string): RouteFault {
-  const match = /^([A-Za-z]+):(\/[^:]*):(\d{3}|drop)$/.exec(text);
-  if (!match) throw new Error(`--faults: route wants METHOD:/path:STATUS or METHOD:/path:drop, got "${text}"`);
-  const [, method = '', path = '', answer = ''] = match;
+  const match = /^([A-Za-z]+):(\/[^:]*):(\d{3}|drop|malformed)(?::(once|\d+))?$/.exec(text);
+  if (!match) throw new Error(`--faults: route wants METHOD:/path:ANSWER[:once|:N], ANSWER a status, drop or malformed, got "${text}"`);
+  const [, method = '', path = '', answer = '', count] = match;
   try {
-    return checkRouteFault({ method: method.toUpperCase(), path, answer: answer === 'drop' ? 'drop' : Number(answer) });
+    return checkRouteFault({
+      method: method.toUpperCase(),
+      path,
+      answer: answer === 'drop' || answer === 'malformed' ? answer : Number(answer),
+      ...(count === undefined ? {} : { times: count === 'once' ? 1 : Number(count) }),
+    });
   } catch (error) {
     throw new Error(`--faults: ${(error as Error).message}`);
   }
