@@ -29,6 +29,8 @@ export async function createApiServer(ctx: ServiceContext): Promise<FastifyInsta
     if (!faults) return;
     if (faults.options.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.options.latencyMs));
     const rule = faults.routeFault(request.method, request.url);
+    if (rule?.before) await rule.before();
+    if (rule?.answer === 'pass') return;
     if (rule?.answer === 'drop') {
       reply.hijack();
       reply.raw.destroy();

@@ -21,11 +21,17 @@ export interface RouteFault {
   path: string;
   /**
    * An error status (400–599); 'drop': the connection is destroyed before any answer;
-   * 'malformed': a 200 whose body is cut-off JSON, as a broken proxy or service might send.
+   * 'malformed': a 200 whose body is cut-off JSON, as a broken proxy or service might send;
+   * 'pass': the service answers as usual (with `before`: a race, made on purpose).
    */
-  answer: number | 'drop' | 'malformed';
+  answer: number | 'drop' | 'malformed' | 'pass';
   /** The rule answers this many calls, then is spent (absent: every call). */
   times?: number | undefined;
+  /**
+   * Tests only: runs before the call is answered, so that what another client does lands
+   * between a client's listing and its request, as on a busy workspace.
+   */
+  before?: (() => Promise<void>) | undefined;
 }
 
 /** Throws unless the rule can be applied as written. */
@@ -33,8 +39,9 @@ export function checkRouteFault(rule: RouteFault): RouteFault {
   const { method, path, answer, times } = rule;
   if (!/^[A-Z]+$/.test(method)) throw new Error(`route fault: the method "${method}" must be upper case, like GET`);
   if (!path.startsWith('/') || path.includes('?')) throw new Error(`route fault: the path "${path}" must start with / and carry no query`);
-  if (answer !== 'drop' && answer !== 'malformed' && !(Number.isInteger(answer) && answer >= 400 && answer <= 599)) {
-    throw new Error(`route fault: the answer must be an error status (400-599), "drop" or "malformed", got "${String(answer)}"`);
+  const named = answer === 'drop' || answer === 'malformed' || answer === 'pass';
+  if (!named && !(Number.isInteger(answer) && answer >= 400 && answer <= 599)) {
+    throw new Error(`route fault: the answer must be an error status (400-599), "drop", "malformed" or "pass", got "${String(answer)}"`);
   }
   if (times !== undefined && !(Number.isInteger(times) && times > 0)) throw new Error(`route fault: times must be a whole number above 0, got "${String(times)}"`);
   return rule;

@@ -21,7 +21,7 @@ import { plan, type Plan } from '../sync/planner.js';
 import type { TransferQueue } from '../sync/transfer-queue.js';
 import { holdBack, localView, notIgnored, standAside } from './local-view.js';
 import { OFFLINE_CODE } from '../sync/executor/offline.js';
-import { stillOpen } from '../sync/executor/open-conflicts.js';
+import { ownCopies, stillOpen } from '../sync/executor/open-conflicts.js';
 import { skippedProblems } from './skipped.js';
 import { holderAt, holderNames, lockHolders } from './lock-holders.js';
 import { recentDeletesSetting } from './recent-deletes.js';
@@ -237,6 +237,7 @@ export class WorkspaceSync {
       ...(options.allowMassDelete ? { allowMassDelete: true } : {}),
       ...(this.deps.recentDeletes ? { recentDeletes: this.deps.recentDeletes() } : {}),
       failing: new Set(notYetDue.keys()),
+      ownCopies: ownCopies(index, ws.id),
     });
     if (!decided.movesFirst) {
       forgetSettledFailures(index, ws.id, decided.actions, local.waiting);

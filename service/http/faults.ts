@@ -56,6 +56,8 @@ export function routeFaultCode(status: number): string {
   if (status === 401) return 'unauthorized';
   if (status === 403) return 'forbidden';
   if (status === 404) return 'not_found';
+  // The commonest conflict: a name already taken (without the details of what took it).
+  if (status === 409) return 'name_conflict';
   if (status === 429) return 'rate_limited';
   if (status === 503) return 'unavailable';
   if (status >= 500) return 'internal';

@@ -83,6 +83,29 @@ describe('route faults', () => {
     expect(() => t.service.faults?.setRoutes([{ method: 'GET', path: CHANGES.split('?')[0] ?? '', answer: 500, times: 0 }])).toThrow(/times/);
   });
 
+  it('let a test act just before a call is answered as usual (a race made on purpose)', async () => {
+    const t = await start();
+    const faults = t.service.faults;
+    if (!faults) throw new Error('the service was started with faults');
+    const before = (await t.api<{ sequence: number }>('GET', HIERARCHY)).json.sequence;
+    faults.setRoutes([
+      {
+        method: 'GET',
+        path: HIERARCHY,
+        answer: 'pass',
+        times: 1,
+        before: async () => {
+          expect((await t.colleague.api('POST', '/workspaces/folders', { body: { name: 'Raced in' } })).status).toBe(201);
+        },
+      },
+    ]);
+    const raced = await t.api<{ sequence: number; folders: Array<{ name: string }> }>('GET', HIERARCHY);
+    expect(raced.status).toBe(200);
+    expect(raced.json.sequence).toBeGreaterThan(before);
+    expect(raced.json.folders.map((f) => f.name)).toContain('Raced in');
+    expect(faults.counts.route).toBe(1);
+  });
+
   it('change while the service runs: a route goes down and comes back', async () => {
     const t = await start();
     const faults = t.service.faults;
