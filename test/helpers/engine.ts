@@ -312,6 +312,13 @@ export interface World {
   close(): Promise<void>;
 }
 
+/** The fault injector of a world whose service was started with faults. */
+export function injector(w: World): NonNullable<RunningService['faults']> {
+  const injected = w.service.faults;
+  if (!injected) throw new Error('the service was started with faults');
+  return injected;
+}
+
 /** Worlds started through the returned function are closed after each test of the calling file. */
 export function worlds(): (options?: Parameters<typeof startWorld>[0]) => Promise<World> {
   const open: World[] = [];

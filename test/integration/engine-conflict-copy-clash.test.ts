@@ -17,7 +17,7 @@ import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AssetVersion } from '../../shared/api/index.js';
-import { bytesFor, faults, localChecksums, remoteChecksums, sha256, worlds, type Device, type World } from '../helpers/engine.js';
+import { bytesFor, faults, injector, localChecksums, remoteChecksums, sha256, worlds, type Device, type RemoteEntry, type World } from '../helpers/engine.js';
 import { Rng } from '../helpers/rng.js';
 
 const world = worlds();
@@ -27,12 +27,6 @@ console.log(`engine-conflict-copy-clash: CLASH_SEED=${seed}`);
 const rng = new Rng(seed);
 
 const FILES = ['README.txt', 'Docs/asset-naming.md', 'Campaigns/Spring/brief.md', 'Brand/Logos/logo-primary.svg'];
-
-function injector(w: World): NonNullable<World['service']['faults']> {
-  const injected = w.service.faults;
-  if (!injected) throw new Error('the service was started with faults');
-  return injected;
-}
 
 /** The conflicted copies of `path` on the laptop's disk, as paths in the workspace. */
 async function copiesOnDisk(device: Device, path: string): Promise<string[]> {
@@ -54,14 +48,18 @@ async function expectOriginalKept(w: World, laptop: Device, path: string, origin
   expect(await localChecksums(laptop.dir)).toEqual(remote);
 }
 
+/** A world whose laptop has synced, a file picked by the seed, and its asset. */
+async function synced(): Promise<{ w: World; injected: ReturnType<typeof injector>; path: string; laptop: Device; original: RemoteEntry }> {
+  const w = await world({ service: { faults: faults({}) } });
+  const path = FILES[rng.int(0, FILES.length - 1)] as string;
+  const laptop = await w.device('laptop');
+  await laptop.converge();
+  return { w, injected: injector(w), path, laptop, original: await w.user.assetAt(path) };
+}
+
 describe('a conflicted copy', () => {
   it('whose create meets an asset of its name takes the next free name, and the original asset keeps its name, id and the colleague\'s version', async () => {
-    const w = await world({ service: { faults: faults({}) } });
-    const injected = injector(w);
-    const path = FILES[rng.int(0, FILES.length - 1)] as string;
-    const laptop = await w.device('laptop');
-    await laptop.converge();
-    const original = await w.user.assetAt(path);
+    const { w, injected, path, laptop, original } = await synced();
 
     const mine = bytesFor(`laptop edit ${seed}`, rng.int(10, 40_000));
     const colleagueBytes = bytesFor(`colleague edit ${seed}`, rng.int(10, 40_000));
@@ -120,12 +118,7 @@ describe('a conflicted copy', () => {
   });
 
   it('whose create is refused once is uploaded at the next cycle, never taken for a rename of the original', async () => {
-    const w = await world({ service: { faults: faults({}) } });
-    const injected = injector(w);
-    const path = FILES[rng.int(0, FILES.length - 1)] as string;
-    const laptop = await w.device('laptop');
-    await laptop.converge();
-    const original = await w.user.assetAt(path);
+    const { w, injected, path, laptop, original } = await synced();
 
     const theirs = await w.colleague.newVersion(original.assetId, bytesFor(`colleague ${seed}`, rng.int(10, 40_000)));
     const mine = bytesFor(`laptop ${seed}`, rng.int(10, 40_000));

@@ -9,9 +9,10 @@
  * running with real time; timers and I/O are real): the in-process service and the engine read
  * the same clock.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Problem, SyncReport } from '../../shared/engine.js';
-import { bytesFor, faults, localChecksums, remoteChecksums, sha256, worlds, type Device, type World } from '../helpers/engine.js';
+import { bytesFor, faults, injector, localChecksums, remoteChecksums, sha256, worlds, type Device } from '../helpers/engine.js';
+import { movableClock } from '../helpers/clock.js';
 import { LEVEL, keptLogger, linesStarting } from '../helpers/kept-logger.js';
 
 const world = worlds();
@@ -22,22 +23,7 @@ const FEED_RETRY_MS = 5 * MIN;
 const CHANGES = '/workspaces/changes';
 const LISTING = '/workspaces/folders/hierarchy';
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const advance = (ms: number): void => {
-  vi.setSystemTime(Date.now() + ms);
-};
-
-function injector(w: World): NonNullable<World['service']['faults']> {
-  const injected = w.service.faults;
-  if (!injected) throw new Error('the service was started with faults');
-  return injected;
-}
+const advance = movableClock();
 
 const problemsOf = (report: SyncReport): Problem[] => report.workspaces.flatMap((w) => w.problems);
 
