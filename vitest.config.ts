@@ -11,7 +11,6 @@ const DOCUMENTED_SHAPE_SCENARIOS = [
   'test/integration/engine-conflicts.test.ts',
   'test/integration/engine-deletes.test.ts',
   'test/integration/engine-moves.test.ts',
-  'test/integration/engine-restart.test.ts',
 ];
 
 export default defineConfig({

@@ -106,11 +106,13 @@ describe('a conflicted copy', () => {
     const clashed = await w.user.assetAt(clash.path);
     expect(clashed.assetId).toBe(clash.id);
     expect(clashed.checksum).toBe(sha256(clashBytes));
-    // The edit is kept under the next free conflicted-copy name, here and on the service.
+    // The edit is kept under the next free conflicted-copy name of the original (" 2" within
+    // the same second), here and on the service.
     const copies = await copiesOnDisk(laptop, path);
     expect(copies).toHaveLength(2);
     const kept = copies.find((p) => p !== clash?.path) as string;
-    expect(kept.replace(/\)(\.[^.]*)?$/, '')).toBe(`${clash.path.replace(/\)(\.[^.]*)?$/, '')} 2`);
+    const ext = /\.[^./]*$/.exec(path)?.[0] ?? '';
+    expect(kept).toBe(`${path.slice(0, path.length - ext.length)} (conflicted copy laptop ${/\d{4}-\d\d-\d\d \d{6}(?: \d+)?/.exec(kept)?.[0] ?? '?'})${ext}`);
     expect(sha256(await laptop.read(kept))).toBe(sha256(mine));
     expect((await w.user.assetAt(kept)).checksum).toBe(sha256(mine));
     // Still listed for the user: the original against the copy that holds the edit.
