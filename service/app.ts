@@ -29,11 +29,15 @@ export async function createApiServer(ctx: ServiceContext): Promise<FastifyInsta
     if (!faults) return;
     if (faults.options.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.options.latencyMs));
     const rule = faults.routeFault(request.method, request.url);
+    if (rule?.before) await rule.before();
+    if (rule?.answer === 'pass') return;
     if (rule?.answer === 'drop') {
       reply.hijack();
       reply.raw.destroy();
       return reply;
     }
+    // Valid JSON cut off: the answer a proxy that truncated the body, or a broken service, gives.
+    if (rule?.answer === 'malformed') return reply.code(200).type('application/json; charset=utf-8').send('{"sequence": 17, "has_more": fal');
     if (rule) return reply.code(rule.answer).send(errorBody(shape, routeFaultCode(rule.answer), `Injected fault: ${rule.method} ${rule.path} answers ${rule.answer}.`));
     if (faults.roll('error5xx')) {
       return reply.code(503).header('retry-after', '0').send(errorBody(shape, 'unavailable', 'Injected fault: service unavailable.'));

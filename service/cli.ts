@@ -36,20 +36,21 @@ const program = new Command('asset-service')
   .option('--token-shape <shape>', 'POST /auth/token answer: string | object', oneOf(['string', 'object']), 'string')
   .option('--error-shape <shape>', 'error bodies: object | flat', oneOf(['object', 'flat']), 'object')
   .option('--workspaces-shape <shape>', 'GET /workspaces: object | list', oneOf(['object', 'list']), 'object')
+  .option('--listing-shape <shape>', 'sync listing and changes feed entries: full | minimal', oneOf(['full', 'minimal']), 'full')
   .option('--rate-limit <rate>', 'requests per second per token, e.g. 50/s', wrap(parseRateLimit))
-  .option('--faults <spec>', 'latency=MS,error5xx=P,drop=P,truncate=P,seed=N,route=METHOD:/path:STATUS|drop', wrap(parseFaults))
+  .option('--faults <spec>', 'latency=MS,error5xx=P,drop=P,truncate=P,seed=N,route=METHOD:/path:STATUS|drop|malformed[:once|:N]', wrap(parseFaults))
   .option('--log', 'log requests');
 
 program.parse();
 const o = program.opts<{
   host: string; port: number; blobPort: number; data?: string; demo?: boolean; demoAssets?: number; json?: boolean;
   tokenTtl: number; tokenShape: 'string' | 'object'; errorShape: 'object' | 'flat'; workspacesShape: 'object' | 'list';
-  rateLimit?: number; faults?: ReturnType<typeof parseFaults>; log?: boolean;
+  listingShape: 'full' | 'minimal'; rateLimit?: number; faults?: ReturnType<typeof parseFaults>; log?: boolean;
 }>();
 
 const service = await startService({
   host: o.host, port: o.port, blobPort: o.blobPort, dataDir: o.data, tokenTtlSeconds: o.tokenTtl, tokenShape: o.tokenShape,
-  errorShape: o.errorShape, workspacesShape: o.workspacesShape, rateLimitPerSecond: o.rateLimit, faults: o.faults, logger: o.log ?? false,
+  errorShape: o.errorShape, workspacesShape: o.workspacesShape, listingShape: o.listingShape, rateLimitPerSecond: o.rateLimit, faults: o.faults, logger: o.log ?? false,
 });
 const demo = o.demo ? await service.seedDemo(o.demoAssets !== undefined ? { assets: o.demoAssets } : {}) : undefined;
 const info = {

@@ -4,7 +4,7 @@
  * one per activity item, problem, review and change of state.
  */
 import { MultiBar, type SingleBar } from 'cli-progress';
-import type { ActivityItem, EngineEvents, EngineStatus, Problem, ReviewNotification, SyncState, TransferProgress } from '../../shared/engine.js';
+import { isNotice, type ActivityItem, type EngineEvents, type EngineStatus, type Problem, type ReviewNotification, type SyncState, type TransferProgress } from '../../shared/engine.js';
 import { activityLine, formatBytes, formatDuration, formatSpeed, print, problemLines, reviewLine } from './output.js';
 
 export interface Reporter {
@@ -125,7 +125,7 @@ class PlainSink implements Sink {
 /** The status line; `transfers` counts from the transfer events, fresher than the last status. */
 export function statusText(status: EngineStatus, transfers: { active: number; queued: number }): string {
   const pending = status.workspaces.reduce((n, w) => n + w.pending.downloads + w.pending.uploads + w.pending.deletes + w.pending.moves, 0);
-  const problems = status.workspaces.reduce((n, w) => n + w.problems.filter((p) => p.kind !== 'not_synced').length, 0);
+  const problems = status.workspaces.reduce((n, w) => n + w.problems.filter((p) => !isNotice(p)).length, 0);
   const files = status.workspaces.reduce((n, w) => n + w.files, 0);
   const parts = [`Asset Sync: ${describeState(status.state)}`, `${files} file${files === 1 ? '' : 's'} synced`];
   if (pending > 0 && status.state !== 'up-to-date') parts.push(`${pending} to do`);

@@ -5,7 +5,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Command } from 'commander';
-import type { EngineStatus, SyncReport } from '../../shared/engine.js';
+import { isNotice, type EngineStatus, type SyncReport } from '../../shared/engine.js';
 import { createFileLogger, openSession, type Session, type SessionOptions } from '../bootstrap.js';
 import { closeLogger } from '../logging.js';
 import { isServiceError } from '../service-client/errors.js';
@@ -149,7 +149,7 @@ export function reportLines(report: SyncReport, status: EngineStatus, options: {
     lines.push('Stopped before everything was synced; `asset-sync sync --once` again finishes it.');
     return lines;
   }
-  const problems = report.workspaces.reduce((n, w) => n + w.problems.filter((p) => p.kind !== 'not_synced').length, 0);
+  const problems = report.workspaces.reduce((n, w) => n + w.problems.filter((p) => !isNotice(p)).length, 0);
   const conflicts = report.workspaces.reduce((n, w) => n + w.problems.filter((p) => p.kind === 'conflict').length, 0);
   const compare = conflicts > 0 ? `; ${conflicts === 1 ? 'the conflict above waits' : `the ${conflicts} conflicts above wait`} for you to compare the two versions` : '';
   lines.push(report.ok ? `Everything is up to date${compare}.` : `Not everything could be synced${problems ? ` (${problems} problem${problems === 1 ? '' : 's'} above)` : ''}; run again or fix what is listed.`);

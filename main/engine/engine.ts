@@ -11,7 +11,7 @@
 import { EventEmitter, setMaxListeners } from 'node:events';
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ActivityItem, EngineEvents, EngineStatus, PendingCounts, Problem, ReviewNotification, SyncReport, SyncState, WorkspaceStatus } from '../../shared/engine.js';
+import { isNotice, type ActivityItem, type EngineEvents, type EngineStatus, type PendingCounts, type Problem, type ReviewNotification, type SyncReport, type SyncState, type WorkspaceStatus } from '../../shared/engine.js';
 import type { Action } from '../sync/actions.js';
 import type { ActivityInput } from '../index/activity.js';
 import type { SyncIndex } from '../index/sync-index.js';
@@ -357,7 +357,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       // Out of rounds with work still planned (actions deferred again and again) is no convergence.
       const settled = runtime.last !== null && runtime.last.work === 0 && runtime.last.waiting.length === 0;
       // A conflict is listed for the user, but it is no failure: both versions are kept and synced.
-      const problems = totals.problems.filter((p) => p.kind !== 'conflict' && p.kind !== 'not_synced');
+      const problems = totals.problems.filter((p) => p.kind !== 'conflict' && !isNotice(p));
       if (problems.length > 0 || totals.failed > 0 || runtime.last?.blocked || !settled) report.ok = false;
       report.workspaces.push(totals);
     }

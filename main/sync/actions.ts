@@ -135,6 +135,11 @@ export interface UploadNew {
    * restored (deleted for good, its name taken meanwhile) is a new asset created.
    */
   readonly revive?: { readonly assetId: string; readonly parentVersionId: string };
+  /**
+   * The file is a conflicted copy this client made of the file at `copyOf`: should its name be
+   * taken on the service meanwhile, it moves to the next free conflicted-copy name of `copyOf`.
+   */
+  readonly copyOf?: string;
   readonly reason: string;
 }
 

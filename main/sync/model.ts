@@ -48,12 +48,17 @@ export interface RemoteFile {
   assetId: string;
   folderId: string | null;
   versionId: string;
+  /** 0: the service did not say (only shown to the user, never decided with). */
   versionNumber: number;
   checksum: string;
   size: number;
   lockedByUserId: string | null;
+  /** 0: the service did not say. */
   sequence: number;
 }
+
+/** " (version 7)", or nothing when the service did not give the number. */
+export const versionSuffix = (remote: Pick<RemoteFile, 'versionNumber'>): string => (remote.versionNumber > 0 ? ` (version ${remote.versionNumber})` : '');
 
 export interface RemoteFolder {
   path: string;
@@ -89,4 +94,11 @@ export interface PlannerInput {
    * left to the per-file reconciliation meanwhile (planner-folder-moves.ts).
    */
   failing?: ReadonlySet<string>;
+  /**
+   * Conflicted copies this client made and still has on disk: the copy's path key → the path of
+   * the file it was made from. Such a file is never taken for a rename by the user (it holds the
+   * inode the original's base row names), and its own conflicts and name clashes are named after
+   * the original, never as a copy of the copy.
+   */
+  ownCopies?: ReadonlyMap<string, string>;
 }

@@ -125,7 +125,7 @@ function taken(input: PlannerInput, side: 'local' | 'remote', key: string): bool
  * that, the new folder with its inode.
  */
 function localFolderTargets(input: PlannerInput): Map<string, string> {
-  const pairs = detectLocalMoves(input.files.local, input.files.base);
+  const pairs = detectLocalMoves(input.files.local, input.files.base, input.ownCopies);
   const votes = new Map<string, Map<string, number>>();
   const totals = new Map<string, number>();
   for (const baseKey of input.files.base.keys()) {

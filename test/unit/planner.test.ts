@@ -406,6 +406,48 @@ describe('plan: moves', () => {
   });
 });
 
+describe('plan: conflicted copies this client made', () => {
+  const original = 'docs/report.pdf';
+  const copy = `docs/report (conflicted copy Studio Mac ${STAMP}).pdf`;
+  // The conflict stopped after the edit moved aside: the original's base row still names the
+  // inode the copy now has, and the service holds the colleague's version.
+  const stopped = (ownCopies: ReadonlyMap<string, string>): PlannerInput => ({
+    ...input({
+      local: [local(copy, 'my edit', { inode: inodeOf(original) })],
+      base: [base(original, 'v1')],
+      remote: [remote(original, 'their edit', { folderId: folderId('docs') })],
+      localFolders: ['docs'],
+      baseFolders: ['docs'],
+      remoteFolders: ['docs'],
+    }),
+    ownCopies,
+  });
+
+  it('are never taken for a rename of the original: the copy is uploaded and the original downloaded', () => {
+    const actions = plan(stopped(new Map([[pathKey(copy), original]]))).actions;
+    expect(steps(actions).sort()).toEqual([`download ${original}`, `upload-new ${copy}`]);
+    expect(only(actions, 'upload-new')).toMatchObject({ path: copy, copyOf: original });
+  });
+
+  it('(the same file not known as a copy of ours reads as a rename by the user)', () => {
+    expect(kinds(plan(stopped(new Map())).actions)).toContain('move-remote');
+  });
+
+  it('in a conflict of their own are named after the original, never as a copy of a copy', () => {
+    const later = new Date(NOW.getTime() + 60_000);
+    const action = only(
+      plan({
+        ...input({ local: [local(copy, 'my edit')], remote: [remote(copy, 'a colleague took the name')], localFolders: ['docs'], remoteFolders: ['docs'] }),
+        now: later,
+        ownCopies: new Map([[pathKey(copy), original]]),
+      }).actions,
+      'conflict',
+    );
+    expect(action.copyPath).toBe('docs/report (conflicted copy Studio Mac 2024-03-05 140809).pdf');
+    expect(action.steps[1]).toMatchObject({ kind: 'upload-new', copyOf: original });
+  });
+});
+
 describe('plan: folder renames and moves', () => {
   /** "old" with two files, as synced; `folders` keeps the folder's id wherever it goes. */
   const synced = [base('old/a.txt', 'a'), base('old/sub/b.txt', 'b')];

@@ -13,7 +13,7 @@ import { tempFileName } from '../../local/own-files.js';
 import { pathKey, resolveInsideRoot } from '../../local/paths.js';
 import { stampOf, type FileStamp } from '../../local/stamp.js';
 import type { Download } from '../actions.js';
-import type { RemoteFile } from '../model.js';
+import { versionSuffix, type RemoteFile } from '../model.js';
 import { joinPath, parentOf } from '../rel-path.js';
 import { SMALL_TRANSFER_BYTES, type TransferHandle } from '../transfer-queue.js';
 import { DONE, deferred, recordActivity, reportProblem, signalOpt, suppressWrite, type ExecutorDeps, type Outcome } from './context.js';
@@ -99,7 +99,7 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
     deps.index.hashCache(deps.workspaceId).put(pathKey(action.path), { ...stamp, checksum: remote.checksum });
     if (entry !== undefined) deps.index.journal.finish(entry.id);
   });
-  recordActivity(deps, 'downloaded', action.path, `Downloaded ${action.path} (version ${remote.versionNumber})`);
+  recordActivity(deps, 'downloaded', action.path, `Downloaded ${action.path}${versionSuffix(remote)}`);
   if (placed.kind === 'edited-meanwhile') await keepEditAsConflict(deps, action.path, placed.keptAt);
   return DONE;
 }

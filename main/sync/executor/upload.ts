@@ -230,10 +230,11 @@ async function commitVersion(action: UploadVersion, deps: ExecutorDeps, entry: J
 
 /**
  * Another asset with different bytes has the name: the local file steps aside as a conflicted
- * copy (uploaded by the next cycle), and the service's file will be downloaded in its place.
+ * copy (uploaded by the next cycle), and the service's file will be downloaded in its place. A
+ * conflicted copy of ours takes the next free conflicted-copy name of its original.
  */
 async function setAsideAsConflict(action: UploadNew, deps: ExecutorDeps): Promise<Deferred> {
-  const { copyPath: copy } = await moveToConflictCopy(deps, action.path, action.path);
+  const { copyPath: copy } = await moveToConflictCopy(deps, action.copyOf ?? action.path, action.path);
   recordActivity(deps, 'conflict', copy, `Kept ${action.path} as ${copy}: the service has another file with that name`);
   return deferred('another asset with different content has this name', {
     conflict: true,
