@@ -81,13 +81,13 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
       // The service hashes what it receives: other bytes than scanned means the file changed.
       if (isServiceError(err) && err.code === 'checksum_mismatch') {
         finishEntry(deps, entry);
-        return stillChanging(action.path);
+        return readOtherBytes(deps, action.path);
       }
       throw err;
     }
     if (sent.hash.checksum !== local.checksum || sent.hash.size !== local.size) {
       finishEntry(deps, entry);
-      return stillChanging(action.path);
+      return readOtherBytes(deps, action.path);
     }
     // Stored bytes are worth a key in the journal: a retry commits them without sending again.
     // A small file has no entry: sending it again on the rare retry costs less than two commits
@@ -286,6 +286,17 @@ async function unchangedSince(abs: string, local: LocalFile): Promise<boolean> {
     throw err;
   });
   return stamp !== undefined && sameStamp(stamp, local);
+}
+
+/**
+ * The file held other bytes than the checksum the plan was made with. That checksum may have
+ * come from the hash cache, whose stamp the file may still match (a write that restored the
+ * mtime, or one within the same clock tick): the entry is dropped, so the next scan reads the
+ * file instead of planning the same upload of bytes it no longer holds, for ever.
+ */
+function readOtherBytes(deps: ExecutorDeps, relPath: string): Deferred {
+  deps.index.hashCache(deps.workspaceId).delete(pathKey(relPath));
+  return stillChanging(relPath);
 }
 
 function stillChanging(relPath: string): Deferred {
