@@ -59,7 +59,7 @@ export function localView(
   const skippedKeys = new Set(scan.skipped.map((s) => pathKey(s.path)));
   for (const [key, synced] of base) {
     if (!files.has(key) && isUnder(key, skippedKeys)) {
-      files.set(key, { path: synced.path, size: synced.size, mtimeNs: synced.mtimeNs, inode: synced.inode, checksum: synced.checksum });
+      files.set(key, { path: synced.path, size: synced.size, mtimeNs: synced.mtimeNs, ctimeNs: '', inode: synced.inode, checksum: synced.checksum });
     }
   }
   return { files, folders, waiting, waitingInodes };

@@ -37,23 +37,35 @@ export interface FolderListing {
   sizes: Float64Array;
   inodes: Float64Array;
   /**
-   * Per entry, the mtime in ns as a decimal string for StatResult.File, the error code for
-   * StatResult.Error, else nothing; `texts` holds them back to back, each ending where
-   * `textEnds` says.
+   * Per entry, for StatResult.File the mtime and the ctime in ns as decimal strings joined by a
+   * space, for StatResult.Error the error code, else nothing; `texts` holds them back to back,
+   * each ending where `textEnds` says.
    */
   texts: string;
   textEnds: Int32Array;
 }
 
-/** The text of entry `index` of a listing (its mtime or error code). */
+/** The text of entry `index` of a listing (its times or error code). */
 export function entryText({ texts, textEnds }: FolderListing, index: number): string {
   return texts.slice(index === 0 ? 0 : textEnds[index - 1], textEnds[index]);
 }
 
-/** `entryText(listing, index) === text`, without cutting out a string per file. */
-export function entryTextIs({ texts, textEnds }: FolderListing, index: number, text: string): boolean {
+/** The mtime and ctime of file entry `index`. */
+export function entryTimes(listing: FolderListing, index: number): { mtimeNs: string; ctimeNs: string } {
+  const text = entryText(listing, index);
+  const space = text.indexOf(' ');
+  return { mtimeNs: text.slice(0, space), ctimeNs: text.slice(space + 1) };
+}
+
+/**
+ * Whether file entry `index` has the mtime `mtimeNs` and, unless it is undefined, the ctime
+ * `ctimeNs`, without cutting out a string per file.
+ */
+export function entryTimesAre({ texts, textEnds }: FolderListing, index: number, mtimeNs: string, ctimeNs: string | undefined): boolean {
   const start = index === 0 ? 0 : (textEnds[index - 1] as number);
-  return (textEnds[index] as number) - start === text.length && texts.startsWith(text, start);
+  const ctimeAt = start + mtimeNs.length + 1;
+  if (!texts.startsWith(mtimeNs, start) || texts[ctimeAt - 1] !== ' ') return false;
+  return ctimeNs === undefined || ((textEnds[index] as number) - ctimeAt === ctimeNs.length && texts.startsWith(ctimeNs, ctimeAt));
 }
 
 export interface FsError {
@@ -117,7 +129,7 @@ function list(prefix) {
           if (kind === ${StatResult.File}) {
             sizes[i] = Number(s.size);
             inodes[i] = Number(s.ino);
-            texts += s.mtimeNs.toString();
+            texts += s.mtimeNs.toString() + ' ' + s.ctimeNs.toString();
           }
         }
       } catch (err) {

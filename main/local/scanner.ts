@@ -1,7 +1,7 @@
 /**
  * Walks a workspace folder and reports what is on disk: the "local" view of the planner. Files
- * whose stamp (size, mtime, inode) matches the hash cache are not read at all (design notes §3),
- * so rescanning an unchanged tree costs one lstat per file.
+ * whose stamp (size, mtime, ctime, inode) matches the hash cache are not read at all (design
+ * notes §3), so rescanning an unchanged tree costs one lstat per file.
  *
  * The system calls run on worker threads (fs-workers.ts): a worker lists a folder and lstats
  * its files, and reads and hashes the files the cache cannot vouch for. The main thread applies
@@ -11,7 +11,7 @@
 import path from 'node:path';
 import type { LocalFile, LocalFolder } from '../sync/model.js';
 import { FolderPlans } from './folder-plans.js';
-import { EntryType, entryText, entryTextIs, type FolderListing, type FsError, fsWorkers, type ListAnswer, StatResult } from './fs-workers.js';
+import { EntryType, entryText, entryTimes, entryTimesAre, type FolderListing, type FsError, fsWorkers, type ListAnswer, StatResult } from './fs-workers.js';
 import type { HashCache, HashCacheEntry } from './hash-cache.js';
 import { type HashAnswer, type HashItem, HashQueue } from './hash-workers.js';
 import type { IgnoreMatcher } from './ignore.js';
@@ -261,12 +261,18 @@ class TreeScan {
     const size = listing.sizes[index] as number;
     const inode = listing.inodes[index] as number;
     const cached = this.known ? this.known.get(key) : this.opts.hashCache.get(key);
-    if (cached !== undefined && cached.size === size && cached.inode === inode && entryTextIs(listing, index, cached.mtimeNs)) {
-      this.files.set(key, { path: rel, size, mtimeNs: cached.mtimeNs, inode, checksum: cached.checksum });
+    if (cached !== undefined && cached.size === size && cached.inode === inode && entryTimesAre(listing, index, cached.mtimeNs, cached.ctimeNs)) {
+      let { ctimeNs } = cached;
+      if (ctimeNs === undefined) {
+        // An entry from before the ctime was kept: it vouched on the rest then, and does now.
+        ctimeNs = entryTimes(listing, index).ctimeNs;
+        this.cacheWriter.put(key, { ...cached, ctimeNs });
+      }
+      this.files.set(key, { path: rel, size, mtimeNs: cached.mtimeNs, ctimeNs, inode, checksum: cached.checksum });
       this.hits++;
     } else {
       const absPath = parent.prefix + rel.slice(parent.rel === '' ? 0 : parent.rel.length + 1);
-      const pending: PendingHash = { rel, key, stamp: { size, mtimeNs: entryText(listing, index), inode }, absPath, sizeHint: size };
+      const pending: PendingHash = { rel, key, stamp: { size, ...entryTimes(listing, index), inode }, absPath, sizeHint: size };
       const from = this.renamedFrom(key, pending.stamp);
       if (from !== undefined) {
         this.maybeRenamed.push({ pending, from, checksum: (this.known?.get(from) as HashCacheEntry).checksum });
@@ -280,7 +286,8 @@ class TreeScan {
   /**
    * The cache key of the file this one was renamed from, if the cache knows one with the same
    * inode, size and mtime: a rename keeps all three, so a folder of 10 GiB renamed is not read
-   * again. An inode is reused once its file is deleted, so the old name must be gone as well
+   * again. Not the ctime: renaming a file changes it on most file systems (ext4, APFS). An
+   * inode is reused once its file is deleted, so the old name must be gone as well
    * (`settleRenames`), and the mtime must carry sub-second digits: with whole seconds (FAT,
    * ext3), a new file in a reused inode could match by chance.
    */

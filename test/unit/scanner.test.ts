@@ -113,6 +113,15 @@ describe('scanTree', () => {
     expect(second.files.get('a.txt')?.checksum).toBe(hashBuffer('ALPHA'));
   });
 
+  it('sees an edit that keeps the size and the mtime: its ctime moved', async () => {
+    await scan();
+    await put('a.txt', 'ALPHA', PAST);
+    const second = await scan();
+    expect(second.hashed).toBe(1);
+    expect(second.files.get('a.txt')?.checksum).toBe(hashBuffer('ALPHA'));
+    expect((await scan()).hashed).toBe(0);
+  });
+
   it('keeps the inode across a rename, so the engine can tell a move', async () => {
     const first = await scan();
     await rename(path.join(root, 'a.txt'), path.join(root, 'Brand', 'moved.txt'));
@@ -152,7 +161,8 @@ describe('scanTree', () => {
       await link(path.join(root, 'Brand/Hero.psd'), path.join(root, 'hero-link.psd'));
       const second = await scan();
       expect(second.renamed).toBe(0);
-      expect(second.hashed).toBe(1);
+      // The link moved the inode's ctime: the first name is read again too.
+      expect(second.hashed).toBe(2);
       expect(second.files.get('hero-link.psd')?.checksum).toBe(hashBuffer('hero bytes'));
     });
 

@@ -19,6 +19,7 @@ import { nameOf, parentOf } from '../rel-path.js';
 import { SMALL_TRANSFER_BYTES, type TransferHandle } from '../transfer-queue.js';
 import {
   DONE,
+  afterOurRename,
   deferred,
   lockedBy,
   recordActivity,
@@ -53,7 +54,7 @@ interface UploadState {
 
 export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<Outcome> {
   const abs = await writablePath(deps, action.path);
-  const { local } = action;
+  const local = afterOurRename(deps, action.path, action.local);
   // A new asset needs its folder on the service: known before any byte is sent.
   const folderId = action.kind === 'upload-new' ? remoteFolderId(deps, parentOf(action.path)) : null;
   if (!(await unchangedSince(abs, local))) return stillChanging(action.path);
@@ -96,7 +97,8 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
     key = sent.key;
   }
 
-  // Maestral's DataChangedError: a file written during the upload is not committed.
+  // Maestral's DataChangedError: a file written during the upload is not committed (its ctime
+  // tells, even when the writer gave it back its size and mtime).
   if (!(await unchangedSince(abs, local))) {
     finishEntry(deps, entry);
     return stillChanging(action.path);
@@ -121,6 +123,7 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
     deps.index.hashCache(deps.workspaceId).put(pathKey(action.path), {
       size: local.size,
       mtimeNs: local.mtimeNs,
+      ctimeNs: local.ctimeNs,
       inode: local.inode,
       checksum: local.checksum,
     });
