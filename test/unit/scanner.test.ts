@@ -1,3 +1,4 @@
+import { lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import { link, mkdir, mkdtemp, readFile, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -201,7 +202,8 @@ describe('scanTree', () => {
     for (let i = 0; i < 2; i++) {
       const result = await scan();
       expect(result.files.get('brand/photo.jpg')?.path).toBe('Brand/Photo.jpg');
-      expect(result.skipped).toEqual([{ path: 'Brand/photo.jpg', reason: 'case_clash', error: 'Photo.jpg' }]);
+      // With its inode: a synced file renamed so is held, not taken for deleted (local-view.ts).
+      expect(result.skipped).toEqual([{ path: 'Brand/photo.jpg', reason: 'case_clash', error: 'Photo.jpg', inode: (await stat(path.join(root, 'Brand/photo.jpg'))).ino }]);
     }
   });
 
@@ -212,13 +214,15 @@ describe('scanTree', () => {
     await put(nfc, 'composed');
     const result = await scan();
     expect(result.files.get(nfc)?.path).toBe(nfc);
-    expect(result.skipped).toEqual([{ path: nfd, reason: 'case_clash', error: nfc }]);
+    expect(result.skipped).toEqual([{ path: nfd, reason: 'case_clash', error: nfc, inode: (await stat(path.join(root, nfd))).ino }]);
   });
 
   it('skips names with a backslash', async () => {
     await put('back\\slash.txt', 'x');
     const result = await scan();
-    expect(result.skipped).toEqual([{ path: 'back\\slash.txt', reason: 'invalid_name', error: expect.stringContaining('folder separator') as string }]);
+    expect(result.skipped).toEqual([
+      { path: 'back\\slash.txt', reason: 'invalid_name', error: expect.stringContaining('folder separator') as string, inode: expect.any(Number) as number },
+    ]);
   });
 
   it('skips names that other computers cannot hold, saying why, and keeps their folders out of the scan', async () => {
@@ -236,6 +240,30 @@ describe('scanTree', () => {
     expect(why.get('trailing.')).toContain('ends with a dot');
     expect(why.get('Q: notes')).toContain('":"');
     expect(why.has('Q: notes/inside.txt')).toBe(false);
+  });
+
+  it('skips names that are not valid UTF-8, saying how they read, why and what to rename them to, with their inodes', async () => {
+    const latin = Buffer.from('caf\xe9.txt', 'latin1');
+    writeFileSync(Buffer.concat([Buffer.from(`${root}/Brand/`), latin]), 'a Latin-1 name');
+    const folder = Buffer.concat([Buffer.from(`${root}/`), Buffer.from('Fotos \x81', 'latin1')]);
+    mkdirSync(folder);
+    writeFileSync(Buffer.concat([folder, Buffer.from('/inside.txt')]), 'in a folder that cannot sync');
+    // U+FFFD itself is a character like any other: a name holding it syncs.
+    await put('Brand/replacement \uFFFD.txt', 'valid UTF-8');
+    const result = await scan();
+    expect(result.files.get('brand/replacement \uFFFD.txt')?.checksum).toBe(hashBuffer('valid UTF-8'));
+    expect([...result.files.keys()].some((key) => key.startsWith('fotos'))).toBe(false);
+    const byPath = new Map(result.skipped.map((entry) => [entry.path, entry]));
+    expect(byPath.get('Brand/caf\\xE9.txt')).toEqual({
+      path: 'Brand/caf\\xE9.txt',
+      reason: 'invalid_name',
+      error: expect.stringContaining('not valid UTF-8') as string,
+      rename: 'café.txt',
+      inode: lstatSync(Buffer.concat([Buffer.from(`${root}/Brand/`), latin])).ino,
+    });
+    expect(byPath.get('Fotos \\x81')).toMatchObject({ reason: 'invalid_name', rename: 'Fotos _', inode: lstatSync(folder).ino });
+    expect(byPath.get('Fotos \\x81')?.inodesBelow).toEqual([lstatSync(Buffer.concat([folder, Buffer.from('/inside.txt')])).ino]);
+    expect(result.skipped).toHaveLength(2);
   });
 
   it('stores checksums in batches when the cache supports it', async () => {
