@@ -11,11 +11,10 @@ import type { TransferProgress } from '../../shared/engine.js';
 import { createIgnoreMatcher } from '../../main/local/ignore.js';
 import { scanTree } from '../../main/local/scanner.js';
 import { bytesFor, sha256, worlds, type Device } from '../helpers/engine.js';
-import { Rng } from '../helpers/rng.js';
+import { Rng, testSeed } from '../helpers/rng.js';
 
 const world = worlds();
-const seed = Number(process.env.SEED ?? Math.floor(Math.random() * 2 ** 31));
-console.log(`engine-stamps: seed ${seed} (SEED=${seed} replays it)`);
+const seed = testSeed('engine-stamps');
 
 /** A time in the past, as seconds: set twice with utimes, it gives the same mtime to the nanosecond. */
 const pastSeconds = (rng: Rng): number => Math.floor(Date.now() / 1000) - rng.int(120, 86_400) + rng.int(1, 999) / 1000;
@@ -28,6 +27,18 @@ function rewriteKeepingMtime(abs: string, bytes: Buffer, seconds: number): void 
   const after = lstatSync(abs, { bigint: true });
   // What makes the case: only the contents (and the change time) differ.
   expect([after.size, after.mtimeNs, after.ino]).toEqual([before.size, before.mtimeNs, before.ino]);
+}
+
+/** Runs `change` once, when the upload of `rel` reaches `state`; answers whether it ran. */
+function onceUploadIs(device: Device, rel: string, state: TransferProgress['state'], change: () => void): () => boolean {
+  let ran = false;
+  device.engine.on('transfer', (t: TransferProgress) => {
+    if (!ran && t.direction === 'upload' && t.path === rel && t.state === state) {
+      ran = true;
+      change();
+    }
+  });
+  return () => ran;
 }
 
 describe('a file changed while it was being uploaded, its mtime given back', () => {
@@ -55,15 +66,9 @@ describe('a file changed while it was being uploaded, its mtime given back', () 
     console.log(`engine-stamps: ${rel}, ${size} bytes, ${edited ? 'an edit' : 'a new file'}`);
 
     // The upload has its slot and has not read a byte yet: the file changes, its mtime stays.
-    let changed = false;
-    laptop.engine.on('transfer', (t: TransferProgress) => {
-      if (!changed && t.direction === 'upload' && t.path === rel && t.state === 'active') {
-        changed = true;
-        rewriteKeepingMtime(abs, last, mtime);
-      }
-    });
+    const changed = onceUploadIs(laptop, rel, 'active', () => rewriteKeepingMtime(abs, last, mtime));
     const first = await laptop.sync({ maxRounds: 1 });
-    expect(changed).toBe(true);
+    expect(changed()).toBe(true);
     expect(first.workspaces[0]?.uploaded).toBe(0);
 
     await laptop.converge();
@@ -120,15 +125,9 @@ describe('a file rewritten in place with the same size and mtime', () => {
     console.log(`engine-stamps: ${rel}, ${size} bytes`);
 
     // The last byte is handed over and the commit is next: the file changes, its mtime stays.
-    let changed = false;
-    laptop.engine.on('transfer', (t: TransferProgress) => {
-      if (!changed && t.direction === 'upload' && t.path === rel && t.state === 'done') {
-        changed = true;
-        rewriteKeepingMtime(abs, last, mtime);
-      }
-    });
+    const changed = onceUploadIs(laptop, rel, 'done', () => rewriteKeepingMtime(abs, last, mtime));
     const first = await laptop.sync({ maxRounds: 1 });
-    expect(changed).toBe(true);
+    expect(changed()).toBe(true);
     expect(first.workspaces[0]?.uploaded).toBe(0);
     expect((await w.user.hierarchy()).assets.some((a) => a.file_name === rel.split('/')[1])).toBe(false);
 
