@@ -22,7 +22,7 @@ import type { TransferQueue } from '../sync/transfer-queue.js';
 import { holdBack, localView, notIgnored, standAside } from './local-view.js';
 import { OFFLINE_CODE } from '../sync/executor/offline.js';
 import { ownCopies, stillOpen } from '../sync/executor/open-conflicts.js';
-import { skippedProblems } from './skipped.js';
+import { notSyncedSetting, skippedProblems, storeNotSynced } from './skipped.js';
 import { holderAt, holderNames, lockHolders } from './lock-holders.js';
 import { recentDeletesSetting } from './recent-deletes.js';
 import {
@@ -100,6 +100,7 @@ export function forgetSyncedState(index: SyncIndex, workspaceId: string): boolea
     index.settings.delete(markerSetting(workspaceId));
     // A workspace reset or removed starts its mass-delete window afresh, like its base.
     index.settings.delete(recentDeletesSetting(workspaceId));
+    index.settings.delete(notSyncedSetting(workspaceId));
     return known;
   });
 }
@@ -203,9 +204,11 @@ export class WorkspaceSync {
     const base = notIgnored(index.base.load(ws.id), ignore, scan);
     const remoteView = notIgnored(remote, ignore, scan);
     const excludedKeys = new Set(ws.excluded.map((p) => pathKey(p)));
-    const local = localView(scan, base.files, { nowMs: Date.now(), quietMs: this.deps.quietMs, excludedKeys });
+    const local = localView(scan, base.files, { nowMs: Date.now(), quietMs: this.deps.quietMs, excludedKeys }, base.folders);
     for (const path of local.waiting) logger.debug({ path }, 'waiting for the file to stop changing');
-    for (const problem of skippedProblems(ws.id, scan.skipped, excludedKeys)) this.deps.onProblem(problem);
+    const notSynced = skippedProblems(ws.id, scan.skipped, excludedKeys, local.held);
+    storeNotSynced(index, ws.id, notSynced);
+    for (const problem of notSynced) this.deps.onProblem(problem);
     for (const problem of stillOpen(index, ws.id, scan.files)) this.deps.onProblem(problem);
     let baseFiles = base.files;
     if (remote.unplaced.size > 0) {

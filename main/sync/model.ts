@@ -12,8 +12,13 @@ export interface LocalFile {
   size: number;
   /** Nanoseconds since the epoch, as a decimal string (bigint does not survive JSON/IPC). */
   mtimeNs: string;
+  /**
+   * The change time, as `mtimeNs`: an upload commits only if it is still the same. Empty for a
+   * file that stands as it was synced (not read from disk this cycle: it is not uploaded).
+   */
+  ctimeNs: string;
   inode: number;
-  /** SHA-256 hex; from the hash cache when size, mtime and inode are unchanged. */
+  /** SHA-256 hex; from the hash cache when size, mtime, ctime and inode are unchanged. */
   checksum: string;
 }
 

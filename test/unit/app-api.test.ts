@@ -20,7 +20,7 @@ import type { BaseFile, RemoteFile } from '../../main/sync/model.js';
 
 const base: BaseFile = { path: 'a.psd', assetId: 'a1', versionId: 'v1', checksum: 'c'.repeat(64), size: 10, mtimeNs: '1000', inode: 7 };
 const remote: RemoteFile = { path: 'a.psd', assetId: 'a1', folderId: null, versionId: 'v1', versionNumber: 1, checksum: 'c'.repeat(64), size: 10, lockedByUserId: null, sequence: 1 };
-const local = { size: 10, mtimeNs: '1000', inode: 7 };
+const local = { size: 10, mtimeNs: '1000', ctimeNs: '1000', inode: 7 };
 const sides = (patch: Partial<FileSides>): FileSides => ({ local, base, remote, ignored: false, problem: undefined, selfUserId: 'me', ...patch });
 
 describe('fileState', () => {

@@ -1,4 +1,4 @@
-import { appendFileSync, lstatSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, lstatSync, readdirSync, renameSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -68,6 +68,18 @@ describe('placeOver', () => {
     renameSync(at('saving.tmp'), at('hero.psd'));
     expect(placeOver(at('.new.part'), at('hero.psd'), seen, at('.old.part'))).toEqual({ kind: 'changed' });
     expect(await readFile(at('hero.psd'), 'utf8')).toBe('version 6, edited');
+    expect(readdirSync(dir).sort()).toEqual(['.new.part', 'hero.psd']);
+  });
+
+  it('changes nothing when the file was rewritten in place with its size and mtime kept', async () => {
+    world('version 6');
+    utimesSync(at('hero.psd'), 1_700_000_000.5, 1_700_000_000.5);
+    const seen = stampAt('hero.psd');
+    writeFileSync(at('hero.psd'), 'version 5');
+    utimesSync(at('hero.psd'), 1_700_000_000.5, 1_700_000_000.5);
+    expect(stampAt('hero.psd')).toMatchObject({ size: seen.size, mtimeNs: seen.mtimeNs, inode: seen.inode });
+    expect(placeOver(at('.new.part'), at('hero.psd'), seen, at('.old.part'))).toEqual({ kind: 'changed' });
+    expect(await readFile(at('hero.psd'), 'utf8')).toBe('version 5');
     expect(readdirSync(dir).sort()).toEqual(['.new.part', 'hero.psd']);
   });
 

@@ -28,7 +28,7 @@ const assetOf = (path: string): string => `asset:${pathKey(path)}`;
 const versionOf = (content: string): string => `version:${content}`;
 
 function local(path: string, content: string, extra: Partial<LocalFile> = {}): LocalFile {
-  return { path, size: content.length, mtimeNs: '1700000000000000000', inode: inodeOf(path), checksum: sha(content), ...extra };
+  return { path, size: content.length, mtimeNs: '1700000000000000000', ctimeNs: '1700000000000000000', inode: inodeOf(path), checksum: sha(content), ...extra };
 }
 
 function base(path: string, content: string, extra: Partial<BaseFile> = {}): BaseFile {
@@ -1303,7 +1303,7 @@ function runFileActions(start: PlannerInput, actions: readonly Action[]): Planne
         baseFiles.delete(pathKey(action.path));
         return;
       case 'download': {
-        const l: LocalFile = { path: action.path, size: action.remote.size, mtimeNs: '1900000000000000000', inode: 9000 + ++counter, checksum: action.remote.checksum };
+        const l: LocalFile = { path: action.path, size: action.remote.size, mtimeNs: '1900000000000000000', ctimeNs: '1900000000000000000', inode: 9000 + ++counter, checksum: action.remote.checksum };
         localFiles.set(pathKey(action.path), l);
         writeBase(l, action.remote);
         return;

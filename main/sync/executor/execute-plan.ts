@@ -42,7 +42,8 @@ export interface ExecutionResult {
 const TRANSFERS: ReadonlySet<Action['kind']> = new Set(['download', 'upload-new', 'upload-version', 'conflict']);
 const isTransfer = (action: Action): boolean => TRANSFERS.has(action.kind);
 
-export async function executePlan(actions: readonly Action[], deps: ExecutorDeps): Promise<ExecutionResult> {
+export async function executePlan(actions: readonly Action[], planDeps: ExecutorDeps): Promise<ExecutionResult> {
+  const deps: ExecutorDeps = { ...planDeps, renamed: new Map() };
   const result: ExecutionResult = { done: 0, failed: [], downloaded: 0, uploaded: 0, deleted: 0, moved: 0, conflicts: 0, locked: 0, deferred: 0, backedOff: 0 };
   let at = 0;
   while (at < actions.length && !deps.signal?.aborted) {

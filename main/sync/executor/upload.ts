@@ -19,6 +19,7 @@ import { nameOf, parentOf } from '../rel-path.js';
 import { SMALL_TRANSFER_BYTES, type TransferHandle } from '../transfer-queue.js';
 import {
   DONE,
+  afterOurRename,
   deferred,
   lockedBy,
   recordActivity,
@@ -53,7 +54,7 @@ interface UploadState {
 
 export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<Outcome> {
   const abs = await writablePath(deps, action.path);
-  const { local } = action;
+  const local = afterOurRename(deps, action.path, action.local);
   // A new asset needs its folder on the service: known before any byte is sent.
   const folderId = action.kind === 'upload-new' ? remoteFolderId(deps, parentOf(action.path)) : null;
   if (!(await unchangedSince(abs, local))) return stillChanging(action.path);
@@ -81,13 +82,13 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
       // The service hashes what it receives: other bytes than scanned means the file changed.
       if (isServiceError(err) && err.code === 'checksum_mismatch') {
         finishEntry(deps, entry);
-        return stillChanging(action.path);
+        return readOtherBytes(deps, action.path);
       }
       throw err;
     }
     if (sent.hash.checksum !== local.checksum || sent.hash.size !== local.size) {
       finishEntry(deps, entry);
-      return stillChanging(action.path);
+      return readOtherBytes(deps, action.path);
     }
     // Stored bytes are worth a key in the journal: a retry commits them without sending again.
     // A small file has no entry: sending it again on the rare retry costs less than two commits
@@ -96,7 +97,8 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
     key = sent.key;
   }
 
-  // Maestral's DataChangedError: a file written during the upload is not committed.
+  // Maestral's DataChangedError: a file written during the upload is not committed (its ctime
+  // tells, even when the writer gave it back its size and mtime).
   if (!(await unchangedSince(abs, local))) {
     finishEntry(deps, entry);
     return stillChanging(action.path);
@@ -121,6 +123,7 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
     deps.index.hashCache(deps.workspaceId).put(pathKey(action.path), {
       size: local.size,
       mtimeNs: local.mtimeNs,
+      ctimeNs: local.ctimeNs,
       inode: local.inode,
       checksum: local.checksum,
     });
@@ -287,6 +290,17 @@ async function unchangedSince(abs: string, local: LocalFile): Promise<boolean> {
     throw err;
   });
   return stamp !== undefined && sameStamp(stamp, local);
+}
+
+/**
+ * The file held other bytes than the checksum the plan was made with. That checksum may have
+ * come from the hash cache, whose stamp the file may still match (a write that restored the
+ * mtime, or one within the same clock tick): the entry is dropped, so the next scan reads the
+ * file instead of planning the same upload of bytes it no longer holds, for ever.
+ */
+function readOtherBytes(deps: ExecutorDeps, relPath: string): Deferred {
+  deps.index.hashCache(deps.workspaceId).delete(pathKey(relPath));
+  return stillChanging(relPath);
 }
 
 function stillChanging(relPath: string): Deferred {
