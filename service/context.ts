@@ -55,8 +55,9 @@ export function parse<T extends z.ZodType>(schema: T, value: unknown, what = 're
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const where = issue?.path.length ? ` at "${issue.path.join('.')}"` : '';
-  throw badRequest(`Invalid ${what}${where}: ${issue?.message ?? 'malformed'}.`);
+  const field = issue?.path.length ? issue.path.join('.') : undefined;
+  const where = field === undefined ? '' : ` at "${field}"`;
+  throw badRequest(`Invalid ${what}${where}: ${issue?.message ?? 'malformed'}.`, field === undefined ? undefined : { field });
 }
 
 /** The acting user and workspace of a workspace-level request: what domain functions take. */

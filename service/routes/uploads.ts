@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { Checksum } from '../../shared/api/index.js';
 import { parse, workspaceCaller, type ServiceContext } from '../context.js';
+import { ItemName } from '../domain/names.js';
 import { newBlobKey, now } from '../http/ids.js';
 
 const UploadQuery = z.object({
-  file_name: z.string().min(1).max(1024),
+  file_name: ItemName,
   content_type: z.string().min(1).max(255).default('application/octet-stream'),
   checksum: Checksum,
   size: z.coerce.number().int().nonnegative().optional(),
