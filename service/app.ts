@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import type { ServiceContext } from './context.js';
 import { ApiError, errorBody } from './http/errors.js';
 import { routeFaultCode } from './http/faults.js';
+import { checkJsonDepth } from './http/json-depth.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { registerRoutes } from './routes/index.js';
 
@@ -14,10 +15,20 @@ export async function createApiServer(ctx: ServiceContext): Promise<FastifyInsta
     logger: ctx.options.logger ? { level: 'info', redact: ['req.headers.authorization'] } : false,
     bodyLimit: JSON_BODY_LIMIT,
     keepAliveTimeout: 30_000,
-    // Deep or huge JSON is refused by the body limit; prototype keys are stripped.
+    // Huge JSON is refused by the body limit, deep JSON by the parser below; prototype keys are stripped.
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
     return503OnClosing: true,
+  });
+  const parseJson = app.getDefaultJsonParser('remove', 'remove');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    try {
+      checkJsonDepth(body as string);
+    } catch (error) {
+      return done(error as Error, undefined);
+    }
+    parseJson(request, body as string, done);
   });
   await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 1, fields: 10 } });
 

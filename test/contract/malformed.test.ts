@@ -71,6 +71,13 @@ const WRONG_TYPES = {
   roles: 'admin', email: 99, value: undefined, defaultAvatar: 'eleven', color: [], due_date: {}, message: 5, id: { $ne: null },
 };
 const HUGE = 'x'.repeat(60_000);
+/** JSON nested `depth` levels deep: arrays, or objects, under one field each route reads. */
+const nested = (depth: number, kind: 'array' | 'object' = 'array', leaf = '1'): string =>
+  kind === 'array' ? `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}${leaf}${'}'.repeat(depth)}`;
+/** Deep enough to overflow a recursive walk, far below the 1 MiB body limit. */
+const DEEP = 5_000;
+/** Routes whose body is a multipart form with a JSON `body` part. */
+const MULTIPART = new Set(['PATCH /users', 'PUT /accounts', 'PUT /workspaces']);
 const HUGE_STRINGS = Object.fromEntries(['key', 'name', 'file_name', 'checksum', 'title', 'content', 'email', 'message', 'description', 'id'].map((k) => [k, HUGE]));
 
 interface Probe {
@@ -93,6 +100,8 @@ const PROBES: Probe[] = [
   { name: 'null', body: 'null', expect: 'client-error', applies: (m, p) => OBJECT_BODY.has(label(m, p)) },
   { name: 'wrong types', body: JSON.stringify(WRONG_TYPES), expect: 'client-error', applies: (m, p) => OBJECT_BODY.has(label(m, p)) },
   { name: 'huge strings', body: JSON.stringify(HUGE_STRINGS), expect: 'client-error', applies: (m, p) => OBJECT_BODY.has(label(m, p)) },
+  { name: `arrays nested ${DEEP} deep`, body: `{"value":${nested(DEEP)},"name":${nested(DEEP)}}`, expect: 400, applies: hasBody },
+  { name: `objects nested ${DEEP} deep`, body: `{"viewer_metadata":${nested(DEEP, 'object')},"value":${nested(DEEP, 'object')}}`, expect: 400, applies: hasBody },
   { name: 'any odd body', body: JSON.stringify([WRONG_TYPES, 1, 'x']), expect: 'not-server-error', applies: (m, p) => hasBody(m) && !DESTRUCTIVE.has(label(m, p)) },
   { name: 'prototype keys', body: '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}},"name":"proto"}', expect: 'not-server-error', applies: (m, p) => hasBody(m) && !DESTRUCTIVE.has(label(m, p)) },
   {
@@ -146,6 +155,33 @@ describe('malformed input', () => {
     }
     expect(failures).toEqual([]);
     await stillAnswers();
+  });
+
+  it('answers a multipart form whose JSON body part is nested too deep with 400', async () => {
+    const failures: string[] = [];
+    for (const [method, path] of ROUTES.filter(([m, p]) => MULTIPART.has(label(m, p)))) {
+      for (const kind of ['array', 'object'] as const) {
+        const form = new FormData();
+        form.set('body', `{"name":${nested(DEEP, kind)}}`);
+        const res = await t.api(method, path, { body: form });
+        const problem = bad(res, 400);
+        if (problem) failures.push(`${label(method, path)} with a ${kind} body part nested ${DEEP} deep: ${problem}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    await stillAnswers();
+  });
+
+  it('takes JSON nested up to 64 levels and refuses one level more, with 400 invalid_request', async () => {
+    const setting = (await t.api<Array<{ id: string; key: string }>>('GET', '/accounts/settings')).json.find((x) => x.key === 'allow_member_invites');
+    const put = (depth: number) =>
+      t.api<{ value: unknown }>('PUT', `/accounts/settings/${setting?.id ?? ''}`, { body: `{"value":${nested(depth - 1, 'object', 'true')}}`, headers: { 'content-type': 'application/json' } });
+    const deepest = await put(64);
+    expect(deepest.status).toBe(200);
+    expect(JSON.stringify(deepest.json.value)).toBe(nested(63, 'object', 'true'));
+    const tooDeep = await put(65);
+    expect({ status: tooDeep.status, code: errorCode(tooDeep) }).toEqual({ status: 400, code: 'invalid_request' });
+    expect(tooDeep.text).toContain('64');
   });
 
   it('answers unknown and junk ids in paths with a 4xx, never a 5xx', async () => {
