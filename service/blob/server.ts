@@ -39,9 +39,12 @@ async function handle(deps: BlobServerDeps, req: IncomingMessage, res: ServerRes
   // The same delay as the API's (`--faults latency=MS`): a far-away service is far for its bucket too.
   const latencyMs = deps.faults?.options.latencyMs ?? 0;
   if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
-  const url = new URL(req.url ?? '/', 'http://blob');
-  const match = /^\/blobs\/([^/]+)$/.exec(url.pathname);
-  const key = match?.[1] ? decodeURIComponent(match[1]) : undefined;
+  const target = blobTarget(req.url);
+  if ('refused' in target) {
+    req.resume();
+    return send(res, deps.errorShape, 400, 'invalid_request', target.refused);
+  }
+  const { key, url } = target;
   if (!key || !BlobStore.isKey(key)) {
     req.resume();
     return send(res, deps.errorShape, 404, 'not_found', 'No such blob.');
@@ -56,6 +59,27 @@ async function handle(deps: BlobServerDeps, req: IncomingMessage, res: ServerRes
   if (params.op === 'get' && (method === 'GET' || method === 'HEAD')) return get(deps, key, req, res, method === 'HEAD');
   req.resume();
   return send(res, deps.errorShape, 403, 'forbidden', `This URL is signed for ${params.op.toUpperCase()}, not ${method}.`);
+}
+
+/**
+ * The URL of a request and the blob key in its path (`/blobs/<key>`), or why the request target
+ * cannot be read: a target that is no URL, or a key that is not valid percent-encoding, is the
+ * client's mistake (400), not a failure of the store.
+ */
+function blobTarget(requestTarget: string | undefined): { url: URL; key: string | undefined } | { refused: string } {
+  let url: URL;
+  try {
+    url = new URL(requestTarget ?? '/', 'http://blob');
+  } catch {
+    return { refused: 'The request target is not a valid URL.' };
+  }
+  const encoded = /^\/blobs\/([^/]+)$/.exec(url.pathname)?.[1];
+  if (encoded === undefined) return { url, key: undefined };
+  try {
+    return { url, key: decodeURIComponent(encoded) };
+  } catch {
+    return { refused: 'The blob key in the path is not valid percent-encoding.' };
+  }
 }
 
 async function put(deps: BlobServerDeps, key: string, sha256: string | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -5,6 +5,7 @@
  * and junk ids and junk headers; the core write endpoints also get random JSON (fast-check).
  */
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCode, startTestService, type ApiResponse, type TestService } from '../helpers/service.js';
@@ -113,6 +114,27 @@ const PROBES: Probe[] = [
   { name: 'Authorization not a bearer token', headers: { authorization: 'Basic dXNlcjpwYXNz' }, expect: 400, applies: (_m, p) => p !== '/auth/token' },
 ];
 
+/** Percent-encodings that do not decode: a lone `%`, a non-hex digit, cut or overlong UTF-8. */
+const BAD_ENCODINGS = ['%', '%Z', '%ZZ', '%E0%A4%A', '%C0%AF', '%FF', 'a%', '%%30'];
+/** A query naming every parameter the API reads, each badly encoded, and a badly encoded name. */
+const BAD_QUERY = '?since=%&limit=%ZZ&include_attachments=%E0%A4%A&include_deleted=%&redirect=%FF&permanent=%&recursive=%C0%AF&file_name=%&checksum=%&size=%&%=1&op=%&exp=%&sig=%';
+
+/**
+ * The status line of a request written byte for byte on a socket: fetch would encode or refuse
+ * these targets before sending them. 0 when the server closes without answering.
+ */
+function rawStatus(origin: string, method: string, target: string): Promise<number> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(`${method} ${target} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`));
+    let answer = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
+  });
+}
+
 function bad(res: ApiResponse, expected: Probe['expect']): string | undefined {
   if (res.status >= 500) return `answered ${res.status}`;
   if (res.status >= 400 && !errorCode(res)) return `answered ${res.status} without an error body: ${res.text.slice(0, 80)}`;
@@ -192,6 +214,57 @@ describe('malformed input', () => {
         const res = await t.api(method, fill(template, segment), hasBody(method) ? { body: {} } : {});
         const problem = bad(res, 'client-error');
         if (problem) failures.push(`${label(method, template)} with id ${JSON.stringify(segment.slice(0, 20))}: ${problem}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    await stillAnswers();
+  });
+
+  it('answers badly percent-encoded paths and queries on every API route with a 4xx and an error body, never a 5xx', async () => {
+    const failures: string[] = [];
+    for (const [method, template] of ROUTES) {
+      const paths = template.includes('{') ? BAD_ENCODINGS.map((e) => fill(template, e)) : [`${template}/%`];
+      // A destructive route would succeed with its query ignored: it gets only the paths that miss it.
+      const withQuery = DESTRUCTIVE.has(label(method, template)) ? [] : [`${fill(template, randomUUID())}${BAD_QUERY}`];
+      for (const path of [...paths, ...withQuery]) {
+        const res = await t.api(method, path, hasBody(method) ? { body: {} } : {});
+        const problem = bad(res, 'not-server-error');
+        if (problem) failures.push(`${method} ${path}: ${problem}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    await stillAnswers();
+  });
+
+  it('answers badly percent-encoded paths and queries on the blob origin, for every method, with a 4xx and an error body', async () => {
+    const up = await upload(t.api, 'a blob behind bad URLs');
+    const signed = new URL(up.signedUrl);
+    const paths = [
+      ...BAD_ENCODINGS.map((e) => `/blobs/${e}`), ...BAD_ENCODINGS.map((e) => `/blobs/up_${e}`), `/blobs/${signed.pathname.slice(7)}%`,
+      '/%', '/blobs/', '/blobs/a/b', '/blobs/%2e%2e%2f%2e%2e%2fetc%2fpasswd', `${signed.pathname}${BAD_QUERY}`, `${signed.pathname}?op=%&exp=%&sig=%`,
+      `${signed.pathname}${signed.search}%`, `${signed.pathname}${signed.search.replace('sig=', 'sig=%')}`,
+    ];
+    const failures: string[] = [];
+    for (const method of ['GET', 'HEAD', 'PUT', 'POST', 'DELETE']) {
+      for (const path of paths) {
+        const res = await fetch(`${t.service.blobUrl}${path}`, { method, ...(method === 'PUT' || method === 'POST' ? { body: 'x' } : {}) });
+        const text = await res.text();
+        if (res.status >= 500) failures.push(`${method} ${path}: answered ${res.status}`);
+        else if (res.status >= 400 && method !== 'HEAD' && !/"error"/.test(text)) failures.push(`${method} ${path}: ${res.status} without an error body`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('answers odd request targets written on the socket with a 4xx on both origins, never a 5xx', async () => {
+    const targets = ['/blobs/%', 'http://[::1/blobs/x', 'http://x:99999/blobs/x', 'http://127.0.0.1/blobs/%', '*', '//blobs//x', '/blobs/x?%', '/workspaces/assets/%?a=%', 'http://x:99999/users'];
+    const failures: string[] = [];
+    for (const origin of [t.service.url, t.service.blobUrl]) {
+      for (const method of ['GET', 'PUT', 'OPTIONS']) {
+        for (const target of targets) {
+          const status = await rawStatus(origin, method, target);
+          if (status >= 500) failures.push(`${method} ${target} on ${origin === t.service.url ? 'the API' : 'the blob origin'}: ${status}`);
+        }
       }
     }
     expect(failures).toEqual([]);
