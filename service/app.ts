@@ -1,7 +1,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { ServiceContext } from './context.js';
-import { ApiError, errorBody } from './http/errors.js';
+import { ApiError, errorBody, rateLimited } from './http/errors.js';
 import { routeFaultCode } from './http/faults.js';
 import { checkJsonDepth } from './http/json-depth.js';
 import { createRateLimiter } from './http/rate-limit.js';
@@ -51,17 +51,20 @@ export async function createApiServer(ctx: ServiceContext): Promise<FastifyInsta
     }
   });
 
-  app.addHook('preHandler', async (request, reply) => {
+  app.addHook('preHandler', async (request) => {
     const level = request.routeOptions.config.auth ?? 'workspace';
-    const auth = await ctx.tokens.authenticate(request.headers, level);
-    if (auth) request.auth = auth;
-    if (limiter) {
-      const key = auth?.tokenId ?? `ip:${request.ip}`;
-      const wait = limiter.take(key);
-      if (wait > 0) {
-        return reply.code(429).header('retry-after', String(wait)).send({ error: 'rate_limited', retry_after: wait });
-      }
+    let auth;
+    try {
+      auth = await ctx.tokens.authenticate(request.headers, level, request.ip);
+    } catch (error) {
+      // A request refused at authentication still counts against its address: else invalid
+      // tokens would never be limited.
+      const wait = limiter && !(error instanceof ApiError && error.code === 'rate_limited') ? limiter.take(`ip:${request.ip}`) : 0;
+      throw wait > 0 ? rateLimited(wait) : error;
     }
+    if (auth) request.auth = auth;
+    const wait = limiter ? limiter.take(auth?.tokenId ?? `ip:${request.ip}`) : 0;
+    if (wait > 0) throw rateLimited(wait);
   });
 
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -77,6 +80,11 @@ export async function createApiServer(ctx: ServiceContext): Promise<FastifyInsta
   });
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError && error.code === 'rate_limited') {
+      // The reference's rate-limit body, whichever error shape is chosen.
+      const wait = Number(error.details?.retry_after ?? 1);
+      return reply.code(429).header('retry-after', String(wait)).send({ error: 'rate_limited', retry_after: wait });
+    }
     if (error instanceof ApiError) return reply.code(error.status).send(errorBody(shape, error.code, error.message, error.details));
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status === 413) return reply.code(413).send(errorBody(shape, 'payload_too_large', 'The request body is too large.'));

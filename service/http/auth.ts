@@ -3,6 +3,7 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Db } from '../db/open.js';
 import { API_MIN_TIER_LEVEL } from '../db/reference-data.js';
 import { ApiError, badRequest, forbidden, notFound, unauthorized } from './errors.js';
+import type { FailedAuthGuard } from './failed-auth.js';
 import { isUuid, newId } from './ids.js';
 
 export type AuthLevel = 'none' | 'user' | 'account' | 'workspace';
@@ -14,6 +15,9 @@ export interface AuthContext {
   /** The token's id, the key for rate limiting. */
   tokenId: string;
 }
+
+/** Where a request comes from: the key of the limit on failed authentication. */
+export type ClientAddress = string;
 
 interface Claims {
   sub: string;
@@ -43,17 +47,19 @@ export class TokenAuthority {
     private readonly db: Db,
     secret: string,
     private readonly ttlSeconds: number,
+    private readonly failures: FailedAuthGuard,
   ) {
     this.key = webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
   }
 
   /** POST /auth/token: key and secret for a member of a Pro-or-above account. */
-  async issue(accountHeader: unknown, body: unknown): Promise<{ token: string; expiresIn: number }> {
+  async issue(accountHeader: unknown, body: unknown, address: ClientAddress): Promise<{ token: string; expiresIn: number }> {
     const accountId = requireUuidHeader(accountHeader, 'x-account-id');
     const { key, secret } = (body ?? {}) as { key?: unknown; secret?: unknown };
     if (typeof key !== 'string' || typeof secret !== 'string' || !key || !secret) {
       throw badRequest('The body must be JSON with string fields "key" and "secret".');
     }
+    this.failures.enter(address);
     const row = this.db
       .prepare(
         `SELECT k.secret_hash, k.user_id, u.is_active FROM api_keys k JOIN users u ON u.id = k.user_id
@@ -63,19 +69,23 @@ export class TokenAuthority {
     if (!row || !sameSecret(secret, row.secret_hash) || !row.is_active) {
       throw unauthorized('The API key or secret key is wrong or revoked.');
     }
+    this.failures.forgive(address);
     this.checkAccount(row.user_id, accountId);
+    const claims: Claims = { sub: row.user_id, acct: accountId, jti: newId(), exp: Math.floor(Date.now() / 1000) + this.ttlSeconds };
     const token = await new SignJWT({ acct: accountId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(row.user_id)
-      .setJti(newId())
+      .setSubject(claims.sub)
+      .setJti(claims.jti)
       .setIssuedAt()
-      .setExpirationTime(Math.floor(Date.now() / 1000) + this.ttlSeconds)
+      .setExpirationTime(claims.exp)
       .sign(await this.key);
+    // Known from the start: its first use needs no signature check, even from a blocked address.
+    this.remember(token, claims);
     return { token, expiresIn: this.ttlSeconds };
   }
 
   /** Checks the headers a route needs, in the reference's order: 400, then 401, then 403/404. */
-  async authenticate(headers: Record<string, string | string[] | undefined>, level: AuthLevel): Promise<AuthContext | undefined> {
+  async authenticate(headers: Record<string, string | string[] | undefined>, level: AuthLevel, address: ClientAddress): Promise<AuthContext | undefined> {
     if (level === 'none') return undefined;
     const authorization = headers.authorization;
     if (authorization === undefined) throw unauthorized('The Authorization header with a bearer token is missing.');
@@ -84,7 +94,7 @@ export class TokenAuthority {
     const accountId = level === 'user' ? undefined : requireUuidHeader(headers['x-account-id'], 'x-account-id');
     const workspaceId = level === 'workspace' ? requireUuidHeader(headers['x-workspace-id'], 'x-workspace-id') : undefined;
 
-    const claims = await this.verify(match[1]);
+    const claims = await this.verify(match[1], address);
     // Every row the checks below read, in one statement: a statement per check cost more than the checks.
     const rows = this.db
       .prepare(
@@ -111,13 +121,14 @@ export class TokenAuthority {
     return ctx;
   }
 
-  private async verify(token: string): Promise<Claims> {
+  private async verify(token: string, address: ClientAddress): Promise<Claims> {
     const known = this.verified.get(token);
     if (known) {
+      // Kept once expired: answering its next use needs no signature check either.
       if (known.exp * 1000 > Date.now()) return known;
-      this.verified.delete(token);
       throw new ApiError(401, 'token_expired', 'The token has expired; request a new one.');
     }
+    this.failures.enter(address);
     try {
       // Only HS256: a token with `alg: none` or any other algorithm is refused.
       const { payload } = await jwtVerify(token, await this.key, { algorithms: ['HS256'] });
@@ -125,14 +136,23 @@ export class TokenAuthority {
         throw unauthorized('The token lacks its claims.');
       }
       const claims = { sub: payload.sub, acct: payload.acct, jti: payload.jti, exp: payload.exp };
-      if (this.verified.size >= 10_000) this.verified.clear();
-      this.verified.set(token, claims);
+      this.failures.forgive(address);
+      this.remember(token, claims);
       return claims;
     } catch (error) {
       if (error instanceof ApiError) throw error;
-      if (error instanceof joseErrors.JWTExpired) throw new ApiError(401, 'token_expired', 'The token has expired; request a new one.');
+      if (error instanceof joseErrors.JWTExpired) {
+        // Signed by us: an honest client that kept its token too long, not a guess.
+        this.failures.forgive(address);
+        throw new ApiError(401, 'token_expired', 'The token has expired; request a new one.');
+      }
       throw unauthorized('The token is invalid.');
     }
+  }
+
+  private remember(token: string, claims: Claims): void {
+    if (this.verified.size >= 10_000) this.verified.clear();
+    this.verified.set(token, claims);
   }
 
   private checkAccount(userId: string, accountId: string): void {

@@ -36,7 +36,7 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServiceContext): void
     if (ctx.options.workspacesShape === 'list') {
       return { workspaces: callerWorkspaces(db, accountId, userId).map((w) => workspaceJson(db, w, userId)) };
     }
-    const auth = await ctx.tokens.authenticate(request.headers, 'workspace');
+    const auth = await ctx.tokens.authenticate(request.headers, 'workspace', request.ip);
     return workspaceJson(db, getWorkspaceRow(db, auth?.workspaceId ?? ''), userId);
   });
 

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RateLimitBody } from '../../shared/api/index.js';
 import { errorCode, startTestService, type ApiResponse, type TestService } from '../helpers/service.js';
 import { createAsset, sha256, upload } from '../helpers/uploads.js';
 
@@ -269,6 +270,27 @@ describe('malformed input', () => {
     }
     expect(failures).toEqual([]);
     await stillAnswers();
+  });
+
+  it('answers invalid tokens hammering every route with 401, then 429 in the reference shape, never a 5xx; a token in use goes on', async () => {
+    // A service of its own, with the default limits: this one's address is blocked by the end.
+    const own = await startTestService({ demo: { assets: 1 } });
+    try {
+      const failures: string[] = [];
+      let limited = 0;
+      for (const [method, template] of ROUTES.filter(([, p]) => p !== '/auth/token')) {
+        const forged = `${randomUUID()}.${randomUUID()}.${randomUUID()}`.replace(/-/g, '');
+        const res = await own.api(method, fill(template, randomUUID()), { headers: { authorization: `Bearer ${forged}` }, ...(hasBody(method) ? { body: {} } : {}) });
+        const retryAfter = Number(res.headers.get('retry-after'));
+        if (res.status === 429 && Number.isInteger(retryAfter) && retryAfter >= 1 && RateLimitBody.safeParse(res.json).success) limited += 1;
+        else if (res.status !== 401 || errorCode(res) !== 'unauthorized') failures.push(`${label(method, template)}: ${res.status} ${res.text.slice(0, 80)}`);
+      }
+      expect(failures).toEqual([]);
+      expect(limited).toBeGreaterThan(0);
+      expect((await own.api('GET', '/workspaces/folders/hierarchy')).status).toBe(200);
+    } finally {
+      await own.stop();
+    }
   });
 
   it('answers unknown routes and methods with 404 and an error body', async () => {
