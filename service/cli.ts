@@ -37,6 +37,7 @@ const program = new Command('asset-service')
   .option('--error-shape <shape>', 'error bodies: object | flat', oneOf(['object', 'flat']), 'object')
   .option('--workspaces-shape <shape>', 'GET /workspaces: object | list', oneOf(['object', 'list']), 'object')
   .option('--rate-limit <rate>', 'requests per second per token, e.g. 50/s', wrap(parseRateLimit))
+  .option('--max-upload-bytes <n>', 'the most bytes one upload may hold (default 5 GiB)', int('--max-upload-bytes'))
   .option('--failed-auth-limit <n>', 'failed authentications per minute per client address (a burst of as many), or off', wrap(parseFailedAuthLimit))
   .option('--faults <spec>', 'latency=MS,error5xx=P,drop=P,truncate=P,seed=N,route=METHOD:/path:STATUS|drop', wrap(parseFaults))
   .option('--log', 'log requests');
@@ -45,13 +46,13 @@ program.parse();
 const o = program.opts<{
   host: string; port: number; blobPort: number; data?: string; demo?: boolean; demoAssets?: number; json?: boolean;
   tokenTtl: number; tokenShape: 'string' | 'object'; errorShape: 'object' | 'flat'; workspacesShape: 'object' | 'list';
-  rateLimit?: number; failedAuthLimit?: ReturnType<typeof parseFailedAuthLimit>; faults?: ReturnType<typeof parseFaults>; log?: boolean;
+  rateLimit?: number; maxUploadBytes?: number; failedAuthLimit?: ReturnType<typeof parseFailedAuthLimit>; faults?: ReturnType<typeof parseFaults>; log?: boolean;
 }>();
 
 const service = await startService({
   host: o.host, port: o.port, blobPort: o.blobPort, dataDir: o.data, tokenTtlSeconds: o.tokenTtl, tokenShape: o.tokenShape,
   errorShape: o.errorShape, workspacesShape: o.workspacesShape, rateLimitPerSecond: o.rateLimit,
-  failedAuthLimit: o.failedAuthLimit ?? DEFAULT_OPTIONS.failedAuthLimit, faults: o.faults, logger: o.log ?? false,
+  failedAuthLimit: o.failedAuthLimit ?? DEFAULT_OPTIONS.failedAuthLimit, maxUploadBytes: o.maxUploadBytes ?? DEFAULT_OPTIONS.maxUploadBytes, faults: o.faults, logger: o.log ?? false,
 });
 const demo = o.demo ? await service.seedDemo(o.demoAssets !== undefined ? { assets: o.demoAssets } : {}) : undefined;
 const info = {

@@ -58,6 +58,11 @@ export interface ServiceOptions {
    * default, whatever `rateLimitPerSecond` says: guessing tokens or secrets is never welcome.
    */
   failedAuthLimit: FailedAuthLimit | false;
+  /**
+   * The most bytes one signed PUT takes: the size an upload may declare, and the limit of a PUT
+   * whose upload declared none.
+   */
+  maxUploadBytes: number;
   faults?: FaultOptions | undefined;
   /** Signing secret for JWTs and signed URLs; random when absent. */
   secret?: string | undefined;
@@ -75,6 +80,8 @@ export const DEFAULT_OPTIONS: ServiceOptions = {
   workspacesShape: 'object',
   signedUrlTtlSeconds: 3600,
   failedAuthLimit: { burst: 20, perMinute: 20 },
+  // As a single PUT to the usual object stores may hold.
+  maxUploadBytes: 5 * 1024 ** 3,
   logger: false,
 };
 

@@ -166,6 +166,23 @@ describe('upload', () => {
     expect(h.index.base.getFile(h.ws, 'story-01.png')).toBeUndefined();
   });
 
+  it('does not send a small file that grew while its upload waited in the queue (the service refuses a body longer than declared)', async () => {
+    h = await world.setUp();
+    const local = await writeLocal(h.root, 'story-02.png', bytesOf(30_000, 'first'));
+    h.queue.pause();
+    const queued = once(h.queue, 'progress');
+    const running = executePlan([uploadNew(local)], h.deps);
+    expect((await queued)[0]).toMatchObject({ state: 'queued', path: 'story-02.png' });
+    await writeFile(path.join(h.root, 'story-02.png'), bytesOf(30_001, 'second'));
+    h.queue.resume();
+
+    const result = await running;
+
+    expect(result).toMatchObject({ uploaded: 0, deferred: 1, failed: [] });
+    expect(h.problems).toEqual([expect.objectContaining({ kind: 'unstable', path: 'story-02.png' })]);
+    expect(await assetsNamed(h, 'story-02.png')).toEqual([]);
+  });
+
   it('reports a lock held by someone else and creates no version', async () => {
     h = await world.setUp();
     const asset = await putAsset(h.client, h.ws, { name: 'typography.sketch', bytes: Buffer.from('v1') });
