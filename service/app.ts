@@ -4,6 +4,7 @@ import type { ServiceContext } from './context.js';
 import { ApiError, errorBody, rateLimited } from './http/errors.js';
 import { routeFaultCode } from './http/faults.js';
 import { checkJsonDepth } from './http/json-depth.js';
+import { authLevel, authorize, checkRoutesCovered } from './http/permissions.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { registerRoutes } from './routes/index.js';
 
@@ -52,7 +53,7 @@ export async function createApiServer(ctx: ServiceContext): Promise<FastifyInsta
   });
 
   app.addHook('preHandler', async (request) => {
-    const level = request.routeOptions.config.auth ?? 'workspace';
+    const level = authLevel(request.method, request.routeOptions.url);
     let auth;
     try {
       auth = await ctx.tokens.authenticate(request.headers, level, request.ip);
@@ -65,6 +66,7 @@ export async function createApiServer(ctx: ServiceContext): Promise<FastifyInsta
     if (auth) request.auth = auth;
     const wait = limiter ? limiter.take(auth?.tokenId ?? `ip:${request.ip}`) : 0;
     if (wait > 0) throw rateLimited(wait);
+    authorize(request, auth);
   });
 
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -99,6 +101,11 @@ export async function createApiServer(ctx: ServiceContext): Promise<FastifyInsta
     reply.code(404).send(errorBody(shape, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`));
   });
 
+  const routes: Array<{ method: string; url: string }> = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
   registerRoutes(app, ctx);
+  checkRoutesCovered(routes);
   return app;
 }

@@ -4,16 +4,13 @@ import type { ServiceOptions } from './config.js';
 import type { Db } from './db/open.js';
 import type { BlobStore } from './blob/store.js';
 import type { UrlSigner } from './blob/signer.js';
-import type { AuthContext, AuthLevel, TokenAuthority } from './http/auth.js';
+import type { AuthContext, TokenAuthority } from './http/auth.js';
 import { badRequest, forbidden } from './http/errors.js';
 import type { FaultInjector } from './http/faults.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth?: AuthContext;
-  }
-  interface FastifyContextConfig {
-    auth?: AuthLevel;
   }
 }
 

@@ -14,6 +14,10 @@ export interface AuthContext {
   workspaceId?: string;
   /** The token's id, the key for rate limiting. */
   tokenId: string;
+  /** The caller's roles on the account of the request (account and workspace routes). */
+  accountRoles?: string[];
+  /** The caller's roles in the workspace of the request (workspace routes). */
+  workspaceRoles?: string[];
 }
 
 /** Where a request comes from: the key of the limit on failed authentication. */
@@ -100,23 +104,25 @@ export class TokenAuthority {
       .prepare(
         `SELECT (SELECT is_active FROM users WHERE id = :user) AS user_active,
            (SELECT t.level FROM accounts a JOIN tiers t ON t.id = a.tier_id WHERE a.id = :account AND a.deleted_at IS NULL) AS tier_level,
-           (SELECT 1 FROM account_members WHERE account_id = :account AND user_id = :user) AS account_member,
+           (SELECT roles FROM account_members WHERE account_id = :account AND user_id = :user) AS account_roles,
            (SELECT account_id FROM workspaces WHERE id = :workspace AND deleted_at IS NULL) AS workspace_account,
-           (SELECT 1 FROM workspace_members WHERE workspace_id = :workspace AND user_id = :user) AS workspace_member`,
+           (SELECT roles FROM workspace_members WHERE workspace_id = :workspace AND user_id = :user) AS workspace_roles`,
       )
       .get({ user: claims.sub, account: accountId ?? null, workspace: workspaceId ?? null }) as AuthRows;
     if (!rows.user_active) throw unauthorized('The token belongs to a user that no longer exists.');
     const ctx: AuthContext = { userId: claims.sub, tokenId: claims.jti };
     if (accountId !== undefined) {
       if (accountId !== claims.acct) throw forbidden('The token was issued for another account than x-account-id.');
-      accountAccess(rows.tier_level, rows.account_member);
+      accountAccess(rows.tier_level, rows.account_roles !== null);
       ctx.accountId = accountId;
+      ctx.accountRoles = JSON.parse(rows.account_roles ?? '[]') as string[];
     }
     if (workspaceId !== undefined) {
       if (rows.workspace_account === null) throw notFound('workspace');
       if (rows.workspace_account !== accountId) throw forbidden('The workspace does not belong to this account.');
-      if (!rows.workspace_member) throw forbidden('You are not a member of this workspace.');
+      if (rows.workspace_roles === null) throw forbidden('You are not a member of this workspace.');
       ctx.workspaceId = workspaceId;
+      ctx.workspaceRoles = JSON.parse(rows.workspace_roles) as string[];
     }
     return ctx;
   }
@@ -162,7 +168,7 @@ export class TokenAuthority {
          FROM accounts a JOIN tiers t ON t.id = a.tier_id WHERE a.id = ? AND a.deleted_at IS NULL`,
       )
       .get(userId, accountId) as { level: number; member: number | null } | undefined;
-    accountAccess(account?.level ?? null, account?.member ?? null);
+    accountAccess(account?.level ?? null, account?.member === 1);
   }
 }
 
@@ -170,14 +176,16 @@ interface AuthRows {
   user_active: number | null;
   /** Null when the account does not exist or was deleted. */
   tier_level: number | null;
-  account_member: number | null;
+  /** The roles (JSON) of a member of the account; null for anyone else. */
+  account_roles: string | null;
   /** Null when the workspace does not exist or was deleted. */
   workspace_account: string | null;
-  workspace_member: number | null;
+  /** The roles (JSON) of a member of the workspace; null for anyone else. */
+  workspace_roles: string | null;
 }
 
 /** A member of an existing account whose plan includes the API: 403 otherwise. */
-function accountAccess(tierLevel: number | null, member: number | null): void {
+function accountAccess(tierLevel: number | null, member: boolean): void {
   if (tierLevel === null) throw forbidden('The account does not exist or you are not a member of it.');
   if (!member) throw forbidden('You are not a member of this account.');
   if (tierLevel < API_MIN_TIER_LEVEL) {

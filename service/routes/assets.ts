@@ -5,6 +5,7 @@ import { parse, workspaceCaller, type ServiceContext } from '../context.js';
 import { createAsset, deleteAssets, getAsset, getVersion, restoreAsset, updateAsset } from '../domain/assets.js';
 import { ItemName } from '../domain/names.js';
 import { badRequest, notFound } from '../http/errors.js';
+import { deletesPermanently } from '../http/permissions.js';
 import { assetJson, loadUser } from '../store/serialize.js';
 import { redirectToBlob } from './downloads.js';
 
@@ -64,7 +65,8 @@ export function assetRoutes(app: FastifyInstance, ctx: ServiceContext): void {
 
   app.delete('/workspaces/assets', async (request) => {
     const input = parse(DeleteAssets, request.body);
-    const permanent = input.permanent ?? (request.query as Record<string, string>).permanent === 'true';
+    // The same reading as the permission check's, which let this caller delete for good or not.
+    const permanent = deletesPermanently(input, request.query);
     const { deleted, purgedKeys } = deleteAssets(db, actorOf(request), { ...input, permanent });
     for (const key of purgedKeys) await ctx.blobs.remove(key);
     return { success: true, deleted };

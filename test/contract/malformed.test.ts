@@ -9,48 +9,20 @@ import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimitBody } from '../../shared/api/index.js';
+import { PERMISSIONS } from '../../service/http/permissions.js';
 import { errorCode, startTestService, type ApiResponse, type TestService } from '../helpers/service.js';
 import { createAsset, sha256, upload } from '../helpers/uploads.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** The reference's part 4, every row, plus the routes docs/protocol.md adds. */
-const ROUTES: Array<[Method, string]> = [
-  ['POST', '/auth/token'],
-  ['GET', '/users'], ['PATCH', '/users'], ['DELETE', '/users'], ['GET', '/users/permissions'], ['GET', '/users/accounts'],
-  ['GET', '/accounts'], ['PUT', '/accounts'], ['DELETE', '/accounts'], ['GET', '/accounts/download'],
-  ['GET', '/accounts/members'], ['PUT', '/accounts/members/{member_id}'], ['DELETE', '/accounts/members/{member_id}'],
-  ['GET', '/accounts/workspaces'], ['GET', '/accounts/settings'], ['PUT', '/accounts/settings/{setting_id}'], ['GET', '/accounts/history'],
-  ['GET', '/accounts/invites'], ['POST', '/accounts/invites'], ['DELETE', '/accounts/invites/{invite_id}'],
-  ['GET', '/changeRequests'], ['GET', '/reviewRequests'],
-  ['POST', '/workspaces'], ['GET', '/workspaces'], ['PUT', '/workspaces'], ['DELETE', '/workspaces'],
-  ['POST', '/workspaces/upload'], ['POST', '/workspaces/download/assets'],
-  ['GET', '/workspaces/members'], ['POST', '/workspaces/members/{user_id}'], ['DELETE', '/workspaces/members/{user_id}'],
-  ['POST', '/workspaces/folders'], ['GET', '/workspaces/folders/{folder_id}'], ['PUT', '/workspaces/folders/{folder_id}'],
-  ['DELETE', '/workspaces/folders/{folder_id}'], ['GET', '/workspaces/folders/hierarchy'], ['GET', '/workspaces/changes'],
-  ['GET', '/workspaces/libraries'], ['POST', '/workspaces/libraries'], ['PUT', '/workspaces/libraries/{library_id}'], ['DELETE', '/workspaces/libraries/{library_id}'],
-  ['GET', '/workspaces/tags'], ['POST', '/workspaces/tags'], ['DELETE', '/workspaces/tags/{tag_id}'],
-  ['POST', '/workspaces/tasks'], ['GET', '/workspaces/tasks/{task_id}'], ['PUT', '/workspaces/tasks/{task_id}'], ['DELETE', '/workspaces/tasks/{task_id}'],
-  ['GET', '/workspaces/settings'], ['PUT', '/workspaces/settings'],
-  ['POST', '/workspaces/assets'], ['DELETE', '/workspaces/assets'], ['GET', '/workspaces/assets/{asset_id}'], ['PUT', '/workspaces/assets/{asset_id}'],
-  ['PATCH', '/workspaces/assets/{asset_id}/restore'], ['GET', '/workspaces/assets/{asset_id}/download'],
-  ['GET', '/workspaces/assets/{asset_id}/versions'], ['POST', '/workspaces/assets/{asset_id}/versions'],
-  ['GET', '/workspaces/assets/{asset_id}/versions/{version_id}'], ['PATCH', '/workspaces/assets/{asset_id}/versions/{version_id}'],
-  ['DELETE', '/workspaces/assets/{asset_id}/versions/{version_id}'], ['PATCH', '/workspaces/assets/{asset_id}/versions/{version_id}/restore'],
-  ['GET', '/workspaces/assets/{asset_id}/versions/{version_id}/download'],
-  ['GET', '/workspaces/assets/{asset_id}/tags'], ['POST', '/workspaces/assets/{asset_id}/tags'], ['GET', '/workspaces/assets/{asset_id}/tags/{tag_id}'],
-  ['POST', '/workspaces/assets/{asset_id}/tags/{tag_id}'], ['DELETE', '/workspaces/assets/{asset_id}/tags/{tag_id}'],
-  ['GET', '/workspaces/assets/{asset_id}/tasks'],
-  ['POST', '/workspaces/assets/{asset_id}/comments'], ['GET', '/workspaces/assets/{asset_id}/comments'],
-  ['GET', '/workspaces/assets/{asset_id}/comments/{comment_id}'], ['PUT', '/workspaces/assets/{asset_id}/comments/{comment_id}'],
-  ['DELETE', '/workspaces/assets/{asset_id}/comments/{comment_id}'],
-  ['POST', '/workspaces/assets/{asset_id}/reviews'], ['GET', '/workspaces/assets/{asset_id}/reviews'],
-  ['GET', '/workspaces/assets/{asset_id}/reviews/{review_id}'], ['PUT', '/workspaces/assets/{asset_id}/reviews/{review_id}'],
-  ['DELETE', '/workspaces/assets/{asset_id}/reviews/{review_id}'],
-  ['POST', '/workspaces/assets/{asset_id}/reviewRequests/{user_id}'], ['GET', '/workspaces/assets/{asset_id}/reviewRequests'],
-  ['PUT', '/workspaces/assets/{asset_id}/reviewRequests/{user_id}'], ['DELETE', '/workspaces/assets/{asset_id}/reviewRequests/{user_id}'],
-  ['GET', '/workspaces/assets/{asset_id}/history'], ['GET', '/workspaces/assets/{asset_id}/history/review'],
-];
+/**
+ * Every route the service answers: the rows of its permission table, which the service checks
+ * against its routes when it starts (the reference's part 4, every row, plus ours).
+ */
+const ROUTES: Array<[Method, string]> = [...new Set(PERMISSIONS.map((p) => `${p.method} ${p.path}`))].map((route) => {
+  const [method, path] = route.split(' ') as [Method, string];
+  return [method, path];
+});
 
 /** Routes whose success would end the caller's user, account or workspace: they only get bodies that must fail before any handler runs. */
 const DESTRUCTIVE = new Set(['DELETE /users', 'DELETE /accounts', 'DELETE /workspaces']);
