@@ -47,6 +47,11 @@ export function checkRouteFault(rule: RouteFault): RouteFault {
   return rule;
 }
 
+export interface FailedAuthLimit {
+  burst: number;
+  perMinute: number;
+}
+
 export interface ServiceOptions {
   host: string;
   /** 0 picks a free port. */
@@ -66,6 +71,17 @@ export interface ServiceOptions {
   listingShape: 'full' | 'minimal';
   /** Requests per second per token; undefined disables rate limiting. */
   rateLimitPerSecond?: number | undefined;
+  /**
+   * Credentials that fail to verify, per client address: a burst of `burst`, refilled at
+   * `perMinute`; past it the address gets 429 for any credential not already verified. On by
+   * default, whatever `rateLimitPerSecond` says: guessing tokens or secrets is never welcome.
+   */
+  failedAuthLimit: FailedAuthLimit | false;
+  /**
+   * The most bytes one signed PUT takes: the size an upload may declare, and the limit of a PUT
+   * whose upload declared none.
+   */
+  maxUploadBytes: number;
   faults?: FaultOptions | undefined;
   /** Signing secret for JWTs and signed URLs; random when absent. */
   secret?: string | undefined;
@@ -83,6 +99,9 @@ export const DEFAULT_OPTIONS: ServiceOptions = {
   workspacesShape: 'object',
   listingShape: 'full',
   signedUrlTtlSeconds: 3600,
+  failedAuthLimit: { burst: 20, perMinute: 20 },
+  // As a single PUT to the usual object stores may hold.
+  maxUploadBytes: 5 * 1024 ** 3,
   logger: false,
 };
 
@@ -94,6 +113,14 @@ export function parseRateLimit(text: string): number {
   const perMinute = match[2]?.toLowerCase().startsWith('m') ?? false;
   if (!(n > 0)) throw new Error('--rate-limit must be above 0');
   return perMinute ? n / 60 : n;
+}
+
+/** `20` (failures per minute per address, with a burst of as many) or `off`. */
+export function parseFailedAuthLimit(text: string): FailedAuthLimit | false {
+  if (text.trim().toLowerCase() === 'off') return false;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--failed-auth-limit: expected a whole number of failures per minute, or "off", got "${text}"`);
+  return { burst: n, perMinute: n };
 }
 
 /** `latency=20,error5xx=0.05,drop=0.02,truncate=0.05,seed=7,route=GET:/workspaces/changes:404:once`. */

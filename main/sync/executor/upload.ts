@@ -317,7 +317,7 @@ function stillChanging(relPath: string): Deferred {
 async function sendFile(deps: ExecutorDeps, abs: string, url: string, local: LocalFile, t: TransferHandle): Promise<FileHash> {
   // A small file is read in one call and sent as one buffer: most assets of a design workspace
   // are small, and a stream per file cost more than its bytes.
-  if (local.size <= SMALL_TRANSFER_BYTES) return sendSmallFile(deps, abs, local.path, url, t);
+  if (local.size <= SMALL_TRANSFER_BYTES) return sendSmallFile(deps, abs, local, url, t);
   let reading: HashedReading | undefined;
   // A function, not a stream: each retry of the PUT reads the file afresh.
   const body = (): AsyncIterable<Uint8Array> => {
@@ -332,11 +332,15 @@ async function sendFile(deps: ExecutorDeps, abs: string, url: string, local: Loc
 }
 
 /** The whole file in one buffer: what is hashed is exactly what is sent, however it changes meanwhile. */
-async function sendSmallFile(deps: ExecutorDeps, abs: string, relPath: string, url: string, t: TransferHandle): Promise<FileHash> {
-  const bytes = readSmallFile(abs, relPath);
+async function sendSmallFile(deps: ExecutorDeps, abs: string, local: LocalFile, url: string, t: TransferHandle): Promise<FileHash> {
+  const bytes = readSmallFile(abs, local.path);
+  const read = (): FileHash => ({ checksum: createHash('sha256').update(bytes).digest('hex'), size: bytes.length });
+  // Another size than the scan's is another file: the upload declared the scanned size, and a
+  // service refuses a body longer than declared. Nothing is sent; the caller sees the change.
+  if (bytes.length !== local.size) return read();
   await t.throttle(bytes.length);
   await deps.client.putSignedUpload(url, bytes, { contentType: CONTENT_TYPE, signal: t.signal, onProgress: (n) => t.progress(n) });
-  return { checksum: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
+  return read();
 }
 
 /**
