@@ -12,6 +12,8 @@ import type { BridgeError } from '../../shared/ipc.js';
 import type { AppApi } from '../app-api/index.js';
 import type { Logger } from '../logging.js';
 import { openEventStream } from './event-stream.js';
+import { serveMedia } from './media-route.js';
+import { MEDIA_PATH_PREFIX } from '../media/capability.js';
 import { UiGuard, newToken, type AuthVia } from './guard.js';
 import { NOT_BUILT_PAGE, PAGE_HEADERS, lookupStatic, messagePage } from './static-files.js';
 
@@ -73,6 +75,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     }
     const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
     if (url.pathname === '/api' || url.pathname.startsWith('/api/')) return routeApi(req, res, url, g);
+    if (url.pathname.startsWith(MEDIA_PATH_PREFIX)) return serveMedia(req, res, url, options.api.media);
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed.');
     const via = g.authenticate(req, url, true);
     if (!via) {
