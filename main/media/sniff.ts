@@ -80,11 +80,12 @@ function isText(bytes: Uint8Array): boolean {
 
 /** The type of a file from its first bytes (`head`, up to SNIFF_BYTES) and its name. */
 export async function sniffBytes(head: Uint8Array, name: string): Promise<MediaType> {
+  const text = head.length > 0 && isText(head);
+  // Before file-type, which calls an SVG with an XML declaration plain XML.
+  if (text && looksLikeSvg(new TextDecoder().decode(head))) return { category: 'image', format: 'svg', mime: 'image/svg+xml', fromBytes: true };
   const found = head.length > 0 ? await fileTypeFromBuffer(head).catch(() => undefined) : undefined;
   if (found) return { category: categoryOf(found.ext, found.mime), format: found.ext, mime: found.mime, fromBytes: true };
-  if (head.length > 0 && isText(head)) {
-    const text = new TextDecoder().decode(head);
-    if (looksLikeSvg(text)) return { category: 'image', format: 'svg', mime: 'image/svg+xml', fromBytes: true };
+  if (text) {
     const ext = extOf(name);
     return { category: 'document', format: TEXT_FORMATS.has(ext) ? ext : 'txt', mime: 'text/plain', fromBytes: true };
   }
