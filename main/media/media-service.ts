@@ -177,6 +177,11 @@ export class MediaService {
     });
   }
 
+  /** Whether the picture of the bytes `checksum` names is in the cache (drawn, or known not to be drawable). */
+  hasPicture(checksum: string, size: ThumbnailSize = 'grid'): boolean {
+    return this.cache.get(pictureKey(checksum, size, 1)) !== undefined;
+  }
+
   /** Resolves once every queued picture is drawn (or given up): for the bench and tests. */
   async idle(): Promise<void> {
     while (this.prefetching || this.inflight.size > 0) {
