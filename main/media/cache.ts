@@ -184,6 +184,7 @@ export class MediaCache {
     let removed = 0;
     for (const folder of await readdir(this.filesDir).catch(() => [] as string[])) {
       for (const name of await readdir(join(this.filesDir, folder)).catch(() => [] as string[])) {
+        if (!this.db.open) return removed;
         if (known.has(`${folder}/${name}`)) continue;
         // Written after `known` was read: a row is on its way, or came just before.
         if (this.db.prepare('SELECT 1 FROM entries WHERE file = ?').get(`${folder}/${name}`)) continue;
