@@ -10,7 +10,7 @@ import { request, type IncomingHttpHeaders } from 'node:http';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MediaPreview, ThumbnailRef } from '../../shared/media.js';
 import { AppApi } from '../../main/app-api/index.js';
 import { downloadVersionTo } from '../../main/app-api/download.js';
@@ -20,6 +20,10 @@ import { headlessHooks } from '../../main/ui-server/headless-hooks.js';
 import { startUiServer, type UiServer } from '../../main/ui-server/server.js';
 import { createLogger } from '../../main/logging.js';
 import { startWorld, type Device, type World } from '../helpers/engine.js';
+import { protocol } from '../fakes/electron.js';
+import { registerAppScheme, serveRenderer } from '../../main/app/protocol.js';
+
+vi.mock('electron', () => import('../fakes/electron.js'));
 
 interface Reply {
   status: number;
@@ -236,3 +240,28 @@ function meanDifference(a: Buffer, b: Buffer): number {
   for (let i = 0; i < a.length; i += 1) sum += Math.abs(a[i]! - b[i]!);
   return sum / a.length;
 }
+
+describe('the desktop app’s protocol', () => {
+  it('serves the same capabilities on app://asset-sync/media/, with ranges, and nothing else there', async () => {
+    registerAppScheme();
+    expect(protocol.schemes).toContainEqual({ scheme: 'app', privileges: expect.objectContaining({ stream: true, secure: true }) });
+    serveRenderer(join(world.home, 'no-renderer'), () => api.media);
+    const handler = protocol.handlers.get('app') as (request: Request) => Promise<Response>;
+    const video = await api.handle('mediaPreview', { workspaceId: world.workspaceId, item: await byName('voiceover.wav') });
+    const whole = await handler(new Request(`app://asset-sync${video.url}`));
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-type')).toBe('audio/wav');
+    expect(whole.headers.get('x-content-type-options')).toBe('nosniff');
+    const bytes = Buffer.from(await whole.arrayBuffer());
+    const part = await handler(new Request(`app://asset-sync${video.url}`, { headers: { range: 'bytes=-100' } }));
+    expect(part.status).toBe(206);
+    expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(bytes.length - 100))).toBe(true);
+    const [ref] = await api.handle('mediaThumbnails', { workspaceId: world.workspaceId, items: [await byName('hero.psd')] });
+    const picture = await handler(new Request(`app://asset-sync${ref!.url}`));
+    expect((await sharp(Buffer.from(await picture.arrayBuffer())).metadata()).format).toBe('webp');
+    const tampered = await handler(new Request(`app://asset-sync${ref!.url!.slice(0, -2)}xx`));
+    expect(tampered.status).toBe(403);
+    // Another host of the scheme is not ours: nothing is served there.
+    expect((await handler(new Request(`app://elsewhere${ref!.url}`))).status).toBe(404);
+  });
+});
