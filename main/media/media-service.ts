@@ -5,12 +5,14 @@
  *
  * Pictures never hold up the sync: they are drawn by one low-priority worker (picture-pool.ts),
  * those someone is looking at first; files the sync has just brought down or sent up are drawn
- * ahead of need, one at a time, when nothing visible waits. A picture nobody waits for any more
- * is dropped before it starts.
+ * ahead of need, one at a time, when nothing visible waits. While the sync is busy they wait,
+ * for up to 30 s; during a longer sync they take at most a tenth of the time (after a picture
+ * that took t, a pause of 9t). A picture nobody waits for any more is dropped before it starts.
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { constants } from 'node:fs';
-import type { ActivityItem } from '../../shared/engine.js';
+import type { ActivityItem, SyncState } from '../../shared/engine.js';
+import type { SyncEngine } from '../engine/engine.js';
 import { THUMBNAIL_EDGE, type MediaPreview, type MediaType, type NoPictureReason, type ThumbnailRef, type ThumbnailSize } from '../../shared/media.js';
 import { AppError } from '../app-api/errors.js';
 import { downloadVersionTo } from '../app-api/download.js';
@@ -44,8 +46,16 @@ export interface MediaServiceOptions {
 
 /** What a session hands the media service: an engine to follow, when there is one. */
 export interface MediaSessionWithEngine extends MediaSession {
-  engine?: { on(event: 'activity', listener: (item: ActivityItem) => void): unknown; off(event: 'activity', listener: (item: ActivityItem) => void): unknown };
+  engine?: Pick<SyncEngine, 'on' | 'off' | 'status'>;
 }
+
+/**
+ * Pictures made ahead of need wait while the sync is busy, up to DEFER_WHILE_SYNCING_MS; a longer
+ * sync then shares its time with them, at most BACKGROUND_SHARE_WHILE_SYNCING of it.
+ */
+const DEFER_WHILE_SYNCING_MS = 30_000;
+const BACKGROUND_SHARE_WHILE_SYNCING = 0.1;
+const BUSY_STATES: ReadonlySet<SyncState> = new Set(['starting', 'listing', 'scanning', 'syncing']);
 
 interface PictureMeta {
   ok: boolean;
@@ -89,6 +99,10 @@ export class MediaService {
   private readonly prefetchQueue = new Map<string, { workspaceId: string; path: string }>();
   private prefetching: Promise<void> | null = null;
   private session: MediaSessionWithEngine | null = null;
+  private readonly closing = new AbortController();
+  /** When prefetching began waiting for a busy sync (null: the sync is not busy). */
+  private deferredSince: number | null = null;
+  private lastBackgroundMs = 0;
   private readonly onActivity = (item: ActivityItem) => {
     if ((item.kind === 'downloaded' || item.kind === 'uploaded') && item.path) this.prefetch(item.workspaceId, item.path);
   };
@@ -192,6 +206,7 @@ export class MediaService {
   }
 
   async close(): Promise<void> {
+    this.closing.abort();
     this.use(null);
     await this.pool.close();
     await Promise.allSettled([...this.inflight.values()].map((i) => i.promise));
@@ -431,6 +446,20 @@ export class MediaService {
     }
   }
 
+  /** Waits while the sync is busy: up to DEFER_WHILE_SYNCING_MS, then for nine times the last picture's time. */
+  private async yieldToSync(session: MediaSessionWithEngine): Promise<void> {
+    const engine = session.engine;
+    while (engine && BUSY_STATES.has(engine.status().state) && !this.closing.signal.aborted) {
+      this.deferredSince ??= performance.now();
+      if (performance.now() - this.deferredSince >= DEFER_WHILE_SYNCING_MS) {
+        await sleep(Math.min(5_000, this.lastBackgroundMs * (1 / BACKGROUND_SHARE_WHILE_SYNCING - 1)), this.closing.signal);
+        return;
+      }
+      await sleep(250, this.closing.signal);
+    }
+    this.deferredSince = null;
+  }
+
   private async drainPrefetch(): Promise<void> {
     for (;;) {
       const next = this.prefetchQueue.entries().next();
@@ -438,7 +467,9 @@ export class MediaService {
       const [id, { workspaceId, path }] = next.value;
       this.prefetchQueue.delete(id);
       const session = this.session;
-      if (!session) return;
+      if (!session || this.closing.signal.aborted) return;
+      await this.yieldToSync(session);
+      const started = performance.now();
       try {
         const base = session.index.base.getFile(workspaceId, path);
         if (!base) continue;
@@ -447,11 +478,25 @@ export class MediaService {
         if (type.format !== null && DRAWN_FORMATS.has(type.format) && localSource(session.index, workspaceId, ref.assetId, ref.checksum)) {
           await this.picture(session, ref, 'grid', 1, 'background');
         }
+        this.lastBackgroundMs = performance.now() - started;
       } catch (error) {
         if (!(error instanceof NotDrawn)) this.options.logger?.debug({ err: error, path }, 'no picture made ahead of need');
       }
     }
   }
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 class Changed extends Error {}

@@ -18,12 +18,17 @@ import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { initializeCanvas, writePsdBuffer } from 'ag-psd';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { ArrayBufferTarget, Muxer } from 'webm-muxer';
 
 export interface DrawSize {
   width: number;
   height: number;
+  /**
+   * Film grain over raster pictures (0: none, up to about 40): flat drawings compress to almost
+   * nothing, grain gives files the sizes of real photos and scans (the bench's media tree).
+   */
+  grain?: number;
 }
 
 /** Small enough to seed quickly, large enough to look like something. */
@@ -57,9 +62,33 @@ function poster(name: string, version: number, size: DrawSize, part: 'all' | 'ba
 
 const render = (svg: string) => sharp(Buffer.from(svg));
 
-const png: Maker = (name, version, size) => render(poster(name, version, size)).png({ compressionLevel: 6 }).toBuffer();
-const jpeg: Maker = (name, version, size) => render(poster(name, version, size)).jpeg({ quality: 82 }).toBuffer();
-const webp: Maker = (name, version, size) => render(poster(name, version, size)).webp({ quality: 80 }).toBuffer();
+const GRAIN_TILE = 256;
+/** Mid-grey noise of the given strength, the same every time (an overlay over the picture). */
+function grainTile(strength: number): Buffer {
+  const tile = Buffer.alloc(GRAIN_TILE * GRAIN_TILE * 3);
+  let state = 0x2545f491;
+  for (let i = 0; i < tile.length; i += 1) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    tile[i] = 128 + (((state >>> 0) % (2 * strength + 1)) - strength);
+  }
+  return tile;
+}
+
+/** The demo picture, with grain when the size asks for it. */
+async function raster(name: string, version: number, size: DrawSize) {
+  const image = render(poster(name, version, size));
+  if (!size.grain) return image;
+  const drawn = await image.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return sharp(drawn.data, { raw: drawn.info }).composite([
+    { input: grainTile(size.grain), raw: { width: GRAIN_TILE, height: GRAIN_TILE, channels: 3 }, tile: true, blend: 'overlay' },
+  ]);
+}
+
+const png: Maker = async (name, version, size) => (await raster(name, version, size)).png({ compressionLevel: 6 }).toBuffer();
+const jpeg: Maker = async (name, version, size) => (await raster(name, version, size)).jpeg({ quality: 85 }).toBuffer();
+const webp: Maker = async (name, version, size) => (await raster(name, version, size)).webp({ quality: 80 }).toBuffer();
 
 /** A logo: a mark and a word, in this version's colour. */
 const svg: Maker = async (name, version) => {
@@ -119,17 +148,17 @@ initializeCanvas(
   }) as Parameters<typeof initializeCanvas>[0],
 );
 
-async function pixels(svgText: string): Promise<{ width: number; height: number; data: Uint8ClampedArray }> {
-  const { data, info } = await render(svgText).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+async function pixels(image: Sharp): Promise<{ width: number; height: number; data: Uint8ClampedArray }> {
+  const { data, info } = await image.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength) };
 }
 
 /** Two layers (the background and the artwork over it) and the composite Photoshop would save. */
 const psd: Maker = async (name, version, size) => {
   const [composite, background, artwork] = await Promise.all([
-    pixels(poster(name, version, size)),
-    pixels(poster(name, version, size, 'background')),
-    pixels(poster(name, version, size, 'artwork')),
+    raster(name, version, size).then(pixels),
+    pixels(render(poster(name, version, size, 'background'))),
+    pixels(render(poster(name, version, size, 'artwork'))),
   ]);
   const bytes = writePsdBuffer({
     width: size.width,
@@ -241,6 +270,12 @@ async function throughDisk(key: string, make: () => Promise<Buffer>): Promise<Bu
   return bytes;
 }
 
+/** The bytes of a demo file as `demoMedia` makes them, made anew and kept nowhere (the bench's large sets). */
+export function makeDemoFile(name: string, version: number, size: DrawSize = DEMO_SIZE): Promise<Buffer> | null {
+  const maker = MAKERS[name.slice(name.lastIndexOf('.') + 1).toLowerCase()];
+  return maker ? maker(name, version, size) : null;
+}
+
 /**
  * The bytes of version `version` of a demo file named `name`, or null when its extension has no
  * maker (the caller makes them up). Made once per process (and kept on disk for the next).
@@ -249,7 +284,7 @@ export function demoMedia(name: string, version: number, size: DrawSize = DEMO_S
   const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
   const maker = MAKERS[ext];
   if (!maker) return null;
-  const key = `${name}\n${version}\n${size.width}x${size.height}`;
+  const key = `${name}\n${version}\n${size.width}x${size.height}x${size.grain ?? 0}`;
   let bytes = made.get(key);
   if (!bytes) {
     bytes = throughDisk(key, () => maker(name, version, size));
