@@ -11,26 +11,19 @@ import { z } from 'zod';
 
 export const MEDIA_PATH_PREFIX = '/media/';
 
-/** A picture of one version, keyed in the cache by the version's checksum. */
-export const PictureTarget = z.object({
-  k: z.literal('picture'),
-  /** Workspace, asset and version it pictures; the checksum pins the bytes. */
+/** One version of one asset: workspace, asset and version ids, and the checksum that pins its bytes. */
+const version = {
   w: z.string(),
   a: z.string(),
   v: z.string(),
   c: z.string().regex(/^[0-9a-f]{64}$/),
-  size: z.enum(['grid', 'preview']),
-  page: z.number().int().min(1),
-});
+};
+
+/** A picture of one version, keyed in the cache by the version's checksum. */
+export const PictureTarget = z.object({ k: z.literal('picture'), ...version, size: z.enum(['grid', 'preview']), page: z.number().int().min(1) });
 
 /** The bytes of one version (an image the browser shows as it is, a video, an audio file). */
-export const FileTarget = z.object({
-  k: z.literal('file'),
-  w: z.string(),
-  a: z.string(),
-  v: z.string(),
-  c: z.string().regex(/^[0-9a-f]{64}$/),
-});
+export const FileTarget = z.object({ k: z.literal('file'), ...version });
 
 export const CapabilityTarget = z.discriminatedUnion('k', [PictureTarget, FileTarget]);
 export type CapabilityTarget = z.infer<typeof CapabilityTarget>;
