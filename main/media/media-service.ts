@@ -69,6 +69,8 @@ interface ProbeMeta {
   type: MediaType;
   source?: SourceMeta;
   reason?: NoPictureReason;
+  /** The bytes were read for their metadata (not only sniffed for their type). */
+  probed?: boolean;
 }
 
 /** What a transport sends for a media URL. `handle` is closed by whoever reads it. */
@@ -259,15 +261,15 @@ export class MediaService {
   /** The type and the metadata of a version, read from its bytes (fetched if need be). */
   private async probe(session: MediaSession, ref: VersionRef): Promise<ProbeMeta> {
     const known = this.cache.get<ProbeMeta>(probeKey(ref.checksum));
-    if (known?.meta.source || known?.meta.reason) return known.meta;
+    if (known?.meta.probed) return known.meta;
     const source = await this.source(session, ref);
     try {
       const type = known?.meta.type.fromBytes ? known.meta.type : await sniffFile(source.file, ref.name);
-      let probed: ProbeMeta = { type };
+      let probed: ProbeMeta = { type, probed: true };
       if (type.format !== null && DRAWN_FORMATS.has(type.format)) {
         const task = this.pool.submit({ op: 'probe', file: source.file, format: type.format, edge: THUMBNAIL_EDGE.grid, page: 1 }, 'visible');
         const outcome = await task.result;
-        probed = outcome.ok ? { type, source: outcome.meta } : { type, reason: outcome.reason };
+        probed = outcome.ok ? { type, source: outcome.meta, probed: true } : { type, reason: outcome.reason, probed: true };
       }
       if (source.local && !unchanged(source.local)) return probed;
       this.cache.put(probeKey(ref.checksum), null, probed);
@@ -438,7 +440,7 @@ export class MediaService {
       // The synced file changed while it was read: the picture may show another version.
       if (source.local && !unchanged(source.local)) throw new NotDrawn('the file changed while its picture was drawn');
       if (!outcome.ok) return this.cache.put<PictureMeta>(key, null, { ok: false, reason: outcome.reason }).meta;
-      if (!known?.source) this.cache.put<ProbeMeta>(probeKey(ref.checksum), null, { type, source: outcome.meta });
+      if (!known?.source) this.cache.put<ProbeMeta>(probeKey(ref.checksum), null, { type, source: outcome.meta, probed: true });
       const meta: PictureMeta = { ok: true, width: outcome.width, height: outcome.height, source: outcome.meta };
       return this.cache.put(key, outcome.picture, meta).meta;
     } finally {

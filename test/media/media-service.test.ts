@@ -219,6 +219,9 @@ describe('media URLs', () => {
     }
     // Not a media URL once the path is resolved: the page's own guard answers, with no file.
     expect((await get(server, '/media/../config.json')).status).toBe(401);
+    // A path reaches a file only through the index: one that is not synced gets no address at all.
+    const outside = await api.handle('mediaThumbnails', { workspaceId: world.workspaceId, items: [{ path: '../../../../etc/passwd' }, { path: 'Brand/../../config.json' }] });
+    expect(outside.map((r) => [r.show, r.url])).toEqual([['icon', null], ['icon', null]]);
     expect((await get(server, url, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
     expect((await get(server, url, { 'sec-fetch-site': 'same-origin' })).status).toBe(200);
   });
