@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { EngineStatus, ActivityItem, ReviewNotification } from './engine.js';
+import type { MediaPreview, ThumbnailRef } from './media.js';
 import type { EventName, UiEvents } from './ui-events.js';
 
 const id = z.string().min(1).max(200);
@@ -17,6 +18,10 @@ const relPath = z.string().max(4096);
  * takes it from the page; the desktop app asks with a dialog of its own whatever the page says.
  */
 const runConfirmed = z.boolean().default(false);
+/** An asset by id (as Files, Versions and Reviews have it) or by path (as the activity feed has it); its synced version unless one is named. */
+const mediaItem = z
+  .object({ assetId: id.optional(), path: relPath.optional(), versionId: id.optional() })
+  .refine((item) => item.assetId !== undefined || item.path !== undefined, { message: 'name an assetId or a path' });
 
 export const Requests = {
   getStatus: z.object({}),
@@ -58,6 +63,10 @@ export const Requests = {
   listRemoteFolders: z.object({ workspaceId: id }),
   signIn: z.object({ baseUrl: z.string().url(), accountId: id, key: z.string().min(1).max(500), secret: z.string().min(1).max(500) }),
   signOut: z.object({}),
+  /** Pictures for a grid or a list: one answer per item, in order (shared/media.ts). */
+  mediaThumbnails: z.object({ workspaceId: id, items: z.array(mediaItem).min(1).max(500), size: z.enum(['grid', 'preview']).default('grid') }),
+  /** What the viewer shows of one version; `page` turns a PDF's pages. */
+  mediaPreview: z.object({ workspaceId: id, item: mediaItem, page: z.number().int().min(1).max(100_000).default(1) }),
 } as const;
 
 export type Channel = keyof typeof Requests;
@@ -154,9 +163,12 @@ export interface Responses {
   listRemoteFolders: Array<{ id: string; path: string }>;
   signIn: SettingsView;
   signOut: SettingsView;
+  mediaThumbnails: ThumbnailRef[];
+  mediaPreview: MediaPreview;
 }
 
 export { EVENT_NAMES, type EventName, type UiEvents } from './ui-events.js';
+export type { MediaCategory, MediaPreview, MediaType, NoPictureReason, ThumbnailRef, ThumbnailSize } from './media.js';
 
 /** An error crossing the bridge: a message for the user, never a stack or a secret. */
 export interface BridgeError {

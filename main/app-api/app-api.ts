@@ -23,6 +23,8 @@ import { accountRef, type ApiCredentials, type SecretStore } from '../secrets/se
 import { ServiceClient } from '../service-client/index.js';
 import { AppError, isInternal, toBridgeError } from './errors.js';
 import { listFolder, nameLockHolders } from './files.js';
+import type { MediaService } from '../media/media-service.js';
+import { mediaHandlers } from './media.js';
 import type { AppHooks } from './hooks.js';
 import { decideReview, listReviews, markReviewsRead } from './reviews.js';
 import type { AppSession, SessionOpener } from './session.js';
@@ -59,6 +61,8 @@ export interface AppApiOptions {
   session?: AppSession | null;
   /** How long to wait before opening the session again after it failed (default 30 s). */
   reopenDelayMs?: number;
+  /** Thumbnails and previews (main/media); the AppApi points it at each session and closes it with itself. */
+  media?: MediaService | undefined;
 }
 
 /** What a transport sends back for one call: the answer, or why there is none. */
@@ -119,6 +123,11 @@ export class AppApi extends EventEmitter<UiEvents> {
     return { state: this.openError?.code === 'offline' ? 'offline' : 'attention', ...IDLE };
   }
 
+  /** What serves the media URLs the media channels hand out, if this host makes pictures. */
+  get media(): MediaService | null {
+    return this.options.media ?? null;
+  }
+
   /** Asks the UI to show a view (a notification was clicked, the tray's "Open"). */
   navigate(target: UiEvents['navigate'][0]): void {
     this.emit('navigate', target);
@@ -156,6 +165,7 @@ export class AppApi extends EventEmitter<UiEvents> {
     this.closed = true;
     if (this.reopenTimer) clearTimeout(this.reopenTimer);
     await this.serially(() => this.detach());
+    await this.options.media?.close();
   }
 
   private createHandlers(): Handlers {
@@ -295,6 +305,7 @@ export class AppApi extends EventEmitter<UiEvents> {
         this.emit('status', this.status());
         return this.settings();
       },
+      ...mediaHandlers(this.options.media ?? null, () => this.need()),
     };
   }
 
@@ -436,6 +447,7 @@ export class AppApi extends EventEmitter<UiEvents> {
       return () => session.engine.off(name, forward as never);
     });
     this.unsubscribe = () => forwards.forEach((off) => off());
+    this.options.media?.use(session);
     this.emit('status', this.status());
   }
 
@@ -443,6 +455,7 @@ export class AppApi extends EventEmitter<UiEvents> {
     const session = this.session;
     if (!session) return;
     this.session = null;
+    this.options.media?.use(null);
     try {
       await session.engine.stop();
     } finally {

@@ -9,6 +9,7 @@ import { AppApi } from '../app-api/index.js';
 import { sessionOpener } from '../app-api/open-session.js';
 import { configPath, loadConfig, logPath } from '../config.js';
 import { createLogger } from '../logging.js';
+import { mediaServiceFor } from '../media/index.js';
 import { packageRoot } from '../ui-server/static-files.js';
 import { KeychainSecretStore } from '../secrets/secret-store.js';
 import { needsFirstRun, showFirstRun } from './first-run.js';
@@ -66,7 +67,7 @@ if (!app.requestSingleInstanceLock()) {
       // Not app.getAppPath(): `electron dist/app/main/app/main.js` makes that the script's folder.
       const root = packageRoot();
 
-      serveRenderer(join(root, 'dist', 'renderer'));
+      serveRenderer(join(root, 'dist', 'renderer'), () => api?.media ?? null);
       // Before the window: its web contents, like every later one, gets the rules as it is made.
       lockEveryWebContents(app, target.origin, (url) => shell.openExternal(url));
       denyAllPermissions(session.defaultSession);
@@ -85,6 +86,7 @@ if (!app.requestSingleInstanceLock()) {
         hooks: electronHooks(mainWindow),
         openSession: sessionOpener({ logger }),
         logger,
+        media: mediaServiceFor(config, logger),
       });
       api = appApi;
       registerIpc(ipcMain, appApi, () => mainWindow.current, target.origin);

@@ -8,6 +8,7 @@ import { configPath, loadConfig, type Config } from '../config.js';
 import { AppApi } from '../app-api/index.js';
 import { sessionOpener } from '../app-api/open-session.js';
 import type { AppSession } from '../app-api/session.js';
+import { mediaServiceFor } from '../media/index.js';
 import { KeychainSecretStore, type SecretStore } from '../secrets/secret-store.js';
 import { headlessHooks } from './headless-hooks.js';
 import { startUiServer, type UiServer } from './server.js';
@@ -45,15 +46,17 @@ export interface SessionUiOptions {
  */
 export async function startSessionUi(options: SessionUiOptions): Promise<SessionUi> {
   const configFile = options.configFile ?? configPath();
+  const config = effectiveConfig(loadConfig(configFile), options.settings);
   const api = new AppApi({
     configFile,
-    config: effectiveConfig(loadConfig(configFile), options.settings),
+    config,
     secrets: options.secrets ?? new KeychainSecretStore(),
     hooks: headlessHooks(),
     // Sessions the UI opens log through the command's logger: one writer for the log file.
     openSession: sessionOpener({ logger: options.session.logger }),
     logger: options.session.logger,
     session: options.session,
+    media: mediaServiceFor(config, options.session.logger),
   });
   const staticDir = options.staticDir ?? defaultRendererDir();
   const server = await startUiServer({ api, port: options.port, staticDir, logger: options.session.logger });

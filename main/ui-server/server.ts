@@ -13,6 +13,8 @@ import type { BridgeError } from '../../shared/ipc.js';
 import type { AppApi } from '../app-api/index.js';
 import type { Logger } from '../logging.js';
 import { openEventStream } from './event-stream.js';
+import { serveMedia } from './media-route.js';
+import { MEDIA_PATH_PREFIX } from '../media/capability.js';
 import { UiGuard, newToken } from './guard.js';
 import { NOT_BUILT_PAGE, PAGE_HEADERS, lookupStatic } from './static-files.js';
 
@@ -74,6 +76,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     }
     const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
     if (url.pathname === '/api' || url.pathname.startsWith('/api/')) return routeApi(req, res, url, g);
+    if (url.pathname.startsWith(MEDIA_PATH_PREFIX)) return serveMedia(req, res, url, options.api.media);
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed.');
     // The built renderer holds no secret: it is served without the token, which only the API needs.
     const found = await lookupStatic(options.staticDir, url.pathname);
