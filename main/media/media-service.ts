@@ -451,7 +451,8 @@ export class MediaService {
   /** Waits while the sync is busy: up to DEFER_WHILE_SYNCING_MS, then for nine times the last picture's time. */
   private async yieldToSync(session: MediaSessionWithEngine): Promise<void> {
     const engine = session.engine;
-    while (engine && BUSY_STATES.has(engine.status().state) && !this.closing.signal.aborted) {
+    // A session the app has let go of may be closed already: its engine's status reads a closed index.
+    while (engine && this.session === session && !this.closing.signal.aborted && BUSY_STATES.has(engine.status().state)) {
       this.deferredSince ??= performance.now();
       if (performance.now() - this.deferredSince >= DEFER_WHILE_SYNCING_MS) {
         await sleep(Math.min(5_000, this.lastBackgroundMs * (1 / BACKGROUND_SHARE_WHILE_SYNCING - 1)), this.closing.signal);
@@ -470,9 +471,10 @@ export class MediaService {
       this.prefetchQueue.delete(id);
       const session = this.session;
       if (!session || this.closing.signal.aborted) return;
-      await this.yieldToSync(session);
-      const started = performance.now();
       try {
+        await this.yieldToSync(session);
+        if (this.session !== session) return;
+        const started = performance.now();
         const base = session.index.base.getFile(workspaceId, path);
         if (!base) continue;
         const ref = await resolveVersion(session, { workspaceId, assetId: base.assetId, versionId: base.versionId });
