@@ -3,12 +3,12 @@
  * bytes as a new version on top of the current one. History is never rewritten or deleted; the
  * local file is then brought up to date by a sync of its workspace.
  */
-import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { openSession, type Session } from '../bootstrap.js';
 import { hashFile } from '../local/hash.js';
+import { commitFileAsVersion } from '../sync/commit-version.js';
 import { tempFileName } from '../local/own-files.js';
 import { EXIT_OK, EXIT_PROBLEMS, RefusedError } from './errors.js';
 import { locateSyncedFile, type SyncedFile } from './local-file.js';
@@ -69,13 +69,13 @@ async function commitOldVersion(session: Session, file: SyncedFile, number: numb
   const temp = join(dirname(file.absPath), tempFileName());
   try {
     await downloadVersion(client, ws, target, temp);
-    const ticket = await client.requestUpload(ws, { fileName: asset.file_name, contentType: target.content_type ?? 'application/octet-stream', checksum: target.checksum, size: target.size });
-    await client.putSignedUpload(ticket.signed_url, () => createReadStream(temp), { size: target.size });
-    const created = await client.createVersion(ws, assetId, {
-      key: ticket.key,
+    const created = await commitFileAsVersion(client, ws, assetId, {
+      absPath: temp,
+      fileName: asset.file_name,
       checksum: target.checksum,
       size: target.size,
-      commit_parent_id: asset.current_version_id,
+      contentType: target.content_type ?? undefined,
+      parentVersionId: asset.current_version_id,
       description: `Restored from version ${number}`,
     });
     return { number: created.version_number, checksum: created.checksum };
