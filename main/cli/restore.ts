@@ -14,7 +14,7 @@ import { EXIT_OK, EXIT_PROBLEMS, RefusedError } from './errors.js';
 import { locateSyncedFile, type SyncedFile } from './local-file.js';
 import { addRootOption, addServiceOptions, parsePositiveInt, readConfig, type GlobalOptions, type Run } from './options.js';
 import { print, problemLines } from './output.js';
-import { attachReporter } from './progress.js';
+import { syncOnceShown } from './progress.js';
 import { downloadVersion, pickVersion } from './version-file.js';
 import { serviceFor, type FileOptions } from './versions.js';
 
@@ -90,14 +90,7 @@ async function commitOldVersion(session: Session, file: SyncedFile, number: numb
  */
 async function updateLocalFile(session: Session, file: SyncedFile, checksum: string): Promise<number> {
   print(`Syncing ${file.workspace.name} to bring it down (anything else waiting is synced too)…`);
-  const reporter = attachReporter(session.engine, { tty: Boolean(process.stdout.isTTY), multipleWorkspaces: false, liveProblems: false });
-  let report;
-  try {
-    await session.engine.init();
-    report = await session.engine.syncOnce();
-  } finally {
-    reporter.stop();
-  }
+  const report = await syncOnceShown(session.engine);
   const now = await hashFile(file.absPath).catch(() => null);
   if (now?.checksum === checksum) {
     print(`Updated ${file.absPath}.`);
