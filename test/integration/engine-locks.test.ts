@@ -11,6 +11,7 @@ import type { ActivityItem } from '../../shared/engine.js';
 import { pathKey } from '../../main/local/paths.js';
 import { bytesFor, idle, sha256, worlds, type Device, type World } from '../helpers/engine.js';
 import { runRng } from '../helpers/run-seed.js';
+import { signIn } from '../helpers/service.js';
 
 const world = worlds();
 const rng = runRng('LOCKS_SEED');
@@ -91,5 +92,29 @@ describe('a file locked by someone else', () => {
     await w.user.client.updateAsset(w.workspaceId, assetId, { locked: true });
     await laptop.sync();
     expect(writable(laptop, path)).toBe(true);
+  });
+});
+
+describe('a viewer', () => {
+  it('is told plainly that their changes cannot go up, and whom to ask; nothing is lost', async () => {
+    const w = await world();
+    // Rafael may only look at the workspace from now on.
+    const dana = await signIn(w.service.url, { accountId: w.demo.accountId, workspaceId: w.workspaceId, ...w.demo.user });
+    expect((await dana.api('POST', `/workspaces/members/${w.demo.colleague.userId}`, { body: { roles: ['viewer'] } })).status).toBe(200);
+    const desk = await w.device('desk', { credentials: { key: w.demo.colleague.apiKey, secret: w.demo.colleague.apiSecret } });
+    await desk.sync();
+    const path = rng.pick(PATHS);
+    await desk.write(path, 'a viewer edits anyway\n');
+    await desk.write('viewer-notes.txt', 'new from a viewer\n');
+
+    const report = await desk.sync();
+    expect(report.ok).toBe(false);
+    const problems = report.workspaces[0]?.problems.filter((p) => p.kind === 'error') ?? [];
+    expect(problems.map((p) => p.path).sort()).toEqual([path, 'viewer-notes.txt'].sort());
+    for (const p of problems) {
+      expect(p.message).toContain(`"${p.path}" was not synced to the service: your role in this workspace does not allow changes`);
+      expect(p.message).toContain('ask a workspace admin for the editor role');
+    }
+    expect((await desk.read(path)).toString()).toBe('a viewer edits anyway\n');
   });
 });
