@@ -110,6 +110,10 @@ export interface ReviewNotification {
   workspaceId: string | null;
   assetId: string;
   versionId: string | null;
+  /** The number of the version in question, when the service says. */
+  versionNumber?: number | null;
+  /** The asset's folder on the service ('' at the top), when the service says. */
+  folder?: string | null;
   assetName: string;
   from: string;
   message: string;

@@ -120,7 +120,7 @@ describe('asset-sync resolve', () => {
     expect(resolved.code).toBe(0);
     expect(resolved.stdout).toMatch(/Kept your version of Campaigns\/Spring\/brief\.md: it is version \d+ on the service\./);
     const after = await assetAt(target.id);
-    expect(after.currentVersion?.checksum).toBe(sha256(mine));
+    expect(after.currentVersion?.checksum).toBe(sha256(Buffer.from(mine)));
     expect(readFileSync(join(danasLaptop.dir, path), 'utf8')).toBe(mine);
     expect((await cli(danasLaptop, ['status', '--root', danasLaptop.root])).stdout).toContain('State: up to date');
 
