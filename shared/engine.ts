@@ -120,6 +120,10 @@ export interface ReviewNotification {
   at: string | null;
 }
 
+/** How a new review or change request is announced: who, and about what. */
+export const reviewTitle = (item: Pick<ReviewNotification, 'kind' | 'from' | 'assetName'>): string =>
+  item.kind === 'review_request' ? `${item.from} asks you to review ${item.assetName}` : `${item.from} reviewed ${item.assetName}`;
+
 export interface EngineEvents {
   status: [EngineStatus];
   transfer: [TransferProgress];

@@ -7,7 +7,7 @@
  * reports it again every cycle until it is solved.
  */
 import { Notification } from 'electron';
-import type { ActivityItem, Problem, ProblemKind, ReviewNotification } from '../../shared/engine.js';
+import { reviewTitle, type ActivityItem, type Problem, type ProblemKind, type ReviewNotification } from '../../shared/engine.js';
 import type { UiEvents } from '../../shared/ipc.js';
 import type { AppApi } from '../app-api/index.js';
 
@@ -20,9 +20,8 @@ interface Notice {
 }
 
 export function reviewNotice(item: ReviewNotification): Notice {
-  const title = item.kind === 'review_request' ? `${item.from} asks you to review ${item.assetName}` : `${item.from} reviewed ${item.assetName}`;
   return {
-    title,
+    title: reviewTitle(item),
     body: item.message,
     target: { view: 'reviews', assetId: item.assetId, reviewKey: item.remoteKey, ...(item.workspaceId ? { workspaceId: item.workspaceId } : {}) },
   };
