@@ -19,11 +19,12 @@ const DECIDED_KEPT = 200;
 export async function listReviews(client: ServiceClient, index: SyncIndex): Promise<Responses['listReviews']> {
   const [requests, changes] = await Promise.all([client.listReviewRequests(), client.listChangeRequests()]);
   const isRead = index.notifications.readState();
-  const withRead = (item: ReviewNotification): ReviewItem => ({
-    ...item,
-    read: isRead(item),
-    path: item.workspaceId === null ? null : (index.remote.getFile(item.workspaceId, item.assetId)?.path ?? null),
-  });
+  const withRead = (item: ReviewNotification): ReviewItem => {
+    const path = item.workspaceId === null ? null : (index.remote.getFile(item.workspaceId, item.assetId)?.path ?? null);
+    // A change request does not say where its asset is; the synced file does.
+    const folder = item.folder ?? (path === null ? null : path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+    return { ...item, read: isRead(item), path, folder };
+  };
   return { reviewRequests: requests.map(fromReviewRequest).map(withRead), changeRequests: changes.map(fromChangeRequest).map(withRead) };
 }
 

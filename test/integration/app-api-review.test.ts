@@ -73,6 +73,20 @@ describe('reviews in context', () => {
     expect(await heroRequest()).toMatchObject({ versionNumber: 3, folder: 'Campaigns/Spring/Social', path: HERO, from: 'Rafael Reviewer' });
   });
 
+  it('names the folder of a change request from where its asset is synced (the request does not say)', async () => {
+    const { assetId } = (await heroRequest()) as ReviewItem;
+    const made = await svc.colleague.api<AssetReview>('POST', `/workspaces/assets/${assetId}/reviews`, {
+      body: { status: 'rejected', content: 'Warmer light, please.', assigned_user_id: svc.user.userId },
+    });
+    expect(made.status).toBe(201);
+    try {
+      const { changeRequests } = await api.handle('listReviews', {});
+      expect(changeRequests.find((c) => c.message === 'Warmer light, please.')).toMatchObject({ kind: 'change_request', folder: 'Campaigns/Spring/Social', path: HERO });
+    } finally {
+      await svc.colleague.api('DELETE', `/workspaces/assets/${assetId}/reviews/${made.json.id}`);
+    }
+  });
+
   it('refuses a rejection without a reason, and keeps the request open', async () => {
     const request = (await heroRequest()) as ReviewItem;
     const refused = api.handle('decideReview', { workspaceId: svc.demo.workspaceId, assetId: request.assetId, versionId: request.versionId, status: 'rejected', content: '  ' });
