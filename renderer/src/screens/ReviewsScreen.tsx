@@ -170,7 +170,6 @@ function DecidedList({ generation, hidden, onUndone }: { generation: number; hid
                   <tr>
                     <th scope="col">Asset</th>
                     <th scope="col">Decision</th>
-                    <th scope="col">When</th>
                     <th scope="col">
                       <span className="visually-hidden">Actions</span>
                     </th>
@@ -200,20 +199,23 @@ function DecidedRow({ decision: d, onChanged, onUndone }: { decision: DecidedRev
       <th scope="row">
         <span className="name-cell">
           <MediaThumb workspaceId={d.workspaceId} item={{ assetId: d.assetId, ...(d.versionId ? { versionId: d.versionId } : {}) }} label={`${d.assetName}, ${version}`} size={40} />
-          <span>
-            {d.assetName}
-            <span className="muted small"> · {version}</span>
-            {d.folder ? <span className="muted small"> · {d.folder}</span> : null}
+          <span className="decided-asset">
+            <span className="file-name">{d.assetName}</span>
+            <span className="muted small">
+              {version[0]?.toUpperCase()}
+              {version.slice(1)}
+              {d.folder ? ` · ${d.folder}` : ''}
+            </span>
           </span>
         </span>
       </th>
       <td>
         <span className={`decision decision-${d.status}`}>{d.status === 'approved' ? 'Approved' : 'Rejected'}</span>
-        {d.content && <span className="muted small"> “{d.content}”</span>}
+        <span className="muted small"> · {formatDate(d.decidedAt)}</span>
         {d.requestedBy && <span className="muted small"> · asked by {d.requestedBy}</span>}
+        {d.content && <span className="decided-comment">“{d.content}”</span>}
       </td>
-      <td>{formatDate(d.decidedAt)}</td>
-      <td className="actions">
+      <td className="actions decided-actions">
         {/* A rejection needs a reason: only a decision that has one can become a rejection here. */}
         {(other === 'approved' || d.content.trim() !== '') && (
           <button
