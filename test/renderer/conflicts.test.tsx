@@ -66,6 +66,8 @@ describe('Conflicts screen', () => {
     expect(await screen.findByText('Kept your version of palette.png as version 5; the copy went to the trash.')).toBeTruthy();
     expect(bridge.requestsTo('resolveConflict')).toEqual([{ workspaceId: WS, copyPath: MINE, keep: 'mine', theirsVersionId: 'pv4' }]);
     await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Brand/palette.png' })).toBeNull());
+    // The card is gone: what was done is still said.
+    expect(screen.getByText('Kept your version of palette.png as version 5; the copy went to the trash.').getAttribute('role')).toBe('status');
     const left = screen.getByRole('listitem', { name: 'Docs/brief.md' });
     expect(within(left).getByText('Theirs').closest('figure')?.textContent).toContain("The service's version");
   });

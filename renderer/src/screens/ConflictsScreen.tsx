@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ConflictView, MediaPreview } from '../../../shared/ipc.js';
 import { ActionStatus, useAction } from '../components/ActionStatus.js';
 import { LoadableView } from '../components/Loadable.js';
@@ -12,16 +12,21 @@ import { useQuery } from '../store/use-query.js';
 /**
  * Conflicts resolved by looking: each file changed here and on the service shows both versions
  * side by side (yours: the conflicted copy on this computer; theirs: the service's version, who
- * made it and when), and the user keeps theirs, their own, or both.
+ * made it and when), and the user keeps theirs, their own, or both. What a choice did is said by
+ * the screen, not the card: the card goes once its conflict is resolved.
  */
 export function ConflictsScreen({ focusPath }: { focusPath?: string | undefined }) {
   const { status } = useUiState();
   // A finished sync may bring or settle conflicts: ask again then.
   const refresh = status.kind === 'ready' ? status.value.workspaces.map((w) => `${w.state}|${w.lastSyncAt ?? ''}|${w.problems.filter((p) => p.kind === 'conflict').length}`).join(',') : '';
   const { result, reload } = useQuery('listConflicts', {}, refresh);
+  const [resolved, setResolved] = useState('');
   return (
     <section aria-labelledby="conflicts-heading">
       <ScreenHeading id="conflicts-heading">Conflicts</ScreenHeading>
+      <p className="action-status" role="status">
+        {resolved}
+      </p>
       <LoadableView value={result} what="the conflicts" onRetry={reload}>
         {(conflicts) =>
           conflicts.length === 0 ? (
@@ -31,7 +36,15 @@ export function ConflictsScreen({ focusPath }: { focusPath?: string | undefined 
               <p>{plural(conflicts.length, 'file')} changed here and on the service at once. Look at both versions, then keep one or both.</p>
               <ul className="conflict-list">
                 {conflicts.map((c) => (
-                  <ConflictCard key={`${c.workspaceId}:${c.copyPath}`} conflict={c} focused={focusPath === c.path} onResolved={reload} />
+                  <ConflictCard
+                    key={`${c.workspaceId}:${c.copyPath}`}
+                    conflict={c}
+                    focused={focusPath === c.path}
+                    onResolved={(message) => {
+                      setResolved(message);
+                      reload();
+                    }}
+                  />
                 ))}
               </ul>
             </>
@@ -42,7 +55,7 @@ export function ConflictsScreen({ focusPath }: { focusPath?: string | undefined 
   );
 }
 
-function ConflictCard({ conflict: c, focused, onResolved }: { conflict: ConflictView; focused: boolean; onResolved: () => void }) {
+function ConflictCard({ conflict: c, focused, onResolved }: { conflict: ConflictView; focused: boolean; onResolved: (message: string) => void }) {
   const { bridge, store } = useServices();
   const { outcome, run } = useAction();
   const card = useRef<HTMLLIElement>(null);
@@ -58,10 +71,10 @@ function ConflictCard({ conflict: c, focused, onResolved }: { conflict: Conflict
     void run(async () => {
       const done = await bridge.invoke('resolveConflict', { workspaceId: c.workspaceId, copyPath: c.copyPath, keep: side, ...(c.theirs ? { theirsVersionId: c.theirs.versionId } : {}) });
       void store.reloadStatus();
-      onResolved();
-      if (side === 'mine') return `Kept your version of ${name}${done.versionNumber ? ` as version ${done.versionNumber}` : ''}; the copy went to the trash.`;
-      if (side === 'theirs') return `Kept their version of ${name}; your copy went to the trash.`;
-      return `Kept both: ${baseName(c.copyPath)} stays beside ${name}.`;
+      if (side === 'mine') onResolved(`Kept your version of ${name}${done.versionNumber ? ` as version ${done.versionNumber}` : ''}; the copy went to the trash.`);
+      else if (side === 'theirs') onResolved(`Kept their version of ${name}; your copy went to the trash.`);
+      else onResolved(`Kept both: ${baseName(c.copyPath)} stays beside ${name}.`);
+      return null;
     });
 
   return (
