@@ -4,18 +4,17 @@
  * it was made from when that has one open conflict. A sync follows, which brings the kept
  * version to the file's name and removes the copy's asset on the service (softly).
  */
-import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
-import { openSession } from '../bootstrap.js';
 import { ConflictNotFoundError, CopyChangingError, type KeepSide } from '../engine/conflict-resolution.js';
 import { pathKey } from '../local/paths.js';
 import { waitingConflicts, type OpenConflict } from '../sync/executor/open-conflicts.js';
 import { EXIT_OK, EXIT_PROBLEMS, RefusedError } from './errors.js';
+import { openFileSession } from './file-session.js';
 import { locateFile } from './local-file.js';
 import { addRootOption, addServiceOptions, readConfig, type GlobalOptions, type Run } from './options.js';
 import { print, problemLines } from './output.js';
 import { syncOnceShown } from './progress.js';
-import { serviceFor, type FileOptions } from './versions.js';
+import type { FileOptions } from './versions.js';
 
 interface ResolveOptions extends FileOptions {
   keep: KeepSide;
@@ -30,12 +29,7 @@ export function registerResolve(program: Command, run: Run): void {
 
 async function resolve(fileArg: string, options: ResolveOptions, globals: GlobalOptions): Promise<number> {
   const file = await locateFile(fileArg, options.root, readConfig(), (found, index) => ({ ...found, conflict: conflictOf(waitingConflicts(index, found.workspace.id), found.relPath) }));
-  const session = await openSession({
-    ...serviceFor(file, options),
-    root: file.root,
-    workspaces: [{ id: file.workspace.id, folder: basename(file.workspace.localPath), excluded: file.workspace.excludedPaths }],
-    logToStderr: globals.verbose,
-  });
+  const session = await openFileSession(file, options, globals);
   try {
     await session.engine.init();
     const done = await session.engine.resolveConflict(file.workspace.id, file.conflict.copyPath, options.keep).catch((error: unknown) => {

@@ -4,19 +4,20 @@
  * local file is then brought up to date by a sync of its workspace.
  */
 import { rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { openSession, type Session } from '../bootstrap.js';
+import type { Session } from '../bootstrap.js';
 import { hashFile } from '../local/hash.js';
 import { commitFileAsVersion } from '../sync/commit-version.js';
 import { tempFileName } from '../local/own-files.js';
 import { EXIT_OK, EXIT_PROBLEMS, RefusedError } from './errors.js';
+import { openFileSession } from './file-session.js';
 import { locateSyncedFile, type SyncedFile } from './local-file.js';
 import { addRootOption, addServiceOptions, parsePositiveInt, readConfig, type GlobalOptions, type Run } from './options.js';
 import { print, problemLines } from './output.js';
 import { syncOnceShown } from './progress.js';
 import { downloadVersion, pickVersion } from './version-file.js';
-import { serviceFor, type FileOptions } from './versions.js';
+import type { FileOptions } from './versions.js';
 
 interface RestoreOptions extends FileOptions {
   version: string;
@@ -32,12 +33,7 @@ export function registerRestore(program: Command, run: Run): void {
 async function restore(fileArg: string, options: RestoreOptions, globals: GlobalOptions): Promise<number> {
   const number = parsePositiveInt('--version', options.version);
   const file = await locateSyncedFile(fileArg, options.root, readConfig());
-  const session = await openSession({
-    ...serviceFor(file, options),
-    root: file.root,
-    workspaces: [{ id: file.workspace.id, folder: basename(file.workspace.localPath), excluded: file.workspace.excludedPaths }],
-    logToStderr: globals.verbose,
-  });
+  const session = await openFileSession(file, options, globals);
   try {
     const restored = await commitOldVersion(session, file, number);
     if (!restored) return EXIT_OK;

@@ -61,7 +61,8 @@ afterAll(async () => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('asset-sync lock and unlock', () => {
+// Each test runs the real CLI several times over: on a busy machine that takes minutes, not seconds.
+describe('asset-sync lock and unlock', { timeout: 180_000 }, () => {
   it("locks a file for its user: read-only on a colleague's computer, refused to the colleague, until it is unlocked", async () => {
     const locked = await cli(danasLaptop, ['lock', join(danasLaptop.dir, FILE)]);
     expect(locked.stderr).toBe('');
@@ -92,7 +93,7 @@ describe('asset-sync lock and unlock', () => {
   });
 });
 
-describe('asset-sync resolve', () => {
+describe('asset-sync resolve', { timeout: 180_000 }, () => {
   it('is what status names for a conflict, and keep mine makes the edit the current version', async () => {
     const listing = await dana.api<{ assets: Array<{ id: string; file_name: string }> }>('GET', '/workspaces/folders/hierarchy');
     const target = listing.json.assets.find((a) => a.file_name === 'brief.md');

@@ -17,6 +17,7 @@ import { AppApi } from '../../main/app-api/index.js';
 import { sessionOpener } from '../../main/app-api/open-session.js';
 import { Config } from '../../main/config.js';
 import { removeTreeSync } from '../helpers/disk.js';
+import { statusWhen } from '../helpers/app-status.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { MemorySecrets } from '../helpers/memory-secrets.js';
 
@@ -27,17 +28,7 @@ const previousHome = process.env.ASSET_SYNC_HOME;
 const HERO = 'Campaigns/Spring/Social/hero.psd';
 const workspaceDir = (): string => join(dir, 'Asset Sync', 'Spring Campaign');
 
-function settled(done: (status: EngineStatus) => boolean): Promise<EngineStatus> {
-  return new Promise((resolve) => {
-    const check = (status: EngineStatus) => {
-      if (!done(status)) return;
-      api.off('status', check);
-      resolve(status);
-    };
-    api.on('status', check);
-    check(api.status());
-  });
-}
+const settled = (done: (status: EngineStatus) => boolean): Promise<EngineStatus> => statusWhen(api, done);
 
 beforeAll(async () => {
   svc = await startTestService();
