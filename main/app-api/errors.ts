@@ -11,7 +11,7 @@ import { PathEscapeError } from '../local/paths.js';
 import { UnsafeRootError } from '../root-check.js';
 import { RootBusyError } from '../root-lock.js';
 import { isServiceError, type ServiceErrorKind } from '../service-client/errors.js';
-import { LockHeldError } from '../engine/asset-lock.js';
+import { LockHeldError, LockNotAllowedError } from '../engine/asset-lock.js';
 import { ConflictNotFoundError, CopyChangingError, TheirsUnknownError } from '../engine/conflict-resolution.js';
 
 /** A failure whose message is already meant for the user. */
@@ -59,6 +59,7 @@ export function toBridgeError(error: unknown): BridgeError {
     return SERVICE_MESSAGES[error.kind];
   }
   if (error instanceof LockHeldError) return { code: 'locked', message: error.message };
+  if (error instanceof LockNotAllowedError) return { code: 'forbidden', message: error.message };
   if (error instanceof ConflictNotFoundError) return { code: 'not_found', message: 'This conflict is resolved already, or its copy is gone.' };
   if (error instanceof CopyChangingError) {
     return {

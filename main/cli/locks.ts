@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { connect } from '../bootstrap.js';
-import { LockHeldError, setAssetLock } from '../engine/asset-lock.js';
+import { LockHeldError, LockNotAllowedError, setAssetLock } from '../engine/asset-lock.js';
 import { EXIT_OK, RefusedError } from './errors.js';
 import { locateSyncedFile } from './local-file.js';
 import { addRootOption, addServiceOptions, readConfig, type GlobalOptions, type Run } from './options.js';
@@ -26,7 +26,7 @@ async function setLock(fileArg: string, locked: boolean, options: FileOptions, g
   try {
     await setAssetLock(connection.client, file.workspace.id, file.base.assetId, locked);
   } catch (error) {
-    if (error instanceof LockHeldError) throw new RefusedError(error.message);
+    if (error instanceof LockHeldError || error instanceof LockNotAllowedError) throw new RefusedError(error.message);
     throw error;
   } finally {
     await connection.close();

@@ -2,7 +2,8 @@
  * Locking a file for editing, on the service (`PUT /workspaces/assets/{id}` with `locked`): the
  * lock is `locked_by_user_id`, and every other client makes the file read-only while it holds
  * (locked-files.ts). A lock someone else holds is refused by the service (403 `asset_locked`);
- * the refusal names the holder, so the user knows whom to ask.
+ * the refusal names the holder, so the user knows whom to ask. A role that may not change
+ * content (403 `forbidden`) is told as such, with whom to ask.
  */
 import { isServiceError, type ServiceClient } from '../service-client/index.js';
 import { holderNames } from './lock-holders.js';
@@ -25,6 +26,14 @@ export class LockHeldError extends Error {
   }
 }
 
+/** The user's role in the workspace may not lock (a viewer or commenter): an admin can change it. */
+export class LockNotAllowedError extends Error {
+  constructor(readonly fileName: string) {
+    super(`Your role in this workspace does not allow locking ${fileName}: ask a workspace admin for the editor role.`);
+    this.name = 'LockNotAllowedError';
+  }
+}
+
 /** Takes or releases the caller's lock on the asset; answers the lock as the service has it then. */
 export async function setAssetLock(client: ServiceClient, workspaceId: string, assetId: string, locked: boolean, signal?: AbortSignal): Promise<LockState> {
   const opts = signal ? { signal } : {};
@@ -32,6 +41,7 @@ export async function setAssetLock(client: ServiceClient, workspaceId: string, a
     const asset = await client.updateAsset(workspaceId, assetId, { locked }, opts);
     return { locked: Boolean(asset.locked_by_user_id), holderId: asset.locked_by_user_id ?? null };
   } catch (error) {
+    if (isServiceError(error) && error.kind === 'forbidden') throw new LockNotAllowedError((await client.getAsset(workspaceId, assetId, opts)).file_name);
     if (!(isServiceError(error) && error.kind === 'locked')) throw error;
     const asset = await client.getAsset(workspaceId, assetId, opts);
     throw new LockHeldError(asset.file_name, await holderName(client, workspaceId, asset.locked_by_user_id ?? null, signal));

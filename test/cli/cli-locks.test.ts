@@ -84,6 +84,17 @@ describe('asset-sync lock and unlock', { timeout: 180_000 }, () => {
     expect(synced.stdout).toContain(`${FILE} is unlocked: you can edit it now`);
   });
 
+  it('tells a viewer that their role does not allow locking, and whom to ask', async () => {
+    expect((await dana.api('POST', `/workspaces/members/${demo.colleague.userId}`, { body: { roles: ['viewer'] } })).status).toBe(200);
+    try {
+      const refused = await cli(rafaelsDesk, ['lock', join(rafaelsDesk.dir, FILE)]);
+      expect(refused.code, refused.stderr).toBe(1);
+      expect(refused.stderr).toContain('Your role in this workspace does not allow locking asset-naming.md: ask a workspace admin for the editor role.');
+    } finally {
+      expect((await dana.api('POST', `/workspaces/members/${demo.colleague.userId}`, { body: { roles: ['editor'] } })).status).toBe(200);
+    }
+  });
+
   it('says so for a file that is not synced', async () => {
     writeFileSync(join(danasLaptop.dir, 'not-yet.txt'), 'new\n');
     const refused = await cli(danasLaptop, ['lock', join(danasLaptop.dir, 'not-yet.txt')]);
