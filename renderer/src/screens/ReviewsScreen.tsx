@@ -265,7 +265,7 @@ function NotificationsOptIn() {
   if (permission === 'denied') return <p className="muted small">Notifications are blocked for this page in the browser's settings.</p>;
   return (
     <p className="notice">
-      Be told of new review and change requests while this page is open.{' '}
+      Be told of new review and change requests, and of files a colleague unlocks, while this page is open.{' '}
       <button type="button" onClick={() => void notifications.ask().then(setPermission)}>
         Allow notifications
       </button>
