@@ -221,6 +221,27 @@ describe('Reviews screen', () => {
     ]);
   });
 
+  it('says the comments are loading, and why they could not be loaded, then loads them on a retry', async () => {
+    let answer: () => Promise<Responses['listComments']> = () => never();
+    renderApp({ listReviews: oneRequest, listComments: () => answer(), listMembers: () => MEMBERS }, REVIEWS);
+    fireEvent.click(await screen.findByRole('button', { name: 'Comments on hero.psd' }));
+    const comments = await screen.findByRole('region', { name: 'Comments on hero.psd' });
+    expect(await within(comments).findByText('Loading the comments…')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Comments on hero.psd' }));
+    answer = () => Promise.reject(new Error('The service cannot be reached. Check the connection.'));
+    fireEvent.click(screen.getByRole('button', { name: 'Comments on hero.psd' }));
+    const again = await screen.findByRole('region', { name: 'Comments on hero.psd' });
+    expect(await within(again).findByText(/^Could not load the comments: The service cannot be reached/)).toBeTruthy();
+    answer = async () => [comment()];
+    fireEvent.click(within(again).getByRole('button', { name: /^Try again/ }));
+    expect(await within(again).findByText('The horizon is tilted.')).toBeTruthy();
+  });
+
+  it('says why the Decided list could not be loaded', async () => {
+    renderApp({ listDecided: () => Promise.reject(new Error('The index could not be read.')) }, REVIEWS);
+    expect(await screen.findByText(/^Could not load your decisions: The index could not be read/)).toBeTruthy();
+  });
+
   it('refuses attachments larger than a comment can carry, saying so at the field', async () => {
     renderApp({ listReviews: oneRequest, listComments: () => [], listMembers: () => MEMBERS }, REVIEWS);
     fireEvent.click(await screen.findByRole('button', { name: 'Comments on hero.psd' }));
