@@ -32,6 +32,22 @@ export type ProblemKind = 'error' | 'conflict' | 'locked' | 'brake' | 'marker' |
 /** A problem that is only told: it needs nothing of the user and fails no sync. */
 export const isNotice = (problem: { kind: ProblemKind }): boolean => problem.kind === 'not_synced' || problem.kind === 'degraded';
 
+const NEEDS_USER: ReadonlySet<ProblemKind> = new Set(['error', 'brake', 'marker', 'auth', 'locked', 'conflict']);
+
+/**
+ * A problem that waits for the user: it makes the state "needs attention", never "up to date".
+ * A conflict is one: both versions are kept and synced, but which one is the work is the user's
+ * call, and "Up to date" beside two versions of a file told them nothing was left to do.
+ */
+export const needsUser = (problem: { kind: ProblemKind }): boolean => NEEDS_USER.has(problem.kind);
+
+/** "2 conflicts to resolve" when conflicts are all that wait for the user, else null. */
+export function conflictsWaiting(problems: ReadonlyArray<{ kind: ProblemKind }>): string | null {
+  const waiting = problems.filter(needsUser);
+  if (waiting.length === 0 || waiting.some((p) => p.kind !== 'conflict')) return null;
+  return `${waiting.length} conflict${waiting.length === 1 ? '' : 's'} to resolve`;
+}
+
 /** Something that needs the user, or will be retried: one per path, with what to do. */
 export interface Problem {
   workspaceId: string;
@@ -77,7 +93,7 @@ export interface EngineStatus {
 
 export type ActivityKind =
   | 'downloaded' | 'uploaded' | 'created' | 'moved' | 'deleted' | 'trashed' | 'conflict' | 'locked'
-  | 'error' | 'brake' | 'scan' | 'listing' | 'restored';
+  | 'error' | 'brake' | 'scan' | 'listing' | 'restored' | 'resolved' | 'unlocked';
 
 export interface ActivityItem {
   at: string;
@@ -94,11 +110,19 @@ export interface ReviewNotification {
   workspaceId: string | null;
   assetId: string;
   versionId: string | null;
+  /** The number of the version in question, when the service says. */
+  versionNumber?: number | null;
+  /** The asset's folder on the service ('' at the top), when the service says. */
+  folder?: string | null;
   assetName: string;
   from: string;
   message: string;
   at: string | null;
 }
+
+/** How a new review or change request is announced: who, and about what. */
+export const reviewTitle = (item: Pick<ReviewNotification, 'kind' | 'from' | 'assetName'>): string =>
+  item.kind === 'review_request' ? `${item.from} asks you to review ${item.assetName}` : `${item.from} reviewed ${item.assetName}`;
 
 export interface EngineEvents {
   status: [EngineStatus];

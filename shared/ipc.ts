@@ -11,6 +11,9 @@ import type { MediaPreview, ThumbnailRef } from './media.js';
 import type { EventName, UiEvents } from './ui-events.js';
 
 const id = z.string().min(1).max(200);
+
+/** Attachments of one comment together, as bytes: base64 in a request stays under the UI server's 1 MiB. */
+export const ATTACHMENT_MAX_BYTES = 512 * 1024;
 /** A path relative to a workspace folder, as the UI shows it. */
 const relPath = z.string().max(4096);
 /**
@@ -34,6 +37,7 @@ export const Requests = {
   saveVersionCopy: z.object({ workspaceId: id, path: relPath, versionId: id }),
   restoreVersion: z.object({ workspaceId: id, path: relPath, versionId: id }),
   listReviews: z.object({}),
+  /** Approves or rejects a version; a rejection needs a reason (`content`). */
   decideReview: z.object({
     workspaceId: id,
     assetId: id,
@@ -41,6 +45,36 @@ export const Requests = {
     status: z.enum(['approved', 'rejected']),
     content: z.string().max(10_000),
   }),
+  /** Changes a decision of the user's (the service's review is updated). */
+  changeDecision: z.object({ workspaceId: id, assetId: id, reviewId: id, status: z.enum(['approved', 'rejected']), content: z.string().max(10_000) }),
+  /** Withdraws a decision of the user's: the review is deleted and the request it answered is open again. */
+  undoDecision: z.object({ workspaceId: id, assetId: id, reviewId: id }),
+  /** The user's past decisions, newest first. */
+  listDecided: z.object({}),
+  /** The asset's comment thread, oldest first. */
+  listComments: z.object({ workspaceId: id, assetId: id }),
+  /**
+   * Adds to the thread. `mentions`: workspace members' user ids. Attachments travel as base64
+   * inside the request, so they are small (ATTACHMENT_MAX_BYTES together).
+   */
+  addComment: z.object({
+    workspaceId: id,
+    assetId: id,
+    content: z.string().trim().min(1).max(50_000),
+    mentions: z.array(id).max(100).default([]),
+    attachments: z
+      .array(z.object({ name: z.string().min(1).max(255), dataBase64: z.string().max(Math.ceil(ATTACHMENT_MAX_BYTES / 3) * 4) }))
+      .max(5)
+      .default([]),
+  }),
+  /** The workspace's members, by name (for mentions). */
+  listMembers: z.object({ workspaceId: id }),
+  /** The conflicts that wait for the user, each with both sides. */
+  listConflicts: z.object({}),
+  /** Keep mine (committed on `theirsVersionId`, the version the user saw), theirs, or both. */
+  resolveConflict: z.object({ workspaceId: id, copyPath: relPath, keep: z.enum(['mine', 'theirs', 'both']), theirsVersionId: id.optional() }),
+  /** Takes or releases the user's lock on a synced file. */
+  setLock: z.object({ workspaceId: id, path: relPath, locked: z.boolean() }),
   /** Marks review and change requests read on this computer: one ("Mark as read") or all shown ("Mark all as read"). */
   markReviewsRead: z.object({
     items: z.array(z.object({ kind: z.enum(['review_request', 'change_request']), remoteKey: z.string().min(1).max(1000) })).min(1).max(1000),
@@ -86,6 +120,8 @@ export interface FileEntry {
   modifiedAt: string | null;
   /** State 'locked': who holds the lock, by name (or "user <id>" when the name cannot be had). */
   lockedBy: string | null;
+  /** The user holds the lock on it: others have it read-only. */
+  lockedByYou?: boolean;
 }
 
 export interface VersionInfo {
@@ -103,6 +139,61 @@ export interface VersionInfo {
 
 export interface ReviewItem extends ReviewNotification {
   read: boolean;
+  /** Where the asset is synced on this computer; null when it is not. */
+  path: string | null;
+}
+
+/** A decision of the user's on a version, as the Reviews screen keeps it. */
+export interface DecidedReview {
+  reviewId: string;
+  workspaceId: string;
+  assetId: string;
+  versionId: string | null;
+  versionNumber: number | null;
+  assetName: string;
+  folder: string | null;
+  /** Who asked for it, when it answered a request. */
+  requestedBy: string | null;
+  status: 'approved' | 'rejected';
+  content: string;
+  decidedAt: string;
+}
+
+export interface CommentView {
+  id: string;
+  authorId: string;
+  author: string;
+  content: string;
+  createdAt: string | null;
+  mentions: Array<{ userId: string; name: string }>;
+  attachments: Array<{ id: string | null; name: string }>;
+  /** Written by the user. */
+  yours: boolean;
+}
+
+export interface MemberView {
+  userId: string;
+  name: string;
+  roles: string[];
+  you: boolean;
+}
+
+/** A conflict that waits for the user: both sides, to look at before choosing. */
+export interface ConflictView {
+  workspaceId: string;
+  /** The file both sides changed: the service's version has its name. */
+  path: string;
+  /** The user's edit, kept beside it. */
+  copyPath: string;
+  /** When the copy was made. */
+  at: string;
+  assetId: string | null;
+  /** The copy's own asset, once it is uploaded. */
+  copyAssetId: string | null;
+  /** The service's version at `path` (null when it is not known here). */
+  theirs: { versionId: string; versionNumber: number | null; author: string; createdAt: string | null; size: number } | null;
+  /** The copy on this computer. */
+  mine: { size: number | null; modifiedAt: string | null };
 }
 
 export interface SettingsView {
@@ -149,7 +240,16 @@ export interface Responses {
   saveVersionCopy: { savedTo: string | null };
   restoreVersion: { versionId: string };
   listReviews: { reviewRequests: ReviewItem[]; changeRequests: ReviewItem[] };
-  decideReview: { reviewId: string };
+  decideReview: { reviewId: string; decision: DecidedReview };
+  changeDecision: DecidedReview;
+  undoDecision: { ok: true };
+  listDecided: DecidedReview[];
+  listComments: CommentView[];
+  addComment: CommentView;
+  listMembers: MemberView[];
+  listConflicts: ConflictView[];
+  resolveConflict: { keep: 'mine' | 'theirs' | 'both'; path: string; copyPath: string; versionNumber: number | null };
+  setLock: { locked: boolean; lockedBy: string | null; byYou: boolean };
   markReviewsRead: { ok: true };
   /** Where the asset is synced (null: not here), and what came of opening it there. */
   openAsset: { path: string | null } & OpenOutcome;

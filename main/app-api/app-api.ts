@@ -26,7 +26,10 @@ import { listFolder, nameLockHolders } from './files.js';
 import type { MediaService } from '../media/media-service.js';
 import { mediaHandlers } from './media.js';
 import type { AppHooks } from './hooks.js';
-import { decideReview, listReviews, markReviewsRead } from './reviews.js';
+import { changeDecision, decideReview, decidedOf, listReviews, markReviewsRead, undoDecision } from './reviews.js';
+import { addComment, listComments, listMembers } from './comments.js';
+import { listConflicts } from './conflicts.js';
+import { setAssetLock } from '../engine/asset-lock.js';
 import type { AppSession, SessionOpener } from './session.js';
 import { applySettings, engineChanges, settingsView } from './settings.js';
 import { openChecked } from './open-file.js';
@@ -212,6 +215,45 @@ export class AppApi extends EventEmitter<UiEvents> {
       decideReview: async (decision) => {
         const s = this.need();
         return decideReview(s.client, s.index, decision);
+      },
+      changeDecision: async (change) => {
+        const s = this.need();
+        return changeDecision(s.client, s.index, change);
+      },
+      undoDecision: async (undo) => {
+        const s = this.need();
+        return undoDecision(s.client, s.index, undo);
+      },
+      listDecided: async () => decidedOf(this.need().index),
+      listComments: async ({ workspaceId, assetId }) => {
+        const s = this.need();
+        return listComments(s.client, workspaceId, assetId, await this.userId(s), this.options.logger);
+      },
+      addComment: async (request) => {
+        const s = this.need();
+        return addComment(s.client, request, await this.userId(s), this.options.logger);
+      },
+      listMembers: async ({ workspaceId }) => {
+        const s = this.need();
+        return listMembers(s.client, workspaceId, await this.userId(s));
+      },
+      listConflicts: async () => {
+        const s = this.need();
+        return listConflicts(s.index, s.client, this.options.logger);
+      },
+      resolveConflict: async ({ workspaceId, copyPath, keep, theirsVersionId }) => {
+        const done = await this.need().engine.resolveConflict(workspaceId, copyPath, keep, theirsVersionId);
+        return { keep: done.keep, path: done.path, copyPath: done.copyPath, versionNumber: done.version?.number ?? null };
+      },
+      setLock: async ({ workspaceId, path, locked }) => {
+        const s = this.need();
+        const synced = s.index.base.getFile(workspaceId, path);
+        if (!synced) throw new AppError('not_synced', `${basename(path)} is not on the service yet: it can be locked once it is synced.`);
+        const lock = await setAssetLock(s.client, workspaceId, synced.assetId, locked);
+        // The listing brings the lock to the Files view.
+        s.engine.trigger(workspaceId);
+        const byYou = lock.holderId !== null && lock.holderId === (await this.userId(s));
+        return { locked: lock.locked, lockedBy: lock.locked && !byYou ? 'another user' : null, byYou };
       },
       markReviewsRead: async ({ items }) => markReviewsRead(this.need().index, items),
       openAsset: async ({ workspaceId, assetId, runConfirmed }) => {

@@ -11,6 +11,8 @@ import { PathEscapeError } from '../local/paths.js';
 import { UnsafeRootError } from '../root-check.js';
 import { RootBusyError } from '../root-lock.js';
 import { isServiceError, type ServiceErrorKind } from '../service-client/errors.js';
+import { LockHeldError, LockNotAllowedError } from '../engine/asset-lock.js';
+import { ConflictNotFoundError, CopyChangingError, TheirsUnknownError } from '../engine/conflict-resolution.js';
 
 /** A failure whose message is already meant for the user. */
 export class AppError extends Error {
@@ -56,6 +58,18 @@ export function toBridgeError(error: unknown): BridgeError {
     if (error.code === 'asset_locked') return SERVICE_MESSAGES.locked;
     return SERVICE_MESSAGES[error.kind];
   }
+  if (error instanceof LockHeldError) return { code: 'locked', message: error.message };
+  if (error instanceof LockNotAllowedError) return { code: 'forbidden', message: error.message };
+  if (error instanceof ConflictNotFoundError) return { code: 'not_found', message: 'This conflict is resolved already, or its copy is gone.' };
+  if (error instanceof CopyChangingError) {
+    return {
+      code: 'changing',
+      message: error.committed === null
+        ? 'Your copy changed while it was read: nothing was uploaded. Save it, then choose again.'
+        : `Your copy changed after it was uploaded as version ${error.committed.version_number}: both files were kept. Choose again once it is saved.`,
+    };
+  }
+  if (error instanceof TheirsUnknownError) return { code: 'not_synced', message: "The service's version of this file is not on this computer yet. Try again after the next sync." };
   if (error instanceof CredentialsError && error.cause instanceof KeychainUnavailableError) return { code: 'keychain', message: error.cause.message };
   if (error instanceof CredentialsError) return { code: 'signed_out', message: 'No key is stored for this account on this device. Sign in again in Settings.' };
   if (error instanceof KeychainUnavailableError) return { code: 'keychain', message: error.message };

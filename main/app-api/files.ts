@@ -156,6 +156,7 @@ export async function listFolder(input: ListFolderInput): Promise<FileEntry[]> {
         modifiedAt: slot.local ? new Date(Number(BigInt(slot.local.mtimeNs) / 1_000_000n)).toISOString() : null,
         // The holder's user id; `nameLockHolders` puts the name in its place.
         lockedBy: state === 'locked' ? (slot.remote?.lockedByUserId ?? null) : null,
+        ...(input.selfUserId !== null && slot.remote?.lockedByUserId === input.selfUserId ? { lockedByYou: true } : {}),
       });
     }
   }

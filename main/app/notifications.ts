@@ -1,11 +1,13 @@
 /**
  * Desktop notifications for what needs the user: a review or change request, a conflict, and
  * the problems that stop syncing until the user acts (sign-in, missing folder marker, the
- * mass-deletion brake). Clicking one shows the window at the right place. Each problem is told
- * once per run: the engine reports it again every cycle until it is solved.
+ * mass-deletion brake); and a lock released on a file that was read-only here, so whoever waited
+ * to edit it knows they can. Clicking one shows the window at the right place: a request opens on
+ * that request, a conflict on its two sides. Each problem is told once per run: the engine
+ * reports it again every cycle until it is solved.
  */
 import { Notification } from 'electron';
-import type { Problem, ProblemKind, ReviewNotification } from '../../shared/engine.js';
+import { reviewTitle, type ActivityItem, type Problem, type ProblemKind, type ReviewNotification } from '../../shared/engine.js';
 import type { UiEvents } from '../../shared/ipc.js';
 import type { AppApi } from '../app-api/index.js';
 
@@ -18,11 +20,22 @@ interface Notice {
 }
 
 export function reviewNotice(item: ReviewNotification): Notice {
-  const title = item.kind === 'review_request' ? `${item.from} asks you to review ${item.assetName}` : `${item.from} reviewed ${item.assetName}`;
   return {
-    title,
+    title: reviewTitle(item),
     body: item.message,
-    target: { view: 'reviews', assetId: item.assetId, ...(item.workspaceId ? { workspaceId: item.workspaceId } : {}) },
+    target: { view: 'reviews', assetId: item.assetId, reviewKey: item.remoteKey, ...(item.workspaceId ? { workspaceId: item.workspaceId } : {}) },
+  };
+}
+
+/** The notice for an activity line worth interrupting for: a lock released on a file here. */
+export function activityNotice(item: ActivityItem): Notice | null {
+  if (item.kind !== 'unlocked' || item.path === null) return null;
+  const name = item.path.slice(item.path.lastIndexOf('/') + 1);
+  const slash = item.path.lastIndexOf('/');
+  return {
+    title: `${name} is unlocked`,
+    body: item.message,
+    target: { view: 'files', workspaceId: item.workspaceId, path: slash < 0 ? '' : item.path.slice(0, slash) },
   };
 }
 
@@ -40,7 +53,7 @@ export function problemNotice(problem: Problem): Notice | null {
   const where = problem.path ? `${problem.path}: ` : '';
   let target: Target;
   if (problem.kind === 'auth') target = { view: 'settings' };
-  else if (problem.kind === 'conflict' && problem.path) target = { view: 'files', workspaceId: problem.workspaceId, path: problem.path };
+  else if (problem.kind === 'conflict' && problem.path) target = { view: 'conflicts', workspaceId: problem.workspaceId, path: problem.path };
   else target = { view: 'status', workspaceId: problem.workspaceId };
   return { title, body: `${where}${problem.message}${problem.hint ? ` ${problem.hint}` : ''}`, target };
 }
@@ -75,11 +88,17 @@ export function startNotifications({ api, showWindow }: NotifierOptions): () => 
     told.add(key);
     notify(notice);
   };
+  const onActivity = (item: ActivityItem) => {
+    const notice = activityNotice(item);
+    if (notice) notify(notice);
+  };
   api.on('review', onReview);
   api.on('problem', onProblem);
+  api.on('activity', onActivity);
   return () => {
     api.off('review', onReview);
     api.off('problem', onProblem);
+    api.off('activity', onActivity);
     live.clear();
   };
 }

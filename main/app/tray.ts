@@ -4,7 +4,7 @@
  * pauses or resumes, and quits.
  */
 import { Menu, Tray, nativeImage, type NativeImage } from 'electron';
-import type { EngineStatus, SyncState } from '../../shared/engine.js';
+import { conflictsWaiting, type EngineStatus, type SyncState } from '../../shared/engine.js';
 import type { AppApi } from '../app-api/index.js';
 import { badgePixels, type TrayIcon } from './tray-icons.js';
 
@@ -57,7 +57,7 @@ export function trayView(status: EngineStatus): TrayView {
       label = 'Offline: waiting for the service';
       break;
     case 'attention':
-      label = `Needs your attention${problems > 0 ? ` (${problems} problem${problems === 1 ? '' : 's'})` : ''}`;
+      label = conflictsWaiting(status.workspaces.flatMap((w) => w.problems)) ?? `Needs your attention${problems > 0 ? ` (${problems} problem${problems === 1 ? '' : 's'})` : ''}`;
       break;
     default: {
       const percent = progressPercent(status);

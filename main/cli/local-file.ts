@@ -8,23 +8,27 @@ import { dirname, join, resolve } from 'node:path';
 import type { Config } from '../config.js';
 import { indexPathFor } from '../config.js';
 import { SERVICE_SETTING, type ServiceSetting } from '../bootstrap.js';
-import { openIndex } from '../index/sync-index.js';
+import { openIndex, type SyncIndex } from '../index/sync-index.js';
 import type { WorkspaceRecord } from '../index/workspaces.js';
 import { MARKER_FILE_NAME } from '../local/own-files.js';
 import { toRelative } from '../local/paths.js';
 import type { BaseFile } from '../sync/model.js';
 import { UsageError } from './errors.js';
 
-export interface SyncedFile {
+/** A file inside a synced workspace folder, synced or not. */
+export interface WorkspaceFile {
   /** The sync root (parent of the workspace folders). */
   root: string;
   workspace: WorkspaceRecord;
   absPath: string;
   /** Path inside the workspace folder, POSIX separators: the index's and the service's path. */
   relPath: string;
-  base: BaseFile;
   /** The service the last sync used, as the index remembers it. */
   service: Partial<ServiceSetting>;
+}
+
+export interface SyncedFile extends WorkspaceFile {
+  base: BaseFile;
 }
 
 /** Nearest folder above `dir` (itself included) holding a sync marker. */
@@ -38,6 +42,20 @@ async function markedFolder(dir: string): Promise<string | null> {
 const real = (path: string): Promise<string> => realpath(path).catch(() => resolve(path));
 
 export async function locateSyncedFile(file: string, rootOption: string | undefined, config: Config): Promise<SyncedFile> {
+  return locateFile(file, rootOption, config, (found, index) => {
+    const base = index.base.getFile(found.workspace.id, found.relPath);
+    if (!base) throw new UsageError(`${found.relPath} is not synced yet (it has no version on the service). Run \`asset-sync sync --once\` first.`);
+    return { ...found, base };
+  });
+}
+
+/** The workspace folder holding `file`, and its path there; `then` reads more from the open index. */
+export async function locateFile<T = WorkspaceFile>(
+  file: string,
+  rootOption: string | undefined,
+  config: Config,
+  then: (found: WorkspaceFile, index: SyncIndex) => T = (found) => found as T,
+): Promise<T> {
   const given = resolve(file);
   const info = await stat(given).catch(() => null);
   if (!info) throw new UsageError(`${file}: no such file.`);
@@ -64,10 +82,8 @@ export async function locateSyncedFile(file: string, rootOption: string | undefi
       break;
     }
     if (!workspace) throw new UsageError(`${file} is not inside a workspace folder of ${root}.`);
-    const base = index.base.getFile(workspace.id, relPath);
-    if (!base) throw new UsageError(`${relPath} is not synced yet (it has no version on the service). Run \`asset-sync sync --once\` first.`);
     const service = index.settings.get<ServiceSetting>(SERVICE_SETTING) ?? {};
-    return { root, workspace, absPath, relPath, base, service };
+    return then({ root, workspace, absPath, relPath, service }, index);
   } finally {
     index.close();
   }

@@ -6,10 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { EXIT_USAGE, describeError } from './errors.js';
+import { registerLocks } from './locks.js';
 import { registerLogin } from './login.js';
 import type { GlobalOptions, Run } from './options.js';
 import { printError, stdoutGone } from './output.js';
 import { registerReviews } from './reviews.js';
+import { registerResolve } from './resolve.js';
 import { registerRestore } from './restore.js';
 import { registerSaveVersion } from './save-version.js';
 import { registerStatus } from './status.js';
@@ -54,6 +56,8 @@ export function buildProgram(run: Run): Command {
   registerRestore(program, run);
   registerSaveVersion(program, run);
   registerReviews(program, run);
+  registerResolve(program, run);
+  registerLocks(program, run);
   return program;
 }
 

@@ -4,8 +4,9 @@
  * one per activity item, problem, review and change of state.
  */
 import { MultiBar, type SingleBar } from 'cli-progress';
-import { isNotice, type ActivityItem, type EngineEvents, type EngineStatus, type Problem, type ReviewNotification, type SyncState, type TransferProgress } from '../../shared/engine.js';
+import { isNotice, type ActivityItem, type EngineEvents, type EngineStatus, type Problem, type ReviewNotification, type SyncReport, type SyncState, type TransferProgress } from '../../shared/engine.js';
 import { activityLine, formatBytes, formatDuration, formatSpeed, print, problemLines, reviewLine } from './output.js';
+import type { SyncEngine } from '../engine/engine.js';
 
 export interface Reporter {
   /** A line of our own (e.g. the summary), printed without breaking the bars. */
@@ -209,5 +210,16 @@ class TerminalSink implements Sink {
     // Lines logged since the last redraw are written by a redraw; stop() alone would drop them.
     this.bars.update();
     this.bars.stop();
+  }
+}
+
+/** One `syncOnce` of the session's engine (initialised first), each transfer shown as `sync` shows it. */
+export async function syncOnceShown(engine: SyncEngine): Promise<SyncReport> {
+  const reporter = attachReporter(engine, { tty: Boolean(process.stdout.isTTY), multipleWorkspaces: false, liveProblems: false });
+  try {
+    await engine.init();
+    return await engine.syncOnce();
+  } finally {
+    reporter.stop();
   }
 }

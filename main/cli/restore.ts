@@ -3,20 +3,21 @@
  * bytes as a new version on top of the current one. History is never rewritten or deleted; the
  * local file is then brought up to date by a sync of its workspace.
  */
-import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { openSession, type Session } from '../bootstrap.js';
+import type { Session } from '../bootstrap.js';
 import { hashFile } from '../local/hash.js';
+import { commitFileAsVersion } from '../sync/commit-version.js';
 import { tempFileName } from '../local/own-files.js';
 import { EXIT_OK, EXIT_PROBLEMS, RefusedError } from './errors.js';
+import { openFileSession } from './file-session.js';
 import { locateSyncedFile, type SyncedFile } from './local-file.js';
 import { addRootOption, addServiceOptions, parsePositiveInt, readConfig, type GlobalOptions, type Run } from './options.js';
 import { print, problemLines } from './output.js';
-import { attachReporter } from './progress.js';
+import { syncOnceShown } from './progress.js';
 import { downloadVersion, pickVersion } from './version-file.js';
-import { serviceFor, type FileOptions } from './versions.js';
+import type { FileOptions } from './versions.js';
 
 interface RestoreOptions extends FileOptions {
   version: string;
@@ -32,12 +33,7 @@ export function registerRestore(program: Command, run: Run): void {
 async function restore(fileArg: string, options: RestoreOptions, globals: GlobalOptions): Promise<number> {
   const number = parsePositiveInt('--version', options.version);
   const file = await locateSyncedFile(fileArg, options.root, readConfig());
-  const session = await openSession({
-    ...serviceFor(file, options),
-    root: file.root,
-    workspaces: [{ id: file.workspace.id, folder: basename(file.workspace.localPath), excluded: file.workspace.excludedPaths }],
-    logToStderr: globals.verbose,
-  });
+  const session = await openFileSession(file, options, globals);
   try {
     const restored = await commitOldVersion(session, file, number);
     if (!restored) return EXIT_OK;
@@ -69,13 +65,13 @@ async function commitOldVersion(session: Session, file: SyncedFile, number: numb
   const temp = join(dirname(file.absPath), tempFileName());
   try {
     await downloadVersion(client, ws, target, temp);
-    const ticket = await client.requestUpload(ws, { fileName: asset.file_name, contentType: target.content_type ?? 'application/octet-stream', checksum: target.checksum, size: target.size });
-    await client.putSignedUpload(ticket.signed_url, () => createReadStream(temp), { size: target.size });
-    const created = await client.createVersion(ws, assetId, {
-      key: ticket.key,
+    const created = await commitFileAsVersion(client, ws, assetId, {
+      absPath: temp,
+      fileName: asset.file_name,
       checksum: target.checksum,
       size: target.size,
-      commit_parent_id: asset.current_version_id,
+      contentType: target.content_type ?? undefined,
+      parentVersionId: asset.current_version_id,
       description: `Restored from version ${number}`,
     });
     return { number: created.version_number, checksum: created.checksum };
@@ -90,14 +86,7 @@ async function commitOldVersion(session: Session, file: SyncedFile, number: numb
  */
 async function updateLocalFile(session: Session, file: SyncedFile, checksum: string): Promise<number> {
   print(`Syncing ${file.workspace.name} to bring it down (anything else waiting is synced too)…`);
-  const reporter = attachReporter(session.engine, { tty: Boolean(process.stdout.isTTY), multipleWorkspaces: false, liveProblems: false });
-  let report;
-  try {
-    await session.engine.init();
-    report = await session.engine.syncOnce();
-  } finally {
-    reporter.stop();
-  }
+  const report = await syncOnceShown(session.engine);
   const now = await hashFile(file.absPath).catch(() => null);
   if (now?.checksum === checksum) {
     print(`Updated ${file.absPath}.`);

@@ -3,12 +3,14 @@
  * and their next retry, operations a stop interrupted, recent activity), without syncing.
  */
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { Problem } from '../../shared/engine.js';
 import { LAST_SYNC_SETTING, PAUSED_SETTING, SERVICE_SETTING, WORKSPACE_PROBLEMS_SETTING, type PausedSetting, type ServiceSetting } from '../bootstrap.js';
 import { indexPathFor } from '../config.js';
 import { openIndex, type SyncIndex } from '../index/sync-index.js';
 import { notSyncedSetting } from '../engine/skipped.js';
+import { waitingConflicts } from '../sync/executor/open-conflicts.js';
 import { pathKey } from '../local/paths.js';
 import type { PathError } from '../index/path-errors.js';
 import { rootHeld } from '../root-lock.js';
@@ -40,6 +42,8 @@ export interface WorkspaceReport {
   problems: Array<{ path: string | null; code: string; message: string; hint?: string; attempts: number; nextRetryAt: string | null }>;
   /** What the last scan left out, with why and what to do: names other computers cannot hold, links, unreadable files. */
   notSynced: Problem[];
+  /** Files changed on both sides: the service's version kept the name, the edit here waits beside it as `copyPath`. */
+  conflicts: Array<{ path: string; copyPath: string; at: string }>;
 }
 
 export interface StatusReport {
@@ -89,8 +93,10 @@ export function statusFromIndex(root: string, index: SyncIndex | null, activityL
   const workspaces = index.workspaces.list().map((ws): WorkspaceReport => {
     const problems = [...index.errors.list(ws.id).map(problemOf), ...(workspaceProblems[ws.id] ?? []).map(workspaceProblemOf)];
     const notSynced = index.settings.get<Problem[]>(notSyncedSetting(ws.id)) ?? [];
-    // As for `sync --once`: a link is left out by design, a name to change needs the user.
-    const errors = problems.length + notSynced.filter((p) => p.kind !== 'not_synced').length;
+    const conflicts = waitingConflicts(index, ws.id).map(({ path, copyPath, at }) => ({ path, copyPath, at }));
+    // As for `sync --once`: a link is left out by design, a name to change needs the user, and
+    // so does a conflict.
+    const errors = problems.length + notSynced.filter((p) => p.kind !== 'not_synced').length + conflicts.length;
     const interrupted = index.journal.open(ws.id).length;
     const behind = filesBehind(index, ws.id, ws.excludedPaths);
     return {
@@ -106,6 +112,7 @@ export function statusFromIndex(root: string, index: SyncIndex | null, activityL
       pausedChanges: paused?.changes[ws.id] ?? 0,
       problems,
       notSynced,
+      conflicts,
     };
   });
   return {
@@ -182,6 +189,10 @@ export function statusLines(report: StatusReport): string[] {
     }
     // As `sync --once` lists them.
     for (const p of ws.notSynced) lines.push(...problemLines(p, '  '));
+    for (const c of ws.conflicts) {
+      lines.push(`  conflict ${c.path}: changed on both sides; the service's version kept the name, yours is ${c.copyPath}`);
+      lines.push(`    what to do: asset-sync resolve ${JSON.stringify(join(ws.folder, c.copyPath))} --keep mine|theirs|both`);
+    }
   }
   if (report.activity.length > 0) {
     lines.push('', 'Recent activity:');

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { AssetVersion } from '../../shared/api/index.js';
 import { connect } from '../bootstrap.js';
 import { EXIT_OK } from './errors.js';
-import { locateSyncedFile, type SyncedFile } from './local-file.js';
+import { locateSyncedFile, type SyncedFile, type WorkspaceFile } from './local-file.js';
 import { addRootOption, addServiceOptions, readConfig, resolveService, type GlobalOptions, type Run, type ServiceOptions } from './options.js';
 import { formatBytes, formatDate, formatTable, personName, print, printJson } from './output.js';
 
@@ -72,7 +72,7 @@ export function versionLines(file: SyncedFile, rows: readonly VersionRow[]): str
 }
 
 /** The service for a file command: options, then what the sync of this folder used, then config. */
-export function serviceFor(file: SyncedFile, options: ServiceOptions): { baseUrl: string; accountId: string } {
+export function serviceFor(file: WorkspaceFile, options: ServiceOptions): { baseUrl: string; accountId: string } {
   const config = readConfig();
   return resolveService(options, { ...config, baseUrl: file.service.baseUrl ?? config.baseUrl, accountId: file.workspace.accountId });
 }

@@ -26,6 +26,8 @@ import { ServiceError, isServiceError } from '../service-client/errors.js';
 import { recoverJournal, type ExecutionResult } from '../sync/executor/execute-plan.js';
 import { TransferQueue } from '../sync/transfer-queue.js';
 import { pollReviews } from './review-poller.js';
+import { resolveConflict, type ConflictResolution, type KeepSide } from './conflict-resolution.js';
+import type { ExecutorDeps } from '../sync/executor/context.js';
 import { RecentDeletes } from './recent-deletes.js';
 import { NOTHING_PENDING, engineStatus, pendingKey, pendingOf, problemsFrom, workspaceState } from './status.js';
 import { PausedChanges } from './paused-changes.js';
@@ -129,6 +131,9 @@ function onlyFailures(outcome: CycleOutcome): boolean {
   const r = outcome.result;
   return r !== null && outcome.waiting.length === 0 && failedOrWaiting(r) > 0 && failedOrWaiting(r) === outcome.work;
 }
+/** What a cycle's place holds while something else runs in it (`exclusive`). */
+const IDLE_CYCLE: CycleOutcome = { blocked: null, plan: null, result: null, waiting: [], work: 0 };
+
 /** Activity lines wait at most this long to be stored. */
 const ACTIVITY_FLUSH_MS = 250;
 
@@ -427,6 +432,62 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     // Confirmed: what went before is part of what the user agreed to.
     runtime.recentDeletes.clear();
     this.trigger(workspaceId);
+  }
+
+  /**
+   * The user's choice about a conflict they looked at (conflict-resolution.ts). It runs between
+   * two cycles of the workspace, never beside one, and a cycle follows to sync what it changed.
+   */
+  resolveConflict(workspaceId: string, copyPath: string, keep: KeepSide, theirsVersionId?: string): Promise<ConflictResolution> {
+    const runtime = this.runtimeOf(workspaceId);
+    return this.exclusive(runtime, async () => {
+      const resolved = await resolveConflict(this.executorDeps(runtime), copyPath, keep, theirsVersionId);
+      runtime.cycleProblems = runtime.cycleProblems.filter((p) => !(p.kind === 'conflict' && p.path === resolved.path && p.message.includes(resolved.copyPath)));
+      return resolved;
+    });
+  }
+
+  private runtimeOf(workspaceId: string): WorkspaceRuntime {
+    const runtime = this.runtimes.get(workspaceId);
+    if (!runtime) throw new Error(`unknown workspace ${workspaceId}`);
+    return runtime;
+  }
+
+  /** Runs `task` while no cycle of the workspace runs: it holds the cycle's place. */
+  private async exclusive<T>(runtime: WorkspaceRuntime, task: () => Promise<T>): Promise<T> {
+    while (runtime.running) await runtime.running.catch(() => undefined);
+    const running = task();
+    runtime.running = running.then(
+      () => IDLE_CYCLE,
+      () => IDLE_CYCLE,
+    );
+    try {
+      return await running;
+    } finally {
+      runtime.running = null;
+      this.flushActivity();
+      this.emitStatus();
+      // A watching engine syncs what the task changed now; `syncOnce` runs its own cycles.
+      if (this.started) this.trigger(runtime.spec.id);
+    }
+  }
+
+  /** What an action of the user's works with: the workspace as its cycles see it. */
+  private executorDeps(runtime: WorkspaceRuntime): ExecutorDeps {
+    const id = runtime.spec.id;
+    return {
+      workspaceId: id,
+      root: runtime.sync.target.dir,
+      index: this.options.index,
+      client: this.options.client,
+      queue: this.queue,
+      folderIds: new Map(),
+      logger: this.options.logger.child({ workspace: id }),
+      signal: runtime.signal,
+      deviceName: this.options.deviceName,
+      suppress: (rel, stamp) => runtime.watcher?.suppress(rel, 3000, stamp),
+      onActivity: (item) => this.activity(item),
+    };
   }
 
   /** When the first failing path of the workspace is due again, no later than the next poll. */

@@ -1,5 +1,5 @@
 /** Folding what the engine knows into the status a user sees: pending work is never "up to date". */
-import type { EngineStatus, PendingCounts, Problem, SyncState, WorkspaceStatus } from '../../shared/engine.js';
+import { needsUser, type EngineStatus, type PendingCounts, type Problem, type SyncState, type WorkspaceStatus } from '../../shared/engine.js';
 import type { PathError } from '../index/path-errors.js';
 import { OFFLINE_CODE, offlineProblem, pathErrorKind } from '../sync/executor/offline.js';
 import type { Action } from '../sync/actions.js';
@@ -60,14 +60,12 @@ export function problemsFrom(pathErrors: readonly PathError[], cycleProblems: re
   return [...fromErrors, ...cycleProblems.filter((p) => !seen.has(`${p.kind}:${p.path}`))];
 }
 
-const NEEDS_USER = new Set(['error', 'brake', 'marker', 'auth', 'locked']);
-
 /** A workspace's state from its phase and what is left. */
 export function workspaceState(phase: SyncState, pending: boolean, problems: readonly Problem[]): SyncState {
   if (phase === 'paused' || phase === 'stopped' || phase === 'starting') return phase;
   if (problems.some((p) => p.kind === 'offline')) return 'offline';
   if (phase === 'scanning' || phase === 'listing' || phase === 'syncing') return phase;
-  if (problems.some((p) => NEEDS_USER.has(p.kind))) return 'attention';
+  if (problems.some(needsUser)) return 'attention';
   return pending ? 'syncing' : 'up-to-date';
 }
 

@@ -24,6 +24,7 @@ import { OFFLINE_CODE } from '../sync/executor/offline.js';
 import { ownCopies, stillOpen } from '../sync/executor/open-conflicts.js';
 import { notSyncedSetting, skippedProblems, storeNotSynced } from './skipped.js';
 import { holderAt, holderNames, lockHolders } from './lock-holders.js';
+import { foreignLocks, guardLockedFiles } from './locked-files.js';
 import { recentDeletesSetting } from './recent-deletes.js';
 import {
   applyChanges,
@@ -260,7 +261,10 @@ export class WorkspaceSync {
     }
     const work = actions.filter((a) => !BOOKKEEPING.has(a.kind)).length;
     this.deps.onPlanned?.(actions);
-    if (actions.length === 0) return { ...idle, plan: decided, waiting: local.waiting };
+    if (actions.length === 0) {
+      await this.guardLocks(remote, actions, options.signal);
+      return { ...idle, plan: decided, waiting: local.waiting };
+    }
 
     // Locks are reported with their holder's name, asked once per cycle that runs into one.
     const holders = lockHolders(actions, remote.files, this.deps.selfUserId);
@@ -281,10 +285,36 @@ export class WorkspaceSync {
       ...(this.deps.onActivity ? { onActivity: this.deps.onActivity } : {}),
       onProblem: this.deps.onProblem,
       lockHolder: holderAt(holders, names),
+      selfUserId: this.deps.selfUserId,
       backoff: notYetDue,
       ...(this.deps.onDone ? { onDone: this.deps.onDone } : {}),
     });
+    await this.guardLocks(remote, actions, options.signal);
     return { blocked: null, plan: decided, result, waiting: local.waiting, work };
+  }
+
+  /** Files locked by others are read-only here until the lock goes (locked-files.ts). */
+  private async guardLocks(remote: PlacedRemoteTree, actions: readonly Action[], signal: AbortSignal | undefined): Promise<void> {
+    const { index, logger, client } = this.deps;
+    const ws = this.target;
+    if (signal?.aborted) return;
+    try {
+      await guardLockedFiles(
+        {
+          index,
+          workspaceId: ws.id,
+          dir: ws.dir,
+          logger,
+          heldBack: new Set(actions.flatMap((a) => (a.kind === 'locked' ? [pathKey(a.path)] : []))),
+          holderNames: (ids) => holderNames(client, ws.id, new Map([...ids].map((id) => [id, id])), logger, signal),
+          suppress: this.deps.suppress,
+          onActivity: this.deps.onActivity,
+        },
+        foreignLocks(remote.files.values(), this.deps.selfUserId),
+      );
+    } catch (error) {
+      logger.warn({ err: error }, 'the write permission of locked files could not be set; the next sync tries again');
+    }
   }
 
   /**

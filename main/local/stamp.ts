@@ -47,8 +47,8 @@ export function sameIgnoringCtime(a: Omit<FileStamp, 'ctimeNs'>, b: Omit<FileSta
 }
 
 /**
- * The stamp of `absPath` just after a link or rename of our own, which moved its ctime and
- * nothing else: `known` with the ctime now on disk, if the file there is still the one of
+ * The stamp of `absPath` just after a link, rename or chmod of our own, which moved its ctime
+ * and nothing else: `known` with the ctime now on disk, if the file there is still the one of
  * `known` by size, mtime and inode; else `known` itself, which then no longer matches, so the
  * file is read again. Without it, every file the engine downloads or moves would be read again
  * at the next scan.

@@ -13,6 +13,7 @@ import {
   AssetReview,
   AssetVersion,
   ChangesPage,
+  Comment,
   CreateAssetRequest,
   CreateVersionRequest,
   Folder,
@@ -27,8 +28,10 @@ import {
   User,
   Workspace,
   WorkspaceMember,
+  type CreateCommentRequest,
   type DeleteAssetsRequest,
   type ReviewStatus,
+  type UpdateReviewRequest,
 } from '../../shared/api/index.js';
 import { ServiceError } from './errors.js';
 import { MiB, Transport, type Logger } from './http.js';
@@ -547,6 +550,69 @@ export class ServiceClient {
       body: input,
       schema: ReviewRequest,
       retriable: true,
+      scope: { workspaceId },
+      ...options,
+    });
+  }
+
+  /** Reviews of an asset, by anyone. */
+  listReviews(workspaceId: string, assetId: string, options: CallOptions = {}): Promise<AssetReview[]> {
+    return this.call({
+      method: 'GET',
+      path: `/workspaces/assets/${seg(assetId)}/reviews`,
+      schema: z.array(AssetReview),
+      retriable: true,
+      scope: { workspaceId },
+      ...options,
+    });
+  }
+
+  /** Changes the caller's own decision (PUT: repeating it sets the same values). */
+  updateReview(workspaceId: string, assetId: string, reviewId: string, input: UpdateReviewRequest, options: CallOptions = {}): Promise<AssetReview> {
+    return this.call({
+      method: 'PUT',
+      path: `/workspaces/assets/${seg(assetId)}/reviews/${seg(reviewId)}`,
+      body: input,
+      schema: AssetReview,
+      retriable: true,
+      scope: { workspaceId },
+      ...options,
+    });
+  }
+
+  /** Withdraws the caller's decision; the request it answered is open again. Retried: a repeat answers 404. */
+  deleteReview(workspaceId: string, assetId: string, reviewId: string, options: CallOptions = {}): Promise<z.output<typeof Success>> {
+    return this.call({
+      method: 'DELETE',
+      path: `/workspaces/assets/${seg(assetId)}/reviews/${seg(reviewId)}`,
+      schema: Success,
+      retriable: true,
+      scope: { workspaceId },
+      ...options,
+    });
+  }
+
+  // Comments
+
+  listComments(workspaceId: string, assetId: string, options: CallOptions = {}): Promise<Comment[]> {
+    return this.call({
+      method: 'GET',
+      path: `/workspaces/assets/${seg(assetId)}/comments`,
+      schema: z.array(Comment),
+      retriable: true,
+      scope: { workspaceId },
+      ...options,
+    });
+  }
+
+  /** Not retried: each POST adds another comment. */
+  createComment(workspaceId: string, assetId: string, input: CreateCommentRequest, options: CallOptions = {}): Promise<Comment> {
+    return this.call({
+      method: 'POST',
+      path: `/workspaces/assets/${seg(assetId)}/comments`,
+      body: input,
+      schema: Comment,
+      retriable: false,
       scope: { workspaceId },
       ...options,
     });

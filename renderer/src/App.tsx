@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { ConnectionNotice } from './components/ConnectionNotice.js';
 import { HeaderState } from './components/HeaderState.js';
 import { FilesScreen } from './screens/FilesScreen.js';
+import { ConflictsScreen } from './screens/ConflictsScreen.js';
 import { ReviewsScreen } from './screens/ReviewsScreen.js';
 import { SettingsScreen } from './screens/SettingsScreen.js';
 import { StatusScreen } from './screens/StatusScreen.js';
@@ -14,6 +15,7 @@ const NAV: Array<{ view: View; label: string; to: Route }> = [
   { view: 'status', label: 'Status', to: { view: 'status' } },
   { view: 'files', label: 'Files', to: { view: 'files', workspaceId: null, folder: '' } },
   { view: 'reviews', label: 'Reviews', to: { view: 'reviews' } },
+  { view: 'conflicts', label: 'Conflicts', to: { view: 'conflicts' } },
   { view: 'settings', label: 'Settings', to: { view: 'settings' } },
 ];
 
@@ -46,8 +48,9 @@ export function App() {
 
 function NavButton({ item, current }: { item: (typeof NAV)[number]; current: boolean }) {
   const { store } = useServices();
-  const { reviews } = useUiState();
+  const { reviews, status } = useUiState();
   const unread = item.view === 'reviews' && reviews.kind === 'ready' ? [...reviews.value.reviewRequests, ...reviews.value.changeRequests].filter((r) => !r.read).length : 0;
+  const conflicts = item.view === 'conflicts' && status.kind === 'ready' ? status.value.workspaces.flatMap((w) => w.problems).filter((p) => p.kind === 'conflict').length : 0;
   return (
     <button type="button" className="nav-button" aria-current={current ? 'page' : undefined} onClick={() => store.navigate(item.to)}>
       {item.label}
@@ -56,6 +59,14 @@ function NavButton({ item, current }: { item: (typeof NAV)[number]; current: boo
           <span className="visually-hidden">, {unread} new</span>
           <span className="badge" aria-hidden="true">
             {unread}
+          </span>
+        </>
+      )}
+      {conflicts > 0 && (
+        <>
+          <span className="visually-hidden">, {conflicts} to resolve</span>
+          <span className="badge badge-warn" aria-hidden="true">
+            {conflicts}
           </span>
         </>
       )}
@@ -85,7 +96,9 @@ function Screen({ route }: { route: Route }) {
     case 'versions':
       return <VersionsScreen key={`${route.workspaceId}:${route.path ?? route.assetId}`} workspaceId={route.workspaceId} path={route.path} assetId={route.assetId} versionId={route.versionId ?? null} />;
     case 'reviews':
-      return <ReviewsScreen />;
+      return <ReviewsScreen focus={route.focus} />;
+    case 'conflicts':
+      return <ConflictsScreen focusPath={route.path} />;
     case 'settings':
       return <SettingsScreen />;
   }

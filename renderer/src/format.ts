@@ -1,6 +1,6 @@
 /** Numbers and states in words, the way the screens show them. */
 import type { FileSyncState } from '../../shared/ipc.js';
-import type { EngineStatus, PendingCounts, ProblemKind, SyncState, TransferProgress } from '../../shared/engine.js';
+import { conflictsWaiting, type EngineStatus, type PendingCounts, type ProblemKind, type SyncState, type TransferProgress } from '../../shared/engine.js';
 
 const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
 
@@ -106,6 +106,10 @@ export function overallText(status: EngineStatus): string {
   const pending = status.workspaces.reduce((sum, w) => sum + pendingTotal(w.pending), 0);
   // Paused: what the plan had left and what was saved since the pause both wait for the resume.
   if (status.state === 'paused') return stateText('paused', pending + status.workspaces.reduce((sum, w) => sum + (w.pausedChanges ?? 0), 0));
+  if (status.state === 'attention') {
+    const conflicts = conflictsWaiting(status.workspaces.flatMap((w) => w.problems));
+    if (conflicts !== null) return conflicts;
+  }
   const inFlight = status.transfers.filter((t) => t.state === 'queued' || t.state === 'active').length;
   return stateText(status.state, Math.max(pending, inFlight));
 }

@@ -6,7 +6,7 @@
  * are checked against these schemas).
  */
 import { z } from 'zod';
-import { Checksum, Sequence } from './resources.js';
+import { Checksum, ReviewStatus, Sequence, User } from './resources.js';
 
 const id = z.string().min(1).max(200);
 const Size = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
@@ -181,11 +181,28 @@ export const Comment = z.looseObject({
   user_id: id,
   content: z.string(),
   mentions: z.array(z.string()).default([]),
+  /** Read loosely: an attachment the client cannot read costs its name, never the comment. */
   attachments: z.array(z.unknown()).default([]),
   created_at: z.string().optional(),
   updated_at: z.string().optional(),
+  user: User.optional(),
 });
 export type Comment = z.infer<typeof Comment>;
+
+/** `POST …/comments`: what the client sends. An attachment is an upload's key, then its name. */
+export const CreateCommentRequest = z.strictObject({
+  content: z.string().min(1).max(50_000),
+  mentions: z.array(id).max(100).optional(),
+  attachments: z.array(z.strictObject({ key: z.string().min(1).max(200), name: z.string().min(1).max(255), description: z.string().optional() })).max(20).optional(),
+});
+export type CreateCommentRequest = z.infer<typeof CreateCommentRequest>;
+
+/** `PUT …/reviews/{review_id}`: a decision changed by its author. */
+export const UpdateReviewRequest = z.strictObject({
+  status: ReviewStatus.optional(),
+  content: z.string().max(50_000).optional(),
+});
+export type UpdateReviewRequest = z.infer<typeof UpdateReviewRequest>;
 
 export const Task = z.looseObject({
   id,

@@ -9,29 +9,17 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AssetReview } from '../../shared/api/index.js';
-import type { EngineStatus } from '../../shared/engine.js';
 import type { FileEntry, ReviewItem, VersionInfo } from '../../shared/ipc.js';
 import { AppApi } from '../../main/app-api/index.js';
 import type { AppHooks } from '../../main/app-api/hooks.js';
 import { sessionOpener } from '../../main/app-api/open-session.js';
 import { Config } from '../../main/config.js';
 import { removeTreeSync } from '../helpers/disk.js';
+import { statusWhen } from '../helpers/app-status.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { MemorySecrets } from '../helpers/memory-secrets.js';
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
-
-function waitForStatus(api: AppApi, done: (status: EngineStatus) => boolean): Promise<EngineStatus> {
-  return new Promise((resolve) => {
-    const check = (status: EngineStatus) => {
-      if (!done(status)) return;
-      api.off('status', check);
-      resolve(status);
-    };
-    api.on('status', check);
-    check(api.status());
-  });
-}
 
 let svc: TestService;
 let dir: string;
@@ -115,7 +103,7 @@ describe('AppApi over a real session', () => {
   it('syncs a chosen workspace, leaving out an excluded folder', async () => {
     const settings = await api.handle('updateSettings', { workspaces: [{ id: svc.demo.workspaceId, excluded: ['Photography'] }] });
     expect(settings.workspaces).toEqual([{ id: svc.demo.workspaceId, name: 'Spring Campaign', excluded: ['Photography'] }]);
-    const status = await waitForStatus(api, (s) => s.state === 'up-to-date' && (s.workspaces[0]?.files ?? 0) > 0);
+    const status = await statusWhen(api, (s) => s.state === 'up-to-date' && (s.workspaces[0]?.files ?? 0) > 0);
     expect(status.workspaces[0]?.name).toBe('Spring Campaign');
   });
 

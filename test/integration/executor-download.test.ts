@@ -121,6 +121,20 @@ describe('download', () => {
     await client.close();
   });
 
+  it('places a file locked by someone else read-only, small or large, with the stamp the chmod left in the hash cache', async () => {
+    h = await world.setUp();
+    for (const [name, size] of [['locked-small.psd', 9_000], ['locked-large.psd', 17 * 1024 * 1024]] as const) {
+      const bytes = bytesOf(size, name);
+      const asset = await putAsset(h.colleague, h.ws, { name, bytes });
+      const remote = await remoteFileOf(h.client, h.ws, asset.id, `Brand/${name}`);
+      const result = await executePlan([download({ ...remote, lockedByUserId: h.demo.colleague.userId })], h.depsWith({ selfUserId: h.demo.user.userId }));
+      expect(result).toMatchObject({ done: 1, failed: [] });
+      const st = await stat(path.join(h.root, 'Brand', name), { bigint: true });
+      expect(Number(st.mode) & 0o222).toBe(0);
+      expect(h.index.hashCache(h.ws).get(pathKey(`Brand/${name}`))).toMatchObject({ checksum: sha256(bytes), ctimeNs: st.ctimeNs.toString() });
+    }
+  });
+
   it('fetches a small file cut off mid-body whole again, leaving no temp file or entry between', async () => {
     const { bytes, remote, client, deps } = await cutOffOnce('sting.wav', 300_000);
     expect(h.index.journal.open(h.ws)).toEqual([]);

@@ -147,6 +147,37 @@ describe('Files screen', () => {
     }
   });
 
+  it('locks a synced file for the user and unlocks it; a file someone else holds offers neither', async () => {
+    const { bridge } = renderApp(
+      {
+        listFiles: ({ folder: f }) => (f === 'Campaigns' ? [...(TREE.Campaigns ?? []), file({ name: 'mine.psd', path: 'Campaigns/mine.psd', lockedByYou: true })] : (TREE[f ?? ''] ?? [])),
+        setLock: ({ locked }) => ({ locked, lockedBy: null, byYou: locked }),
+      },
+      { view: 'files', workspaceId: WS, folder: 'Campaigns' },
+    );
+    await screen.findByRole('rowheader', { name: /logo\.ai/ });
+    expect(within(row(/logo\.ai/)).queryByRole('button', { name: /lock/i })).toBeNull();
+    expect(within(row(/new\.psd/)).queryByRole('button', { name: /lock/i })).toBeNull();
+    fireEvent.click(within(row(/brief\.md/)).getByRole('button', { name: 'Lock brief.md' }));
+    expect(await screen.findByText('Locked brief.md: it is read-only for everyone else until you unlock it.')).toBeTruthy();
+    expect(within(row(/brief\.md/)).getByRole('button', { name: 'Unlock brief.md (you hold the lock)' })).toBeTruthy();
+    fireEvent.click(within(row(/mine\.psd/)).getByRole('button', { name: 'Unlock mine.psd (you hold the lock)' }));
+    expect(await screen.findByText('Unlocked mine.psd.')).toBeTruthy();
+    expect(bridge.requestsTo('setLock')).toEqual([
+      { workspaceId: WS, path: 'Campaigns/brief.md', locked: true },
+      { workspaceId: WS, path: 'Campaigns/mine.psd', locked: false },
+    ]);
+  });
+
+  it('says why a lock was refused', async () => {
+    renderApp(
+      { listFiles: ({ folder: f }) => TREE[f ?? ''] ?? [], setLock: () => Promise.reject(new Error('README.txt is locked by Rafael Reviewer: only they can unlock it. Ask them, or wait until they do.')) },
+      FILES,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Lock README.txt' }));
+    expect(await screen.findByText('README.txt is locked by Rafael Reviewer: only they can unlock it. Ask them, or wait until they do.')).toBeTruthy();
+  });
+
   it('lists the folder again when its workspace finishes syncing, keeping the old listing meanwhile', async () => {
     let listing = [file({ name: 'README.txt', path: 'README.txt', state: 'pending-download' })];
     const { bridge } = renderApp(

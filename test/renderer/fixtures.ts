@@ -1,4 +1,4 @@
-import type { FileEntry, ReviewItem, SettingsView, VersionInfo } from '../../shared/ipc.js';
+import type { CommentView, ConflictView, DecidedReview, FileEntry, MediaPreview, MemberView, ReviewItem, SettingsView, ThumbnailRef, VersionInfo } from '../../shared/ipc.js';
 import type { EngineStatus, TransferProgress, WorkspaceStatus } from '../../shared/engine.js';
 
 export const WS = 'ws-spring';
@@ -78,11 +78,101 @@ export function review(overrides: Partial<ReviewItem> = {}): ReviewItem {
     workspaceId: WS,
     assetId: 'asset-hero',
     versionId: 'v3',
+    versionNumber: 3,
+    folder: 'Campaigns/Spring/Social',
     assetName: 'hero.psd',
     from: 'Rafael Reviewer',
     message: 'Could you review this before Friday?',
     at: '2025-03-14T08:00:00.000Z',
     read: true,
+    path: 'Campaigns/Spring/Social/hero.psd',
+    ...overrides,
+  };
+}
+
+export function decided(overrides: Partial<DecidedReview> = {}): DecidedReview {
+  return {
+    reviewId: 'review-1',
+    workspaceId: WS,
+    assetId: 'asset-hero',
+    versionId: 'v3',
+    versionNumber: 3,
+    assetName: 'hero.psd',
+    folder: 'Campaigns/Spring/Social',
+    requestedBy: 'Rafael Reviewer',
+    status: 'rejected',
+    content: 'The sky is too dark.',
+    decidedAt: '2025-03-14T11:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function comment(overrides: Partial<CommentView> = {}): CommentView {
+  return {
+    id: 'c1',
+    authorId: 'u-rafael',
+    author: 'Rafael Reviewer',
+    content: 'The horizon is tilted.',
+    createdAt: '2025-03-14T09:30:00.000Z',
+    mentions: [{ userId: 'u-dana', name: 'Dana Designer' }],
+    attachments: [{ id: 'at1', name: 'horizon-markup.png' }],
+    yours: false,
+    ...overrides,
+  };
+}
+
+export const MEMBERS: MemberView[] = [
+  { userId: 'u-dana', name: 'Dana Designer', roles: ['owner'], you: true },
+  { userId: 'u-rafael', name: 'Rafael Reviewer', roles: ['editor'], you: false },
+  { userId: 'u-mina', name: 'Mina Motion', roles: ['commenter'], you: false },
+];
+
+export function conflict(overrides: Partial<ConflictView> = {}): ConflictView {
+  return {
+    workspaceId: WS,
+    path: 'Brand/palette.png',
+    copyPath: 'Brand/palette (conflicted copy dana-laptop 2025-03-14 101500).png',
+    at: '2025-03-14T10:15:00.000Z',
+    assetId: 'asset-palette',
+    copyAssetId: 'asset-palette-copy',
+    theirs: { versionId: 'pv4', versionNumber: 4, author: 'Rafael Reviewer', createdAt: '2025-03-14T10:10:00.000Z', size: 52_000 },
+    mine: { size: 51_200, modifiedAt: '2025-03-14T10:12:00.000Z' },
+    ...overrides,
+  };
+}
+
+export function thumbnail(overrides: Partial<ThumbnailRef> = {}): ThumbnailRef {
+  return {
+    assetId: 'asset-hero',
+    versionId: 'v3',
+    type: { category: 'image', format: 'png', mime: 'image/png', fromBytes: true },
+    show: 'image',
+    url: '/media/thumb.webp',
+    reason: null,
+    expiresAt: '2025-03-14T12:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function preview(overrides: Partial<MediaPreview> = {}): MediaPreview {
+  return {
+    assetId: 'asset-hero',
+    versionId: 'v3',
+    versionNumber: 3,
+    name: 'hero.psd',
+    size: 48_000,
+    checksum: 'a'.repeat(64),
+    type: { category: 'psd', format: 'psd', mime: 'image/vnd.adobe.photoshop', fromBytes: true },
+    view: 'image',
+    url: '/media/hero-v3.webp',
+    thumbnailUrl: '/media/hero-v3-grid.webp',
+    width: 1600,
+    height: 900,
+    page: null,
+    pages: null,
+    durationSeconds: null,
+    reason: null,
+    expiresAt: '2025-03-14T12:00:00.000Z',
     ...overrides,
   };
 }

@@ -19,6 +19,7 @@ const BASE: Handlers = {
   getStatus: () => status(),
   getActivity: () => [],
   listReviews: () => ({ reviewRequests: [], changeRequests: [] }),
+  listDecided: () => [],
 };
 
 /** The whole app over an in-memory bridge, opened at `route`. */

@@ -132,12 +132,15 @@ describe('Status screen', () => {
     expect(bridge.requestsTo('allowDeletions')).toEqual([{ workspaceId: 'ws-spring' }]);
   });
 
-  it('opens the versions of a conflicted file from Resolve', async () => {
+  it('says a waiting conflict in the header, never "Up to date", and opens it from Resolve', async () => {
     const conflicted = workspace({ state: 'attention', problems: [{ workspaceId: 'ws-spring', path: 'Brand/palette.ase', kind: 'conflict', message: 'Changed here and on the service.' }] });
-    const { bridge } = renderApp({ getStatus: () => status({ state: 'attention', workspaces: [conflicted] }), listVersions: () => never() });
+    const { bridge } = renderApp({ getStatus: () => status({ state: 'attention', workspaces: [conflicted] }), listConflicts: () => never() });
+    await waitFor(() => expect(headerState().textContent).toBe('1 conflict to resolve'));
+    expect(screen.getByTestId('overall-state').textContent).toBe('1 conflict to resolve');
+    expect(screen.getByRole('button', { name: /^Conflicts\s*, 1 to resolve$/ })).toBeTruthy();
     fireEvent.click(await screen.findByRole('button', { name: 'Resolve' }));
-    expect(await screen.findByRole('heading', { name: 'Versions of palette.ase' })).toBeTruthy();
-    expect(bridge.requestsTo('listVersions')).toEqual([{ workspaceId: 'ws-spring', path: 'Brand/palette.ase' }]);
+    expect(await screen.findByRole('heading', { name: 'Conflicts' })).toBeTruthy();
+    expect(bridge.requestsTo('listConflicts')).toEqual([{}]);
   });
 
   it('shows the latest activity first, and all of it on request', async () => {

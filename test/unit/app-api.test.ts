@@ -10,6 +10,7 @@ import { AppApi, toBridgeError } from '../../main/app-api/index.js';
 import { fileState, type FileSides } from '../../main/app-api/file-state.js';
 import type { AppSession } from '../../main/app-api/session.js';
 import { Config } from '../../main/config.js';
+import { LockNotAllowedError } from '../../main/engine/asset-lock.js';
 import { SyncEngine } from '../../main/engine/engine.js';
 import { openIndex } from '../../main/index/sync-index.js';
 import { createLogger } from '../../main/logging.js';
@@ -51,6 +52,10 @@ describe('toBridgeError', () => {
     const crash = new TypeError("Cannot read properties of undefined (reading 'secret')");
     expect(toBridgeError(crash)).toEqual({ code: 'internal', message: 'Something went wrong. The log has the details.' });
     expect(toBridgeError(Object.assign(new Error('ENOSPC: no space'), { code: 'ENOSPC' })).code).toBe('disk_full');
+    expect(toBridgeError(new LockNotAllowedError('hero.psd'))).toEqual({
+      code: 'forbidden',
+      message: 'Your role in this workspace does not allow locking hero.psd: ask a workspace admin for the editor role.',
+    });
   });
 });
 

@@ -215,7 +215,7 @@ const review: ReviewNotification = {
 };
 
 describe('notifications', () => {
-  it('shows a new review request; a click shows the window on that asset', () => {
+  it('shows a new review request; a click shows the window on that request', () => {
     const { window, browser } = openWindow();
     forwardEvents(api, () => window.current);
     const stop = startNotifications({ api, showWindow: () => window.show() });
@@ -228,7 +228,7 @@ describe('notifications', () => {
 
       shown?.emit('click');
       expect(browser.isVisible()).toBe(true);
-      expect(browser.webContents.sent).toContainEqual({ channel: EVENT_CHANNEL, args: ['navigate', { view: 'reviews', workspaceId: 'w1', assetId: 'a1' }] });
+      expect(browser.webContents.sent).toContainEqual({ channel: EVENT_CHANNEL, args: ['navigate', { view: 'reviews', workspaceId: 'w1', assetId: 'a1', reviewKey: review.remoteKey }] });
     } finally {
       stop();
     }
@@ -247,10 +247,25 @@ describe('notifications', () => {
       electron.Notification.instances[0]?.emit('click');
       expect(browser.webContents.sent).toContainEqual({
         channel: EVENT_CHANNEL,
-        args: ['navigate', { view: 'files', workspaceId: 'w1', path: 'Brand/logo.svg' }],
+        args: ['navigate', { view: 'conflicts', workspaceId: 'w1', path: 'Brand/logo.svg' }],
       });
       session.engine.emit('problem', { workspaceId: 'w1', path: null, kind: 'auth', message: 'The key was revoked.' });
       expect(electron.Notification.instances.map((n) => n.options.title)).toEqual(['Conflicting edits', 'Sign in to Asset Sync again']);
+    } finally {
+      stop();
+    }
+  });
+
+  it('tells that a file locked here is unlocked; a click shows its folder', () => {
+    const { window, browser } = openWindow();
+    forwardEvents(api, () => window.current);
+    const stop = startNotifications({ api, showWindow: () => window.show() });
+    try {
+      session.engine.emit('activity', { at: '2025-03-14T10:00:00.000Z', workspaceId: 'w1', kind: 'downloaded', path: 'Brand/hero.psd', message: 'Downloaded Brand/hero.psd' });
+      session.engine.emit('activity', { at: '2025-03-14T10:00:01.000Z', workspaceId: 'w1', kind: 'unlocked', path: 'Brand/hero.psd', message: 'Brand/hero.psd is unlocked: you can edit it now' });
+      expect(electron.Notification.instances.map((n) => [n.options.title, n.options.body])).toEqual([['hero.psd is unlocked', 'Brand/hero.psd is unlocked: you can edit it now']]);
+      electron.Notification.instances[0]?.emit('click');
+      expect(browser.webContents.sent).toContainEqual({ channel: EVENT_CHANNEL, args: ['navigate', { view: 'files', workspaceId: 'w1', path: 'Brand' }] });
     } finally {
       stop();
     }
@@ -292,6 +307,10 @@ describe('the tray', () => {
       const problem: Problem = { workspaceId: 'w1', path: null, kind: 'marker', message: 'The folder is gone.' };
       session.engine.emit('status', status({ state: 'attention', workspaces: [{ workspaceId: 'w1', name: 'W', folder: '/x', state: 'attention', pending: { downloads: 0, uploads: 0, deletes: 0, moves: 0, conflicts: 0 }, files: 0, lastSyncAt: null, problems: [problem] }] }));
       expect(electron.Tray.instances[0]?.tooltip).toBe('Asset Sync: Needs your attention (1 problem)');
+      // A conflict waiting is said as what it is.
+      const conflict: Problem = { workspaceId: 'w1', path: 'a.psd', kind: 'conflict', message: 'Changed on both sides.' };
+      session.engine.emit('status', status({ state: 'attention', workspaces: [{ workspaceId: 'w1', name: 'W', folder: '/x', state: 'attention', pending: { downloads: 0, uploads: 0, deletes: 0, moves: 0, conflicts: 0 }, files: 0, lastSyncAt: null, problems: [conflict] }] }));
+      expect(electron.Tray.instances[0]?.tooltip).toBe('Asset Sync: 1 conflict to resolve');
     } finally {
       tray.destroy();
     }

@@ -50,6 +50,8 @@ export interface ExecutorDeps {
   backoff?: ReadonlyMap<string, number>;
   /** An action completed: the host counts down what is pending. */
   onDone?: (action: Action) => void;
+  /** The user this client acts as: a file locked by anyone else arrives read-only (engine/locked-files.ts). */
+  selfUserId?: string;
   /** Who holds the lock on the asset at this path, by name, when the host knows (`lockedBy`). */
   lockHolder?: (relPath: string) => string | undefined;
   /** For tests: a step run in the gap where a user's save can race a download's rename. */

@@ -240,6 +240,8 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
     if (checksum !== remote.checksum) {
       throw new ChecksumMismatchError(`${remote.path}: the bytes received hash to ${checksum}, not ${remote.checksum}`);
     }
+    // Locked by someone else: it arrives read-only, as the file it replaces was.
+    if (lockedByOther(remote, deps)) await file.chmod(Number(fstatSync(file.fd).mode) & 0o7777 & ~0o222);
     await file.sync();
     return stampOf(fstatSync(file.fd, { bigint: true }));
   } catch (err) {
@@ -253,6 +255,9 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
     }
   }
 }
+
+const lockedByOther = (remote: RemoteFile, deps: ExecutorDeps): boolean =>
+  deps.selfUserId !== undefined && remote.lockedByUserId !== null && remote.lockedByUserId !== deps.selfUserId;
 
 /** A response body as the download reads it: chunk by chunk, with back-pressure. */
 interface Body {

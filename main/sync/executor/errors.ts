@@ -67,6 +67,11 @@ const LOCAL_FAILURES: Readonly<Record<string, string>> = {
 
 /** A failure at `relPath` as a user reads it: local ones in words, the service's as it said. */
 export function failureMessage(err: unknown, relPath: string): string {
+  // A role that may only view (or comment): nothing of this computer's changes can go up, and
+  // retrying will not change that. Said as what it is, with whom to ask.
+  if (isServiceError(err) && err.kind === 'forbidden') {
+    return `"${relPath}" was not synced to the service: your role in this workspace does not allow changes. The file stays on this computer; ask a workspace admin for the editor role to sync your changes.`;
+  }
   const reason = LOCAL_FAILURES[errorCode(err) ?? ''];
   return reason === undefined ? errorMessage(err) : `"${relPath}" could not be synced: ${reason}.`;
 }

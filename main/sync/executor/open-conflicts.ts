@@ -16,6 +16,12 @@ export interface OpenConflict {
   copyPath: string;
   /** When the copy was made (ISO time). */
   at: string;
+  /**
+   * The user chose to keep both: the copy is a file of its own from now on and the conflict is
+   * not reported again. The record stays while the copy is on disk, so the planner still knows
+   * the copy as ours (`ownCopies`).
+   */
+  kept?: boolean;
 }
 
 const settingOf = (workspaceId: string): string => `conflicts:${workspaceId}`;
@@ -43,6 +49,17 @@ export function openConflicts(index: SyncIndex, workspaceId: string): OpenConfli
   return index.settings.get<OpenConflict[]>(settingOf(workspaceId)) ?? [];
 }
 
+/** The conflicts that wait for the user (not kept as two files). */
+export function waitingConflicts(index: SyncIndex, workspaceId: string): OpenConflict[] {
+  return openConflicts(index, workspaceId).filter((c) => c.kept !== true);
+}
+
+/** The user keeps both files: the conflict whose copy is at `copyPath` is no longer reported. */
+export function keepBoth(index: SyncIndex, workspaceId: string, copyPath: string): void {
+  const open = openConflicts(index, workspaceId);
+  index.settings.set(settingOf(workspaceId), open.map((c) => (pathKey(c.copyPath) === pathKey(copyPath) ? { ...c, kept: true } : c)));
+}
+
 /**
  * The conflicts still open after a scan, as problems; those whose copy is gone (deleted,
  * renamed or merged by the user) are forgotten.
@@ -55,7 +72,7 @@ export function stillOpen(index: SyncIndex, workspaceId: string, localKeys: { ha
     if (left.length === 0) index.settings.delete(settingOf(workspaceId));
     else index.settings.set(settingOf(workspaceId), left);
   }
-  return left.map((c) => conflictProblem(workspaceId, c));
+  return left.filter((c) => c.kept !== true).map((c) => conflictProblem(workspaceId, c));
 }
 
 export function conflictProblem(workspaceId: string, c: OpenConflict): Problem {
@@ -64,6 +81,6 @@ export function conflictProblem(workspaceId: string, c: OpenConflict): Problem {
     path: c.path,
     kind: 'conflict',
     message: `"${c.path}" was changed on both sides: the service's version keeps the name, and your edit is kept as "${c.copyPath}".`,
-    hint: 'Compare the two files and keep what you want. Once the copy is deleted or renamed, this goes away.',
+    hint: 'Compare the two versions and keep yours, theirs or both (in the app, or `asset-sync resolve`). Once the copy is deleted or renamed, this goes away.',
   };
 }

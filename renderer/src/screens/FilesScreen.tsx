@@ -4,6 +4,7 @@ import type { WorkspaceStatus } from '../../../shared/engine.js';
 import { ActionStatus, useAction } from '../components/ActionStatus.js';
 import { EntryIcon } from '../components/EntryIcon.js';
 import { LoadableView } from '../components/Loadable.js';
+import { LockButton } from '../components/LockButton.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { StateIcon } from '../components/StateIcon.js';
 import { compareNames, fileStateText, fileStateTone, formatBytes, formatDate } from '../format.js';
@@ -163,6 +164,7 @@ function FileTable({ workspaceId, folder, entries }: { workspaceId: string; fold
                       Show in folder
                     </button>
                   )}
+                  <LockButton workspaceId={workspaceId} entry={entry} run={run} />
                 </td>
               </tr>
             ))}

@@ -1,23 +1,52 @@
-import { useId, useRef, useState } from 'react';
-import type { ReviewItem } from '../../../shared/ipc.js';
+import { useEffect, useState } from 'react';
+import type { DecidedReview, ReviewItem } from '../../../shared/ipc.js';
 import { ActionStatus, useAction } from '../components/ActionStatus.js';
 import { LoadableView } from '../components/Loadable.js';
+import { MediaThumb } from '../components/MediaThumb.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { formatDate, plural } from '../format.js';
+import { browserNotifications } from '../store/browser-notifications.js';
 import { useServices, useUiState } from '../store/context.js';
-import { openAssetAndShowVersions } from '../store/open-asset.js';
+import { useQuery } from '../store/use-query.js';
+import { ReviewCard, UNDO_SECONDS } from './ReviewCard.js';
 
 /** Unread first, then newest first. */
 function byUnreadThenNewest(a: ReviewItem, b: ReviewItem): number {
   return Number(a.read) - Number(b.read) || (b.at ?? '').localeCompare(a.at ?? '');
 }
 
-export function ReviewsScreen() {
+/** A decision just made: its card stays, saying so, while it can be undone there. */
+interface JustDecided {
+  item: ReviewItem;
+  decision: DecidedReview;
+}
+
+export function ReviewsScreen({ focus }: { focus?: string | undefined }) {
   const { reviews } = useUiState();
   const { store } = useServices();
+  const [recent, setRecent] = useState<JustDecided[]>([]);
+  const [decidedGeneration, setDecidedGeneration] = useState(0);
+
+  // Each decision leaves its card after the undo time; it is in the Decided list by then.
+  useEffect(() => {
+    if (recent.length === 0) return;
+    const timer = setTimeout(() => setRecent((now) => now.slice(1)), UNDO_SECONDS * 1000);
+    return () => clearTimeout(timer);
+  }, [recent]);
+
+  const decided = (item: ReviewItem, decision: DecidedReview) => {
+    setRecent((now) => [...now.filter((r) => r.item.remoteKey !== item.remoteKey), { item, decision }]);
+    setDecidedGeneration((g) => g + 1);
+  };
+  const undone = (item: ReviewItem) => {
+    setRecent((now) => now.filter((r) => r.item.remoteKey !== item.remoteKey));
+    setDecidedGeneration((g) => g + 1);
+  };
+
   return (
     <section aria-labelledby="reviews-heading">
       <ScreenHeading id="reviews-heading">Reviews</ScreenHeading>
+      <NotificationsOptIn />
       <LoadableView value={reviews} what="your reviews" onRetry={() => void store.reloadReviews()}>
         {(lists) => (
           <>
@@ -27,12 +56,27 @@ export function ReviewsScreen() {
               title="Review requests"
               empty="Nobody is waiting for your review."
               items={lists.reviewRequests}
+              recent={recent}
               decidable
+              focus={focus}
+              onDecided={decided}
+              onUndone={undone}
             />
-            <ReviewSection id="change-requests" title="Change requests" empty="No change is requested from you." items={lists.changeRequests} decidable={false} />
+            <ReviewSection
+              id="change-requests"
+              title="Change requests"
+              empty="No change is requested from you."
+              items={lists.changeRequests}
+              recent={[]}
+              decidable={false}
+              focus={focus}
+              onDecided={decided}
+              onUndone={undone}
+            />
           </>
         )}
       </LoadableView>
+      <DecidedList generation={decidedGeneration} hidden={new Set(recent.map((r) => r.decision.reviewId))} onUndone={() => setDecidedGeneration((g) => g + 1)} />
     </section>
   );
 }
@@ -45,7 +89,10 @@ function MarkAllRead({ items }: { items: ReviewItem[] }) {
   return (
     <div className="review-tools">
       {unread.length > 0 && (
-        <button type="button" disabled={outcome.kind === 'busy'} onClick={() =>
+        <button
+          type="button"
+          disabled={outcome.kind === 'busy'}
+          onClick={() =>
             void run(async () => {
               await store.markReviewsRead(unread);
               // The button goes away: the keyboard focus goes back to the screen's heading.
@@ -62,20 +109,42 @@ function MarkAllRead({ items }: { items: ReviewItem[] }) {
   );
 }
 
-function ReviewSection({ id, title, empty, items, decidable }: { id: string; title: string; empty: string; items: ReviewItem[]; decidable: boolean }) {
+function ReviewSection(props: {
+  id: string;
+  title: string;
+  empty: string;
+  items: ReviewItem[];
+  recent: JustDecided[];
+  decidable: boolean;
+  focus: string | undefined;
+  onDecided: (item: ReviewItem, decision: DecidedReview) => void;
+  onUndone: (item: ReviewItem) => void;
+}) {
+  const { id, title, empty, items, recent, decidable, focus } = props;
   const unread = items.filter((i) => !i.read).length;
+  const open = new Set(items.map((i) => i.remoteKey));
+  // A decided request leaves the open list at once; its card stays while the decision can be undone.
+  const shown = [...[...items].sort(byUnreadThenNewest).map((item) => ({ item, decision: recent.find((r) => r.item.remoteKey === item.remoteKey)?.decision ?? null })), ...recent.filter((r) => !open.has(r.item.remoteKey))];
   return (
     <section aria-labelledby={`${id}-heading`} className="panel">
       <h3 id={`${id}-heading`}>
         {title} ({items.length}
         {unread > 0 && `, ${unread} new`})
       </h3>
-      {items.length === 0 ? (
+      {shown.length === 0 ? (
         <p className="muted">{empty}</p>
       ) : (
         <ul className="review-list">
-          {[...items].sort(byUnreadThenNewest).map((item) => (
-            <ReviewCard key={item.remoteKey} item={item} decidable={decidable} />
+          {shown.map(({ item, decision }) => (
+            <ReviewCard
+              key={item.remoteKey}
+              item={item}
+              decidable={decidable}
+              decided={decision}
+              focused={focus === item.remoteKey}
+              onDecided={(d) => props.onDecided(item, d)}
+              onUndone={() => props.onUndone(item)}
+            />
           ))}
         </ul>
       )}
@@ -83,90 +152,123 @@ function ReviewSection({ id, title, empty, items, decidable }: { id: string; tit
   );
 }
 
-function ReviewCard({ item, decidable }: { item: ReviewItem; decidable: boolean }) {
+/** The user's past decisions (kept on this computer), each still open to change or withdraw. */
+function DecidedList({ generation, hidden, onUndone }: { generation: number; hidden: ReadonlySet<string>; onUndone: () => void }) {
+  const { result, reload } = useQuery('listDecided', {}, String(generation));
+  return (
+    <section aria-labelledby="decided-heading" className="panel">
+      <h3 id="decided-heading">Decided</h3>
+      <LoadableView value={result} what="your decisions" onRetry={reload}>
+        {(all) => {
+          const decisions = all.filter((d) => !hidden.has(d.reviewId));
+          if (decisions.length === 0) return <p className="muted">Your approvals and rejections will be listed here.</p>;
+          return (
+            <div className="table-scroll">
+              <table className="data-table decided-table">
+                <caption className="visually-hidden">Your decisions, newest first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Asset</th>
+                    <th scope="col">Decision</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {decisions.map((d) => (
+                    <DecidedRow key={d.reviewId} decision={d} onChanged={reload} onUndone={onUndone} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          );
+        }}
+      </LoadableView>
+    </section>
+  );
+}
+
+function DecidedRow({ decision: d, onChanged, onUndone }: { decision: DecidedReview; onChanged: () => void; onUndone: () => void }) {
   const { bridge, store } = useServices();
   const { outcome, run } = useAction();
-  const [comment, setComment] = useState('');
-  const commentId = useId();
-  const nameId = useId();
-  const openButton = useRef<HTMLButtonElement>(null);
-  const workspaceId = item.workspaceId;
-  const what = item.kind === 'review_request' ? 'asks for your review' : 'requests changes';
-
-  const decide = (status: 'approved' | 'rejected') =>
-    void run(async () => {
-      if (!workspaceId) throw new Error('This asset is not in a synced workspace.');
-      await bridge.invoke('decideReview', { workspaceId, assetId: item.assetId, versionId: item.versionId, status, content: comment });
-      setComment('');
-      void store.reloadReviews();
-      return `${status === 'approved' ? 'Approved' : 'Rejected'} ${item.assetName}.`;
-    });
-
+  const version = d.versionNumber ? `version ${d.versionNumber}` : 'a version';
+  const other = d.status === 'approved' ? 'rejected' : 'approved';
   return (
-    <li className={`review-card${item.read ? '' : ' unread'}`} aria-labelledby={nameId}>
-      <div className="row-main">
-        <strong className="file-name" id={nameId}>
-          {item.assetName}
-        </strong>
-        {!item.read && <span className="badge">new</span>}
-      </div>
-      <p className="muted small">
-        {item.from} {what} · {formatDate(item.at)}
-      </p>
-      {item.message && <p className="review-message">{item.message}</p>}
-      <div className="actions">
-        <button
-          ref={openButton}
-          type="button"
-          className="truncate"
-          title={`Open ${item.assetName}`}
-          disabled={!workspaceId}
-          onClick={() =>
-            void run(async () =>
-              workspaceId ? openAssetAndShowVersions(bridge, store, { workspaceId, assetId: item.assetId, versionId: item.versionId, name: item.assetName }) : null,
-            )
-          }
-        >
-          Open {item.assetName}
-        </button>
-        {!item.read && (
+    <tr>
+      <th scope="row">
+        <span className="name-cell">
+          <MediaThumb workspaceId={d.workspaceId} item={{ assetId: d.assetId, ...(d.versionId ? { versionId: d.versionId } : {}) }} label={`${d.assetName}, ${version}`} size={40} />
+          <span className="decided-asset">
+            <span className="file-name">{d.assetName}</span>
+            <span className="muted small">
+              {version[0]?.toUpperCase()}
+              {version.slice(1)}
+              {d.folder ? ` · ${d.folder}` : ''}
+            </span>
+          </span>
+        </span>
+      </th>
+      <td>
+        <span className={`decision decision-${d.status}`}>{d.status === 'approved' ? 'Approved' : 'Rejected'}</span>
+        <span className="muted small"> · {formatDate(d.decidedAt)}</span>
+        {d.requestedBy && <span className="muted small"> · asked by {d.requestedBy}</span>}
+        {d.content && <span className="decided-comment">“{d.content}”</span>}
+      </td>
+      <td className="actions decided-actions">
+        {/* A rejection needs a reason: only a decision that has one can become a rejection here. */}
+        {(other === 'approved' || d.content.trim() !== '') && (
           <button
             type="button"
             disabled={outcome.kind === 'busy'}
+            aria-label={`Change ${d.assetName} to ${other}`}
             onClick={() =>
               void run(async () => {
-                await store.markReviewsRead([item]);
-                // The button goes away: the keyboard focus stays on the card.
-                openButton.current?.focus();
-                return `Marked ${item.assetName} as read.`;
+                await bridge.invoke('changeDecision', { workspaceId: d.workspaceId, assetId: d.assetId, reviewId: d.reviewId, status: other, content: d.content });
+                onChanged();
+                return `${d.assetName} is ${other} now.`;
               })
             }
           >
-            Mark as read
+            Make it {other}
           </button>
         )}
-      </div>
-      {decidable && (
-        <form
-          className="decide"
-          onSubmit={(e) => {
-            e.preventDefault();
-            decide('approved');
-          }}
+        <button
+          type="button"
+          disabled={outcome.kind === 'busy'}
+          aria-label={`Withdraw the decision on ${d.assetName}`}
+          onClick={() =>
+            void run(async () => {
+              await bridge.invoke('undoDecision', { workspaceId: d.workspaceId, assetId: d.assetId, reviewId: d.reviewId });
+              await store.reloadReviews();
+              onUndone();
+              return `Withdrew the decision on ${d.assetName}: the request is open again.`;
+            })
+          }
         >
-          <label htmlFor={commentId}>Comment for {item.from}</label>
-          <textarea id={commentId} value={comment} onChange={(e) => setComment(e.target.value)} rows={2} maxLength={10_000} />
-          <div className="actions">
-            <button type="submit" className="primary" disabled={outcome.kind === 'busy' || !workspaceId}>
-              Approve
-            </button>
-            <button type="button" disabled={outcome.kind === 'busy' || !workspaceId} onClick={() => decide('rejected')}>
-              Reject
-            </button>
-          </div>
-        </form>
-      )}
-      <ActionStatus outcome={outcome} />
-    </li>
+          Withdraw
+        </button>
+        <ActionStatus outcome={outcome} />
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * In a browser, notifications need the user's yes, asked by a button of theirs (browsers ignore
+ * a request no click made). The desktop app notifies by itself.
+ */
+function NotificationsOptIn() {
+  const notifications = browserNotifications();
+  const [permission, setPermission] = useState(notifications?.permission() ?? 'unsupported');
+  if (notifications === null || permission === 'granted' || permission === 'unsupported') return null;
+  if (permission === 'denied') return <p className="muted small">Notifications are blocked for this page in the browser's settings.</p>;
+  return (
+    <p className="notice">
+      Be told of new review and change requests, and of files a colleague unlocks, while this page is open.{' '}
+      <button type="button" onClick={() => void notifications.ask().then(setPermission)}>
+        Allow notifications
+      </button>
+    </p>
   );
 }

@@ -148,7 +148,7 @@ function ProblemRow({ problem: p }: { problem: Problem }) {
               Show in folder
             </button>
             {p.kind === 'conflict' && (
-              <button type="button" onClick={() => store.navigate({ view: 'versions', workspaceId: p.workspaceId, path, assetId: null })}>
+              <button type="button" onClick={() => store.navigate({ view: 'conflicts', workspaceId: p.workspaceId, path })}>
                 Resolve
               </button>
             )}

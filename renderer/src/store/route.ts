@@ -5,7 +5,10 @@ export type Route =
   | { view: 'status' }
   | { view: 'files'; workspaceId: string | null; folder: string }
   | { view: 'versions'; workspaceId: string; path: string | null; assetId: string | null; versionId?: string | null }
-  | { view: 'reviews' }
+  /** `focus`: the request to show (its remoteKey), as a notification's click asks. */
+  | { view: 'reviews'; focus?: string }
+  /** `path`: the file whose conflict to show first. */
+  | { view: 'conflicts'; workspaceId?: string; path?: string }
   | { view: 'settings' };
 
 export type View = Route['view'];
@@ -22,8 +25,11 @@ export function routeFromNavigate(request: NavigateRequest): Route {
       return { view: 'reviews' };
     case 'files':
       return { view: 'files', workspaceId: request.workspaceId ?? null, folder: request.path ?? '' };
-    case 'status':
     case 'reviews':
+      return request.reviewKey ? { view: 'reviews', focus: request.reviewKey } : { view: 'reviews' };
+    case 'conflicts':
+      return { view: 'conflicts', ...(request.workspaceId ? { workspaceId: request.workspaceId } : {}), ...(request.path ? { path: request.path } : {}) };
+    case 'status':
     case 'settings':
       return { view: request.view };
   }
