@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { EngineStatus } from '../../shared/engine.js';
+import type { EngineStatus, ReviewNotification } from '../../shared/engine.js';
 import { bytesFor, faults, RemoteActor, serviceClient, sha256 } from '../helpers/engine.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { CLI, REPO, runCli } from './cli-helpers.js';
@@ -71,23 +71,27 @@ function startSync(s: Setup, extra: string[]): { child: ChildProcess; lines: str
   return { child, lines, output: () => `${lines.join('\n')}\n${errors}` };
 }
 
-/** The web UI's event stream, as the page opens it: the statuses it carries, newest last. */
-async function subscribe(url: URL): Promise<EngineStatus[]> {
+/** The web UI's event stream, as the page opens it: the statuses and review notices it carries, newest last. */
+async function subscribe(url: URL): Promise<{ statuses: EngineStatus[]; reviews: ReviewNotification[] }> {
   const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
   const stop = new AbortController();
   const res = await fetch(new URL('/api/events', url), { headers: { authorization: `Bearer ${token}` }, signal: stop.signal });
   expect(res.status).toBe(200);
   const statuses: EngineStatus[] = [];
+  const reviews: ReviewNotification[] = [];
   const events = res.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
   void (async () => {
-    for await (const event of events) if (event.event === 'status') statuses.push((JSON.parse(event.data) as [EngineStatus])[0]);
+    for await (const event of events) {
+      if (event.event === 'status') statuses.push((JSON.parse(event.data) as [EngineStatus])[0]);
+      if (event.event === 'review') reviews.push((JSON.parse(event.data) as [ReviewNotification])[0]);
+    }
   })().catch(() => undefined);
   cleanups.push(async () => stop.abort());
-  return statuses;
+  return { statuses, reviews };
 }
 
 describe('changes from the service while Asset Sync is open', () => {
-  it('a colleague’s new version is in place here long before the configured poll, while the web UI is open', async () => {
+  it('a colleague’s new version is in place, and their review request shown, long before the configured poll, while the web UI is open', async () => {
     const s = await setUp();
     // Mirrored first: the daemon below starts with nothing to transfer, so only the open page
     // can make it poll faster than the configured hour.
@@ -100,7 +104,7 @@ describe('changes from the service while Asset Sync is open', () => {
       if (!printed) throw new Error(`no address printed yet:\n${daemon.output()}`);
       return new URL(printed);
     }, WAIT);
-    const statuses = await subscribe(url);
+    const { statuses, reviews } = await subscribe(url);
     // The start-up cycle is over: what comes next can only come from a poll.
     await vi.waitFor(() => {
       const last = statuses.at(-1);
@@ -115,6 +119,11 @@ describe('changes from the service while Asset Sync is open', () => {
     await vi.waitFor(async () => {
       expect(sha256(await readFile(join(folder, 'Docs', 'budget.xlsx')))).toBe(sha256(theirs));
     }, WAIT);
+
+    // The page (and the desktop notification) hears of a review request as it is made.
+    const asked = await s.svc.colleague.api('POST', `/workspaces/assets/${budget.assetId}/reviewRequests/${s.svc.user.userId}`, { body: { message: 'Numbers OK?' } });
+    expect(asked.status).toBe(201);
+    await vi.waitFor(() => expect(reviews.map((r) => [r.kind, r.assetId, r.message])).toContainEqual(['review_request', budget.assetId, 'Numbers OK?']), WAIT);
   }, 120_000);
 
   it('without the changes feed, `status` says that changes arrive slower, and nothing is wrong', async () => {
