@@ -29,6 +29,8 @@ import { pollReviews } from './review-poller.js';
 import { noFeedNotice, probeChanges } from './feed-probe.js';
 import { nextPollDelay } from './poll-cadence.js';
 import { PollTimer } from './poll-timer.js';
+import { untilSettled } from './settle.js';
+import { DEFAULT_QUIET_MS } from '../local/stability.js';
 import { RecentDeletes } from './recent-deletes.js';
 import { NOTHING_PENDING, engineStatus, pendingKey, pendingOf, problemsFrom, workspaceState } from './status.js';
 import { PausedChanges } from './paused-changes.js';
@@ -111,6 +113,9 @@ interface WorkspaceRuntime {
    * leave it to the cycle at the configured interval rather than start one every 2 s.
    */
   probedFrom: number | null;
+  /** Files the last cycle held back as still being written, and the wait for them to settle (settle.ts). */
+  settling: readonly string[];
+  settled: Promise<void> | null;
 }
 
 const DEFAULT_POLL_MS = 30_000;
@@ -242,7 +247,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         logger: this.options.logger.child({ workspace: spec.id }),
         deviceName: this.options.deviceName,
         selfUserId: this.selfUserId,
-        quietMs: this.options.quietMs ?? 2000,
+        quietMs: this.quietMs,
         ...(this.options.fullListingIntervalMs !== undefined ? { fullListingIntervalMs: this.options.fullListingIntervalMs } : {}),
         onPhase: (phase) => this.setPhase(spec.id, phase),
         onPlanned: (actions) => this.planned(spec.id, actions),
@@ -263,6 +268,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       feed: 'unknown',
       lastCycleAt: null,
       probedFrom: null,
+      settling: [],
+      settled: null,
       recentDeletes: new RecentDeletes(index, spec.id),
       pausedChanges: new PausedChanges({ dir: target.dir, base: (rel) => index.base.getFile(spec.id, rel), excluded: target.excluded }),
     };
@@ -380,7 +387,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         // Files still being written and nothing else moving forward (what is left waits for a
         // lock, a retry or themselves): give them the quiet period.
         const stalled = !r || r.uploaded + r.downloaded + r.deleted + r.moved === 0;
-        if (outcome.waiting.length > 0 && stalled) await delay(this.options.quietMs ?? 2000, this.abort.signal);
+        if (outcome.waiting.length > 0 && stalled) await delay(this.quietMs, this.abort.signal);
         // Only failures left: more rounds would fail the same way. A file still being written is
         // not among them: it gets its quiet period above and is uploaded in a later round.
         if (onlyFailures(outcome)) break;
@@ -520,10 +527,40 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       if ((outcome.work > 0 || outcome.waiting.length > 0 || runtime.again) && !outcome.blocked) {
         const retryAt = !runtime.again && onlyFailures(outcome) ? this.nextRetryAt(workspaceId) : null;
         runtime.again = false;
-        const wait = retryAt !== null ? retryAt - Date.now() : outcome.waiting.length > 0 && outcome.work === 0 ? (this.options.quietMs ?? 2000) : 0;
+        // Only files still being written are left: the next cycle runs once they have settled.
+        if (retryAt === null && outcome.waiting.length > 0 && outcome.work === 0) return this.settle(workspaceId, runtime, outcome.waiting);
+        const wait = retryAt !== null ? retryAt - Date.now() : 0;
         setTimeout(() => this.trigger(workspaceId), Math.max(wait, 0)).unref();
       }
     });
+  }
+
+  /** How long a file must be left alone before it is uploaded. */
+  private get quietMs(): number {
+    return this.options.quietMs ?? DEFAULT_QUIET_MS;
+  }
+
+  /**
+   * Runs a cycle once the files held back as still being written have settled (settle.ts): a
+   * save goes up a quiet period after its last write, not a quiet period after the cycle that
+   * saw it. One wait per workspace, following the files the latest cycle held back.
+   */
+  private settle(workspaceId: string, runtime: WorkspaceRuntime, waiting: readonly string[]): void {
+    runtime.settling = waiting;
+    if (runtime.settled) return;
+    runtime.settled = untilSettled({
+      dir: runtime.sync.target.dir,
+      paths: () => runtime.settling,
+      quietMs: this.quietMs,
+      // A file written for longer is looked at again by the cycles the watcher starts.
+      limitMs: 10 * this.quietMs,
+      signal: runtime.signal,
+    })
+      .catch((error: unknown) => this.options.logger.debug({ err: error }, 'could not look at the files being written; the next cycle does'))
+      .finally(() => {
+        runtime.settled = null;
+        this.trigger(workspaceId);
+      });
   }
 
   /**
