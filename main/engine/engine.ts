@@ -1,7 +1,9 @@
 /**
  * The sync engine: several workspaces under one sync root, each synced by cycles that run one
- * at a time per workspace. Cycles are triggered by the watcher (debounced), by a poll timer, by
- * our own changes (to see them confirmed) and by hand. The engine is plain Node: the command
+ * at a time per workspace. Cycles are triggered by the watcher (debounced), by the change poll
+ * (a probe of the feed every 2 s while someone looks, a full cycle at the configured interval:
+ * poll-cadence.ts), by files held back settling (settle.ts), by our own changes (to see them
+ * confirmed) and by hand. The engine is plain Node: the command
  * line and the Electron main process host the same class.
  *
  * Settings apply to the running engine (`setPollInterval`, `setBandwidthLimit`, `setWorkspaces`):
