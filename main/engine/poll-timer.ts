@@ -45,7 +45,9 @@ export class PollTimer {
     this.running = true;
     this.lastAt = Date.now();
     try {
-      await this.poll();
+      // A poll reports its own failures: one that throws all the same (the index closed under
+      // it as the session ends) must not end the process, nor the polling.
+      await this.poll().catch(() => undefined);
     } finally {
       this.running = false;
       if (!this.stopped) this.schedule();
