@@ -3,8 +3,8 @@
  * at a time per workspace. Cycles are triggered by the watcher (debounced), by the change poll
  * (a probe of the feed every 2 s while someone looks, a full cycle at the configured interval:
  * poll-cadence.ts), by files held back settling (settle.ts), by our own changes (to see them
- * confirmed) and by hand. The engine is plain Node: the command
- * line and the Electron main process host the same class.
+ * confirmed) and by hand. The engine is plain Node: the command line and the Electron main
+ * process host the same class.
  *
  * Settings apply to the running engine (`setPollInterval`, `setBandwidthLimit`, `setWorkspaces`):
  * a new engine would need the root's lock, which this one holds until its session closes, and
@@ -473,11 +473,12 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
 
   /** Asks the feed whether the workspace changed since its cursor; starts a cycle if so (with `triggers`). */
   private async probe(id: string, runtime: WorkspaceRuntime, options: { triggers: boolean }): Promise<void> {
-    // No cursor yet: the first cycle lists the workspace in full.
-    const cursor = this.options.index.workspaces.get(id)?.sequence ?? null;
-    if (cursor === null) return;
+    let cursor: number | null;
     let answer;
     try {
+      // No cursor yet: the first cycle lists the workspace in full.
+      cursor = this.options.index.workspaces.get(id)?.sequence ?? null;
+      if (cursor === null) return;
       answer = await probeChanges(this.options.client, id, cursor, runtime.signal);
       this.changeFailures = 0;
     } catch (error) {
