@@ -95,6 +95,8 @@ export class AppApi extends EventEmitter<UiEvents> {
   /** Session changes run one at a time, in order. */
   private lifecycle: Promise<void> = Promise.resolve();
   private readonly handlers: Handlers;
+  /** Views of the app open now (the window shown, web pages following the events). */
+  private views = 0;
 
   constructor(private readonly options: AppApiOptions) {
     super();
@@ -129,6 +131,23 @@ export class AppApi extends EventEmitter<UiEvents> {
   /** What serves the media URLs the media channels hand out, if this host makes pictures. */
   get media(): MediaService | null {
     return this.options.media ?? null;
+  }
+
+  /**
+   * A view of the app opened: the window is shown, or a web page follows the event stream. While
+   * any is open, changes from the service and review requests are asked for every few seconds
+   * (the engine's poll cadence). Returns what closes this view; calling it again does nothing.
+   */
+  openView(): () => void {
+    this.views += 1;
+    this.session?.engine.setWatched(true);
+    let open = true;
+    return () => {
+      if (!open) return;
+      open = false;
+      this.views -= 1;
+      this.session?.engine.setWatched(this.views > 0);
+    };
   }
 
   /** Asks the UI to show a view (a notification was clicked, the tray's "Open"). */
@@ -489,6 +508,7 @@ export class AppApi extends EventEmitter<UiEvents> {
       return () => session.engine.off(name, forward as never);
     });
     this.unsubscribe = () => forwards.forEach((off) => off());
+    session.engine.setWatched(this.views > 0);
     this.options.media?.use(session);
     this.emit('status', this.status());
   }

@@ -21,7 +21,7 @@ import { rendererTarget } from './origin.js';
 import { registerAppScheme, serveRenderer } from './protocol.js';
 import { denyAllPermissions, enforceCsp, lockEveryWebContents } from './security.js';
 import { AppTray } from './tray.js';
-import { MainWindow } from './window.js';
+import { MainWindow, viewWhileVisible } from './window.js';
 
 const APP_ID = 'com.assetcollab.assetsync';
 
@@ -77,6 +77,8 @@ if (!app.requestSingleInstanceLock()) {
         preload: join(root, 'dist', 'app', 'preload', 'index.cjs'),
         url: target.url,
         startHidden: startedHidden(),
+        // The window in view is someone looking: the engine polls faster meanwhile.
+        onVisible: viewWhileVisible(() => api?.openView() ?? (() => undefined)),
       });
       window = mainWindow;
       const appApi = new AppApi({

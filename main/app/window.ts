@@ -25,6 +25,11 @@ export interface MainWindowOptions {
   url: string;
   /** Started at login: stay in the tray until asked. */
   startHidden: boolean;
+  /**
+   * The window came into view (shown, restored) or left it (hidden, minimised, closed): sync
+   * polls faster while the user can see it.
+   */
+  onVisible?: (visible: boolean) => void;
 }
 
 export class MainWindow {
@@ -58,6 +63,12 @@ export class MainWindow {
       event.preventDefault();
       window.hide();
     });
+    const tell = (): void => this.options.onVisible?.(!window.isDestroyed() && window.isVisible() && !window.isMinimized());
+    window.on('show', tell);
+    window.on('hide', tell);
+    window.on('minimize', tell);
+    window.on('restore', tell);
+    window.on('closed', () => this.options.onVisible?.(false));
     window.once('ready-to-show', () => {
       if (!this.options.startHidden) window.show();
     });
@@ -72,4 +83,16 @@ export class MainWindow {
     window.show();
     window.focus();
   }
+}
+
+/** Keeps a view of the app open (AppApi.openView) while the window is in view. */
+export function viewWhileVisible(openView: () => () => void): (visible: boolean) => void {
+  let closeView: (() => void) | null = null;
+  return (visible) => {
+    if (visible) closeView ??= openView();
+    else {
+      closeView?.();
+      closeView = null;
+    }
+  };
 }

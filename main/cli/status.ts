@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import type { Problem } from '../../shared/engine.js';
+import { isNotice, type Problem, type ProblemKind } from '../../shared/engine.js';
 import { LAST_SYNC_SETTING, PAUSED_SETTING, SERVICE_SETTING, WORKSPACE_PROBLEMS_SETTING, type PausedSetting, type ServiceSetting } from '../bootstrap.js';
 import { indexPathFor } from '../config.js';
 import { openIndex, type SyncIndex } from '../index/sync-index.js';
@@ -95,8 +95,8 @@ export function statusFromIndex(root: string, index: SyncIndex | null, activityL
     const notSynced = index.settings.get<Problem[]>(notSyncedSetting(ws.id)) ?? [];
     const conflicts = waitingConflicts(index, ws.id).map(({ path, copyPath, at }) => ({ path, copyPath, at }));
     // As for `sync --once`: a link is left out by design, a name to change needs the user, and
-    // so does a conflict.
-    const errors = problems.length + notSynced.filter((p) => p.kind !== 'not_synced').length + conflicts.length;
+    // so does a conflict; a notice (changes arrive slower) is no problem.
+    const errors = problems.filter((p) => !noticeCode(p.code)).length + notSynced.filter((p) => p.kind !== 'not_synced').length + conflicts.length;
     const interrupted = index.journal.open(ws.id).length;
     const behind = filesBehind(index, ws.id, ws.excludedPaths);
     return {
@@ -124,6 +124,8 @@ export function statusFromIndex(root: string, index: SyncIndex | null, activityL
     activity: index.activity.list({ limit: activityLimit }).map((a) => ({ at: new Date(a.at).toISOString(), workspaceId: a.workspaceId, kind: a.kind, path: a.path, message: a.message })),
   };
 }
+
+const noticeCode = (code: string): boolean => isNotice({ kind: code as ProblemKind });
 
 const problemOf = (e: PathError): WorkspaceReport['problems'][number] => ({
   path: e.path,
@@ -181,7 +183,7 @@ export function statusLines(report: StatusReport): string[] {
     );
     for (const p of ws.problems) {
       if (p.path === null) {
-        lines.push(`  problem: ${p.message}`);
+        lines.push(`  ${noticeCode(p.code) ? 'note' : 'problem'}: ${p.message}`);
         if (p.hint) lines.push(`    what to do: ${p.hint}`);
       } else {
         lines.push(`  problem ${p.path}: ${p.message} (${p.attempts} attempt${p.attempts === 1 ? '' : 's'}, next retry ${formatDate(p.nextRetryAt)})`);

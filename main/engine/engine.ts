@@ -1,8 +1,10 @@
 /**
  * The sync engine: several workspaces under one sync root, each synced by cycles that run one
- * at a time per workspace. Cycles are triggered by the watcher (debounced), by a poll timer, by
- * our own changes (to see them confirmed) and by hand. The engine is plain Node: the command
- * line and the Electron main process host the same class.
+ * at a time per workspace. Cycles are triggered by the watcher (debounced), by the change poll
+ * (a probe of the feed every 2 s while someone looks, a full cycle at the configured interval:
+ * poll-cadence.ts), by files held back settling (settle.ts), by our own changes (to see them
+ * confirmed) and by hand. The engine is plain Node: the command line and the Electron main
+ * process host the same class.
  *
  * Settings apply to the running engine (`setPollInterval`, `setBandwidthLimit`, `setWorkspaces`):
  * a new engine would need the root's lock, which this one holds until its session closes, and
@@ -28,6 +30,11 @@ import { TransferQueue } from '../sync/transfer-queue.js';
 import { pollReviews } from './review-poller.js';
 import { resolveConflict, type ConflictResolution, type KeepSide } from './conflict-resolution.js';
 import type { ExecutorDeps } from '../sync/executor/context.js';
+import { noFeedNotice, probeChanges } from './feed-probe.js';
+import { nextPollDelay } from './poll-cadence.js';
+import { PollTimer } from './poll-timer.js';
+import { untilSettled } from './settle.js';
+import { DEFAULT_QUIET_MS } from '../local/stability.js';
 import { RecentDeletes } from './recent-deletes.js';
 import { NOTHING_PENDING, engineStatus, pendingKey, pendingOf, problemsFrom, workspaceState } from './status.js';
 import { PausedChanges } from './paused-changes.js';
@@ -100,6 +107,19 @@ interface WorkspaceRuntime {
    * status update (each phase change) was a tenth of a second of every start-up.
    */
   files: number | null;
+  /** Whether the service answers the changes feed for this workspace, as the last probe found. */
+  feed: 'unknown' | 'yes' | 'no';
+  /** When the last cycle started (ms since the epoch); null: none yet. */
+  lastCycleAt: number | null;
+  /**
+   * The cursor a probe found changes after and started a cycle for. Still the cursor after that
+   * cycle: the cycle could not take them in (a missing marker, a listing that fails). Probes then
+   * leave it to the cycle at the configured interval rather than start one every 2 s.
+   */
+  probedFrom: number | null;
+  /** Files the last cycle held back as still being written, and the wait for them to settle (settle.ts). */
+  settling: readonly string[];
+  settled: Promise<void> | null;
 }
 
 const DEFAULT_POLL_MS = 30_000;
@@ -141,7 +161,16 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   readonly queue: TransferQueue;
   private readonly runtimes = new Map<string, WorkspaceRuntime>();
   private readonly abort = new AbortController();
-  private timers: NodeJS.Timeout[] = [];
+  /** Asks the service for changes: every 2 s while someone looks or transfers run (poll-cadence.ts). */
+  private readonly changesTimer: PollTimer;
+  /** Asks for review and change requests, at the same cadence while someone looks. */
+  private readonly reviewsTimer: PollTimer;
+  /** The app's window or the web UI is open. */
+  private watched = false;
+  private lastTransferAt: number | null = null;
+  /** Change polls and review polls that failed in a row. */
+  private changeFailures = 0;
+  private reviewFailures = 0;
   private pendingActivity: ActivityInput[] = [];
   private activityFlush: NodeJS.Timeout | undefined;
   private pausedFlag = false;
@@ -171,6 +200,11 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     this.queue.on('progress', (t) => {
       this.emit('transfer', t);
     });
+    this.changesTimer = new PollTimer(() => this.changesDelay(), () => this.pollChanges());
+    this.reviewsTimer = new PollTimer(
+      () => nextPollDelay({ feed: true, watched: this.watched, lastTransferAt: null, now: Date.now(), intervalMs: this.pollMs, failures: this.reviewFailures }),
+      async () => void (await this.pollReviews()),
+    );
   }
 
   /** Learns who we are and where each workspace goes, then finishes what a crash interrupted. */
@@ -220,7 +254,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         logger: this.options.logger.child({ workspace: spec.id }),
         deviceName: this.options.deviceName,
         selfUserId: this.selfUserId,
-        quietMs: this.options.quietMs ?? 2000,
+        quietMs: this.quietMs,
         ...(this.options.fullListingIntervalMs !== undefined ? { fullListingIntervalMs: this.options.fullListingIntervalMs } : {}),
         onPhase: (phase) => this.setPhase(spec.id, phase),
         onPlanned: (actions) => this.planned(spec.id, actions),
@@ -238,6 +272,11 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       cycleProblems: [],
       watcher: null,
       files: null,
+      feed: 'unknown',
+      lastCycleAt: null,
+      probedFrom: null,
+      settling: [],
+      settled: null,
       recentDeletes: new RecentDeletes(index, spec.id),
       pausedChanges: new PausedChanges({ dir: target.dir, base: (rel) => index.base.getFile(spec.id, rel), excluded: target.excluded }),
     };
@@ -309,12 +348,22 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     this.flushActivity();
   }
 
-  /** How often the service is asked for changes while watching. */
+  /** How often the service is asked for changes while watching, when nobody looks (poll-cadence.ts). */
   setPollInterval(ms: number): void {
     this.pollMs = ms;
-    if (!this.started || this.abort.signal.aborted) return;
-    this.stopTimers();
-    this.startTimers();
+    this.rescheduleTimers();
+    // The notice of a service without the feed names the interval.
+    if ([...this.runtimes.values()].some((r) => r.feed === 'no')) this.emitStatus();
+  }
+
+  /**
+   * Someone looks (the app's window is visible, the web UI has an event stream open): changes
+   * are asked for every 2 s, and at once when the first view opens.
+   */
+  setWatched(watched: boolean): void {
+    if (this.watched === watched) return;
+    this.watched = watched;
+    this.rescheduleTimers();
   }
 
   /** Bytes per second for all transfers together, those running included; undefined: unlimited. */
@@ -345,7 +394,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         // Files still being written and nothing else moving forward (what is left waits for a
         // lock, a retry or themselves): give them the quiet period.
         const stalled = !r || r.uploaded + r.downloaded + r.deleted + r.moved === 0;
-        if (outcome.waiting.length > 0 && stalled) await delay(this.options.quietMs ?? 2000, this.abort.signal);
+        if (outcome.waiting.length > 0 && stalled) await delay(this.quietMs, this.abort.signal);
         // Only failures left: more rounds would fail the same way. A file still being written is
         // not among them: it gets its quiet period above and is uploaded in a later round.
         if (onlyFailures(outcome)) break;
@@ -380,18 +429,86 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       await this.watch(id);
       this.trigger(id);
     }
-    this.startTimers();
-    void this.pollReviews();
+    // The cycles just triggered ask for changes; reviews are asked for at once.
+    this.changesTimer.start({ now: false });
+    this.reviewsTimer.start({ now: true });
   }
 
-  private startTimers(): void {
-    this.timers.push(setInterval(() => this.runtimes.forEach((_r, id) => this.trigger(id)), this.pollMs));
-    this.timers.push(setInterval(() => void this.pollReviews(), this.pollMs));
+  private rescheduleTimers(): void {
+    this.changesTimer.reschedule();
+    this.reviewsTimer.reschedule();
   }
 
   private stopTimers(): void {
-    for (const timer of this.timers) clearInterval(timer);
-    this.timers = [];
+    this.changesTimer.stop();
+    this.reviewsTimer.stop();
+  }
+
+  /** Until the next change poll: the cadence, but no later than a workspace's cycle is due. */
+  private changesDelay(): number {
+    const now = Date.now();
+    const feed = [...this.runtimes.values()].every((r) => r.feed !== 'no');
+    const cadence = nextPollDelay({ feed, watched: this.watched, lastTransferAt: this.lastTransferAt, now, intervalMs: this.pollMs, failures: this.changeFailures });
+    const due = Math.min(...[...this.runtimes.values()].map((r) => (r.lastCycleAt ?? now) + this.pollMs - now));
+    return Math.max(0, Math.min(cadence, due));
+  }
+
+  /**
+   * One change poll. A workspace whose last cycle is an interval old gets a cycle (which lists
+   * or follows the feed, and rescans the folder behind the watcher); the others get a probe of
+   * the feed, one small request, and a cycle only if the service changed.
+   */
+  private async pollChanges(): Promise<void> {
+    if (this.pausedFlag) return;
+    const now = Date.now();
+    await Promise.all(
+      [...this.runtimes.entries()].map(async ([id, runtime]) => {
+        if (runtime.signal.aborted) return;
+        if (runtime.lastCycleAt === null || now - runtime.lastCycleAt >= this.pollMs) {
+          this.trigger(id);
+          // Without the feed, it is asked again at each of these polls: a service may gain it.
+          if (runtime.feed === 'no') await this.probe(id, runtime, { triggers: false });
+          return;
+        }
+        if (runtime.running || runtime.again) return;
+        await this.probe(id, runtime, { triggers: true });
+      }),
+    );
+  }
+
+  /** Asks the feed whether the workspace changed since its cursor; starts a cycle if so (with `triggers`). */
+  private async probe(id: string, runtime: WorkspaceRuntime, options: { triggers: boolean }): Promise<void> {
+    let cursor: number | null;
+    let answer;
+    try {
+      // No cursor yet: the first cycle lists the workspace in full.
+      cursor = this.options.index.workspaces.get(id)?.sequence ?? null;
+      if (cursor === null) return;
+      answer = await probeChanges(this.options.client, id, cursor, runtime.signal);
+      this.changeFailures = 0;
+    } catch (error) {
+      if (runtime.signal.aborted) return;
+      this.changeFailures += 1;
+      this.options.logger.debug({ err: error, failures: this.changeFailures }, 'asking for changes failed; asking again later');
+      return;
+    }
+    const feed = answer === 'no-feed' ? 'no' : 'yes';
+    if (feed !== runtime.feed) {
+      const told = runtime.feed === 'no' || feed === 'no';
+      runtime.feed = feed;
+      if (feed === 'no') this.options.logger.info({ workspaceId: id }, 'the service has no changes feed: changes are asked for at the poll interval, by a full listing');
+      if (told) this.emitStatus();
+    }
+    if (!options.triggers || answer === 'unchanged' || answer === 'no-feed') return;
+    if (runtime.probedFrom === cursor) return;
+    runtime.probedFrom = cursor;
+    this.trigger(id);
+  }
+
+  /** A transfer ran: changes are asked for every 2 s for the next minute. */
+  private noteTransfer(): void {
+    this.lastTransferAt = Date.now();
+    this.changesTimer.reschedule();
   }
 
   /** Runs a cycle now (or right after the running one). */
@@ -407,18 +524,51 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     void this.runCycle(workspaceId, allowMassDelete).then(async (outcome) => {
       // Dropped or set up anew meanwhile: this runtime's work is over.
       if (this.runtimes.get(workspaceId) !== runtime) return;
+      if (outcome.work > 0) this.noteTransfer();
       // The first cycle may have made the workspace folder: watch it now, and look once more
       // for what changed before the watcher saw anything.
       if (await this.watch(workspaceId)) runtime.again = true;
+      // Whether the service has the feed decides the cadence: learnt once the first cycle stored a cursor.
+      if (runtime.feed === 'unknown' && this.started) void this.probe(workspaceId, runtime, { triggers: false });
       // Our own changes come back through the feed: look once more until nothing is left.
       // Failures are not looked at again before their backoff is over.
       if ((outcome.work > 0 || outcome.waiting.length > 0 || runtime.again) && !outcome.blocked) {
         const retryAt = !runtime.again && onlyFailures(outcome) ? this.nextRetryAt(workspaceId) : null;
         runtime.again = false;
-        const wait = retryAt !== null ? retryAt - Date.now() : outcome.waiting.length > 0 && outcome.work === 0 ? (this.options.quietMs ?? 2000) : 0;
+        // Only files still being written are left: the next cycle runs once they have settled.
+        if (retryAt === null && outcome.waiting.length > 0 && outcome.work === 0) return this.settle(workspaceId, runtime, outcome.waiting);
+        const wait = retryAt !== null ? retryAt - Date.now() : 0;
         setTimeout(() => this.trigger(workspaceId), Math.max(wait, 0)).unref();
       }
     });
+  }
+
+  /** How long a file must be left alone before it is uploaded. */
+  private get quietMs(): number {
+    return this.options.quietMs ?? DEFAULT_QUIET_MS;
+  }
+
+  /**
+   * Runs a cycle once the files held back as still being written have settled (settle.ts): a
+   * save goes up a quiet period after its last write, not a quiet period after the cycle that
+   * saw it. One wait per workspace, following the files the latest cycle held back.
+   */
+  private settle(workspaceId: string, runtime: WorkspaceRuntime, waiting: readonly string[]): void {
+    runtime.settling = waiting;
+    if (runtime.settled) return;
+    runtime.settled = untilSettled({
+      dir: runtime.sync.target.dir,
+      paths: () => runtime.settling,
+      quietMs: this.quietMs,
+      // A file written for longer is looked at again by the cycles the watcher starts.
+      limitMs: 10 * this.quietMs,
+      signal: runtime.signal,
+    })
+      .catch((error: unknown) => this.options.logger.debug({ err: error }, 'could not look at the files being written; the next cycle does'))
+      .finally(() => {
+        runtime.settled = null;
+        this.trigger(workspaceId);
+      });
   }
 
   /**
@@ -547,10 +697,12 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   async pollReviews(): Promise<ReviewNotification[]> {
     try {
       const fresh = await pollReviews(this.options.client, this.options.index, this.abort.signal);
+      this.reviewFailures = 0;
       for (const item of fresh) this.emit('review', item);
       return fresh;
     } catch (error) {
-      this.options.logger.warn({ err: error }, 'review poll failed; retrying at the next poll');
+      this.reviewFailures += 1;
+      if (!this.abort.signal.aborted) this.options.logger.warn({ err: error }, 'review poll failed; retrying at the next poll');
       return [];
     }
   }
@@ -608,6 +760,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     while (runtime.running) await runtime.running.catch(() => undefined);
     const problems: Problem[] = [];
     runtime.cycleProblems = problems;
+    runtime.lastCycleAt = Date.now();
     runtime.deletionsConfirmed = allowMassDelete;
     const run = runtime.sync.cycle({ allowMassDelete, signal: runtime.signal }).catch(
       (error: unknown): CycleOutcome => ({
@@ -635,7 +788,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
 
   private workspaceStatus(runtime: WorkspaceRuntime): WorkspaceStatus {
     const target = runtime.sync.target;
-    const problems = problemsFrom(this.options.index.errors.list(target.id), runtime.cycleProblems);
+    const notices = runtime.feed === 'no' ? [noFeedNotice(target.id, this.pollMs)] : [];
+    const problems = problemsFrom(this.options.index.errors.list(target.id), [...runtime.cycleProblems, ...notices]);
     const last = runtime.last;
     // Pending: the last cycle did work (its effects are unconfirmed), files wait, or one runs now.
     const pending = runtime.running !== null || !last || last.work > 0 || last.waiting.length > 0 || runtime.again;

@@ -1,10 +1,15 @@
 /**
  * Files still being written must not be uploaded half-done. Like Nextcloud, a file counts as
- * stable once its mtime is `quietMs` old; the engine rescans the others later.
+ * stable once its mtime is `quietMs` old; the engine rescans the others once they may be
+ * (`untilQuiet`, engine/settle.ts).
  */
 
-/** Nextcloud's default. */
-export const DEFAULT_QUIET_MS = 2000;
+/**
+ * A file untouched this long counts as written. Nextcloud waits 2 s; a second keeps a save
+ * going up within two seconds, and the upload itself re-reads the stamp before and after
+ * sending, so a writer that resumes during the upload is caught (upload.ts).
+ */
+export const DEFAULT_QUIET_MS = 1000;
 
 /**
  * True when the mtime lies within `quietMs` of now, on either side: a writer's clock can be a
@@ -31,4 +36,14 @@ export function filterUnstable<T extends { mtimeNs: string }>(
   const unstable = new Map<string, T>();
   for (const [key, file] of files) (isRecentlyModified(file.mtimeNs, nowMs, quietMs) ? unstable : stable).set(key, file);
   return { stable, unstable };
+}
+
+/** Milliseconds until every one of these mtimes is `quietMs` old (0: all are), by the rule of `isRecentlyModified`. */
+export function untilQuiet(mtimesNs: Iterable<string>, nowMs: number, quietMs: number = DEFAULT_QUIET_MS): number {
+  let wait = 0;
+  for (const mtimeNs of mtimesNs) {
+    if (!isRecentlyModified(mtimeNs, nowMs, quietMs)) continue;
+    wait = Math.max(wait, Number(BigInt(mtimeNs) / 1_000_000n) + quietMs - nowMs);
+  }
+  return Math.max(0, wait);
 }

@@ -90,11 +90,14 @@ export class BrowserWindow extends EventEmitter {
     return this.visible;
   }
   restore(): void {}
+  /** As Electron, `show` and `hide` tell the window's listeners. */
   show(): void {
     this.visible = true;
+    this.emit('show');
   }
   hide(): void {
     this.visible = false;
+    this.emit('hide');
   }
   focus(): void {}
 }

@@ -1,8 +1,9 @@
 /**
  * A service without the changes feed (our extension, docs/protocol.md) answers 404, 405 or 501
  * to GET /workspaces/changes. The engine then lists the workspace in full at every cycle and
- * syncs as usual both ways, across a restart too; the user is shown no problem for it, the
- * missing feed is a line in the log.
+ * syncs as usual both ways, across a restart too; a sync shows the user no problem for it, the
+ * missing feed is a line in the log (an engine left running notes that changes arrive slower:
+ * test/cli/cli-changes-arrive.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import type { SyncReport } from '../../shared/engine.js';

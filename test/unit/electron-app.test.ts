@@ -26,7 +26,7 @@ import { APP_ORIGIN, APP_URL } from '../../main/app/origin.js';
 import { rendererResponse } from '../../main/app/protocol.js';
 import { denyAllPermissions, lockEveryWebContents } from '../../main/app/security.js';
 import { AppTray } from '../../main/app/tray.js';
-import { MainWindow } from '../../main/app/window.js';
+import { MainWindow, viewWhileVisible } from '../../main/app/window.js';
 import { createIpcBridge } from '../../preload/bridge.js';
 import { offlineSession } from '../helpers/offline-session.js';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../preload/channels.js';
@@ -108,6 +108,22 @@ describe('the window', () => {
     const quit = electron.fakeEvent({});
     browser.emit('close', quit);
     expect(quit.defaultPrevented).toBe(false);
+  });
+
+  it('makes the engine poll faster while it is in view, and no longer once hidden', () => {
+    const watched = vi.spyOn(session.engine, 'setWatched');
+    const window = new MainWindow({ preload: '/app/dist/app/preload/index.cjs', url: APP_URL, startHidden: true, onVisible: viewWhileVisible(() => api.openView()) });
+    window.open();
+    const browser = electron.BrowserWindow.instances[0];
+    expect(watched).not.toHaveBeenCalledWith(true);
+    window.show();
+    expect(watched).toHaveBeenLastCalledWith(true);
+    browser?.hide();
+    expect(watched).toHaveBeenLastCalledWith(false);
+    browser?.show();
+    expect(watched).toHaveBeenLastCalledWith(true);
+    browser?.emit('closed');
+    expect(watched).toHaveBeenLastCalledWith(false);
   });
 
   it('grants no permission request or check', () => {
