@@ -66,6 +66,11 @@ export interface WorkspaceStatus {
   files: number;
   lastSyncAt: string | null;
   problems: Problem[];
+  /**
+   * Files still being written (changed within the last moments): uploaded once they stop
+   * changing. The first few, by path; absent or empty: none.
+   */
+  writing?: string[];
 }
 
 export interface EngineStatus {
@@ -77,7 +82,7 @@ export interface EngineStatus {
 
 export type ActivityKind =
   | 'downloaded' | 'uploaded' | 'created' | 'moved' | 'deleted' | 'trashed' | 'conflict' | 'locked'
-  | 'error' | 'brake' | 'scan' | 'listing' | 'restored';
+  | 'error' | 'brake' | 'scan' | 'listing' | 'restored' | 'waiting';
 
 export interface ActivityItem {
   at: string;
@@ -85,6 +90,11 @@ export interface ActivityItem {
   kind: ActivityKind;
   path: string | null;
   message: string;
+  /**
+   * The version the entry is about, when it is one (a download, an upload, a restore): the feed
+   * names its number, who made it and its note, looked up when shown (`describeVersions`).
+   */
+  version?: { assetId: string; versionId: string; number: number | null };
 }
 
 export interface ReviewNotification {
