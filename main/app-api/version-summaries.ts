@@ -7,7 +7,7 @@
 import type { AssetVersion } from '../../shared/api/index.js';
 import type { VersionSummary } from '../../shared/ipc.js';
 import type { ServiceClient } from '../service-client/index.js';
-import { authorNames } from './versions.js';
+import { authorNames } from '../version-notes.js';
 
 export interface VersionRef {
   assetId: string;

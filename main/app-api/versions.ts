@@ -11,7 +11,7 @@ import type { OpenOutcome, VersionInfo } from '../../shared/ipc.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import { pathKey, sanitizeName } from '../local/paths.js';
 import type { ServiceClient } from '../service-client/index.js';
-import { holderNames } from '../engine/lock-holders.js';
+import { authorNames, NotYourVersionError, writeVersionNote } from '../version-notes.js';
 import { downloadVersionTo } from './download.js';
 import { AppError } from './errors.js';
 import type { AppHooks } from './hooks.js';
@@ -42,19 +42,6 @@ export function assetAt(index: SyncIndex, ref: FileRef): string {
 }
 
 
-/** Who made each version, by name: the record's `user`, else the workspace's members (asked once, only when needed). */
-export async function authorNames(client: ServiceClient, workspaceId: string, versions: readonly AssetVersion[]): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  const unnamed = new Map<string, string>();
-  for (const v of versions) {
-    if (v.user) names.set(v.created_by_user_id, personName(v.user, `user ${v.created_by_user_id}`));
-    else if (!names.has(v.created_by_user_id)) unnamed.set(v.created_by_user_id, v.created_by_user_id);
-  }
-  for (const id of names.keys()) unnamed.delete(id);
-  if (unnamed.size > 0) for (const [id, name] of await holderNames(client, workspaceId, unnamed, undefined)) names.set(id, name);
-  return names;
-}
-
 export function versionInfo(v: AssetVersion, currentVersionId: string, names: ReadonlyMap<string, string> = new Map(), selfUserId: string | null = null): VersionInfo {
   return {
     id: v.id,
@@ -78,21 +65,18 @@ export async function listVersions(ctx: VersionsContext, ref: FileRef): Promise<
   return versions.map((v) => versionInfo(v, asset.current_version_id, names, ctx.selfUserId)).sort((a, b) => b.number - a.number);
 }
 
-/**
- * Writes the note (the service's `description`) of a version the user made; another's version
- * is refused, since its note is its author's account of it. An empty note clears it.
- */
+/** Writes the note of a version the user made (version-notes.ts); another's is refused. */
 export async function setVersionNote(ctx: VersionsContext, ref: FileRef, versionId: string, note: string): Promise<VersionInfo> {
   const { assetId, version } = await findVersion(ctx, ref, versionId);
   if (ctx.selfUserId === null) throw new AppError('offline', 'Asset Sync cannot tell who you are on the service right now, so it cannot change a note. Try again in a moment.');
-  if (version.created_by_user_id !== ctx.selfUserId) {
-    const names = await authorNames(ctx.client, ref.workspaceId, [version]);
-    throw new AppError('not_yours', `Version ${version.version_number} was made by ${names.get(version.created_by_user_id) ?? 'someone else'}: only they can change its note.`);
+  let updated: AssetVersion;
+  try {
+    updated = await writeVersionNote(ctx.client, ref.workspaceId, version, note, ctx.selfUserId);
+  } catch (error) {
+    if (error instanceof NotYourVersionError) throw new AppError(error.code, error.message);
+    throw error;
   }
-  const [updated, asset] = await Promise.all([
-    ctx.client.updateVersion(ref.workspaceId, assetId, versionId, { description: note.trim() }),
-    ctx.client.getAsset(ref.workspaceId, assetId),
-  ]);
+  const asset = await ctx.client.getAsset(ref.workspaceId, assetId);
   return versionInfo(updated, asset.current_version_id, await authorNames(ctx.client, ref.workspaceId, [updated]), ctx.selfUserId);
 }
 

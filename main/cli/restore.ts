@@ -5,51 +5,57 @@
  */
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { openSession, type Session } from '../bootstrap.js';
+import type { Session } from '../bootstrap.js';
 import { hashFile } from '../local/hash.js';
 import { tempFileName } from '../local/own-files.js';
 import { EXIT_OK, EXIT_PROBLEMS, RefusedError } from './errors.js';
 import { locateSyncedFile, type SyncedFile } from './local-file.js';
 import { addRootOption, addServiceOptions, parsePositiveInt, readConfig, type GlobalOptions, type Run } from './options.js';
-import { print, problemLines } from './output.js';
-import { attachReporter } from './progress.js';
+import { print } from './output.js';
+import { openFileSession, printProblems, syncWorkspace } from './sync-file.js';
 import { downloadVersion, pickVersion } from './version-file.js';
-import { serviceFor, type FileOptions } from './versions.js';
+import type { FileOptions } from './versions.js';
 
 interface RestoreOptions extends FileOptions {
   version: string;
+  note?: string;
 }
 
 export function registerRestore(program: Command, run: Run): void {
   addRootOption(addServiceOptions(program.command('restore <file>')))
     .description('make an earlier version current again (as a new version; history is kept)')
     .requiredOption('--version <n>', 'the version number to restore (see `asset-sync versions FILE`)')
+    .option('--note <text>', 'the new version’s note (default: "Restored from version N")')
     .action((file: string, options: RestoreOptions, command: Command) => run(() => restore(file, options, command.optsWithGlobals<GlobalOptions>())));
 }
 
 async function restore(fileArg: string, options: RestoreOptions, globals: GlobalOptions): Promise<number> {
   const number = parsePositiveInt('--version', options.version);
   const file = await locateSyncedFile(fileArg, options.root, readConfig());
-  const session = await openSession({
-    ...serviceFor(file, options),
-    root: file.root,
-    workspaces: [{ id: file.workspace.id, folder: basename(file.workspace.localPath), excluded: file.workspace.excludedPaths }],
-    logToStderr: globals.verbose,
-  });
+  const session = await openFileSession(file, options, globals);
   try {
-    const restored = await commitOldVersion(session, file, number);
+    const restored = await commitOldVersion(session, file, number, options.note);
     if (!restored) return EXIT_OK;
     print(`Version ${number} of ${file.relPath} is current again, as version ${restored.number} (sha256 ${restored.checksum.slice(0, 12)}…).`);
-    return await updateLocalFile(session, file, restored.checksum);
+    print(`Syncing ${file.workspace.name} to bring it down (anything else waiting is synced too)…`);
+    const report = await syncWorkspace(session);
+    const now = await hashFile(file.absPath).catch(() => null);
+    if (now?.checksum === restored.checksum) {
+      print(`Updated ${file.absPath}.`);
+      return EXIT_OK;
+    }
+    print(`The local file was not updated yet; \`asset-sync sync --once\` will bring it.`);
+    printProblems(report);
+    return EXIT_PROBLEMS;
   } finally {
     await session.close();
   }
 }
 
 /** Uploads version `number`'s bytes as a new version whose parent is the current one. */
-async function commitOldVersion(session: Session, file: SyncedFile, number: number): Promise<{ number: number; checksum: string } | null> {
+async function commitOldVersion(session: Session, file: SyncedFile, number: number, note = ''): Promise<{ number: number; checksum: string } | null> {
   const { client } = session;
   const ws = file.workspace.id;
   const assetId = file.base.assetId;
@@ -76,34 +82,10 @@ async function commitOldVersion(session: Session, file: SyncedFile, number: numb
       checksum: target.checksum,
       size: target.size,
       commit_parent_id: asset.current_version_id,
-      description: `Restored from version ${number}`,
+      description: note.trim() || `Restored from version ${number}`,
     });
     return { number: created.version_number, checksum: created.checksum };
   } finally {
     await rm(temp, { force: true });
   }
-}
-
-/**
- * Syncs the workspace so the new version reaches the disk, then checks the file holds it. The
- * sync carries out whatever else was waiting too, so each transfer is shown as `sync` shows it.
- */
-async function updateLocalFile(session: Session, file: SyncedFile, checksum: string): Promise<number> {
-  print(`Syncing ${file.workspace.name} to bring it down (anything else waiting is synced too)…`);
-  const reporter = attachReporter(session.engine, { tty: Boolean(process.stdout.isTTY), multipleWorkspaces: false, liveProblems: false });
-  let report;
-  try {
-    await session.engine.init();
-    report = await session.engine.syncOnce();
-  } finally {
-    reporter.stop();
-  }
-  const now = await hashFile(file.absPath).catch(() => null);
-  if (now?.checksum === checksum) {
-    print(`Updated ${file.absPath}.`);
-    return EXIT_OK;
-  }
-  print(`The local file was not updated yet; \`asset-sync sync --once\` will bring it.`);
-  for (const ws of report.workspaces) for (const problem of ws.problems) problemLines(problem).forEach((line) => print(line));
-  return EXIT_PROBLEMS;
 }
