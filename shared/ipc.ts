@@ -61,6 +61,10 @@ export const Requests = {
     pollIntervalSeconds: z.number().int().min(5).max(3600).optional(),
     bandwidthLimit: z.number().int().positive().nullable().optional(),
     launchAtLogin: z.boolean().optional(),
+    maxDownloads: z.number().int().min(1).max(32).optional(),
+    maxUploads: z.number().int().min(1).max(16).optional(),
+    prefetchThumbnails: z.boolean().optional(),
+    mediaCacheMiB: z.number().int().min(16).max(65_536).optional(),
     root: z.string().min(1).max(4096).optional(),
     workspaces: z.array(z.object({ id, excluded: z.array(relPath).default([]) })).optional(),
   }),
@@ -130,7 +134,14 @@ export interface SettingsView {
   deviceName: string;
   pollIntervalSeconds: number;
   bandwidthLimit: number | null;
+  /** Large files transferred at once, per direction. */
+  maxDownloads: number;
+  maxUploads: number;
   launchAtLogin: boolean;
+  /** Thumbnails drawn as files sync, not only when shown. */
+  prefetchThumbnails: boolean;
+  /** The size cap of the picture cache, in MiB. */
+  mediaCacheMiB: number;
   workspaces: Array<{ id: string; name: string; excluded: string[] }>;
 }
 

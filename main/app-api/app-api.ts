@@ -29,7 +29,7 @@ import { mediaHandlers } from './media.js';
 import type { AppHooks } from './hooks.js';
 import { decideReview, listReviews, markReviewsRead } from './reviews.js';
 import type { AppSession, SessionOpener } from './session.js';
-import { applySettings, engineChanges, settingsView } from './settings.js';
+import { applySettings, engineChanges, mediaChanges, settingsView } from './settings.js';
 import { openChecked } from './open-file.js';
 import { privateTempRoot } from './private-temp.js';
 import { VersionSummaries } from './version-summaries.js';
@@ -403,6 +403,9 @@ export class AppApi extends EventEmitter<UiEvents> {
 
   /** The settings changed from `before` to `after`: the running engine takes them over. */
   private async applyToEngine(before: Config, after: Config): Promise<void> {
+    const pictures = mediaChanges(before, after);
+    if (pictures.prefetch !== undefined) this.media?.setPrefetch(pictures.prefetch);
+    if (pictures.cacheBytes !== undefined) this.media?.setCacheBytes(pictures.cacheBytes);
     const changes = engineChanges(before, after);
     if (Object.keys(changes).length === 0) return;
     const session = this.session;
@@ -411,6 +414,7 @@ export class AppApi extends EventEmitter<UiEvents> {
     try {
       if (changes.pollIntervalMs !== undefined) session.engine.setPollInterval(changes.pollIntervalMs);
       if (changes.bandwidthLimit !== undefined) session.engine.setBandwidthLimit(changes.bandwidthLimit ?? undefined);
+      if (changes.transferLimits) session.engine.setTransferLimits(changes.transferLimits);
       if (changes.workspaces) await session.engine.setWorkspaces(changes.workspaces);
     } catch (error) {
       // A workspace could not be set up (the service out of reach, or it refused): a session

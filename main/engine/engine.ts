@@ -4,9 +4,10 @@
  * our own changes (to see them confirmed) and by hand. The engine is plain Node: the command
  * line and the Electron main process host the same class.
  *
- * Settings apply to the running engine (`setPollInterval`, `setBandwidthLimit`, `setWorkspaces`):
- * a new engine would need the root's lock, which this one holds until its session closes, and
- * would cut every transfer in flight short for a change that concerns none of them.
+ * Settings apply to the running engine (`setPollInterval`, `setBandwidthLimit`,
+ * `setTransferLimits`, `setWorkspaces`): a new engine would need the root's lock, which this one
+ * holds until its session closes, and would cut every transfer in flight short for a change that
+ * concerns none of them.
  */
 import { EventEmitter, setMaxListeners } from 'node:events';
 import { lstatSync } from 'node:fs';
@@ -319,6 +320,11 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   /** Bytes per second for all transfers together, those running included; undefined: unlimited. */
   setBandwidthLimit(bytesPerSecond: number | undefined): void {
     this.queue.setBandwidthLimit(bytesPerSecond);
+  }
+
+  /** Large files transferred at once per direction, those running included (they finish where they are). */
+  setTransferLimits(limits: { maxDownloads: number; maxUploads: number }): void {
+    this.queue.setTransferLimits(limits);
   }
 
   /** Converges every workspace: cycles until nothing is left to do (or `maxRounds`), then reports. */

@@ -98,7 +98,11 @@ export function settings(overrides: Partial<SettingsView> = {}): SettingsView {
     deviceName: 'dana-laptop',
     pollIntervalSeconds: 30,
     bandwidthLimit: null,
+    maxDownloads: 4,
+    maxUploads: 4,
     launchAtLogin: false,
+    prefetchThumbnails: true,
+    mediaCacheMiB: 256,
     workspaces: [{ id: WS, name: 'Spring Campaign', excluded: [] }],
     ...overrides,
   };
