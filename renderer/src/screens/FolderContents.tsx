@@ -110,7 +110,9 @@ function FileList({ workspaceId, rows, caption, actions }: { workspaceId: string
             </th>
             <th scope="col">Sync state</th>
             <th scope="col">Size</th>
-            <th scope="col">Modified</th>
+            <th scope="col" className="col-modified">
+              Modified
+            </th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>
             </th>
@@ -140,7 +142,7 @@ function FileList({ workspaceId, rows, caption, actions }: { workspaceId: string
                   <EntryState shown={row} />
                 </td>
                 <td>{entry.isFolder || entry.size === null ? '—' : formatBytes(entry.size)}</td>
-                <td>{formatDate(entry.modifiedAt)}</td>
+                <td className="col-modified">{formatDate(entry.modifiedAt)}</td>
                 <td className="actions">
                   <EntryButtons entry={entry} actions={actions} />
                 </td>
