@@ -87,7 +87,8 @@ describe('Versions screen', () => {
     expect(document.activeElement).toBe(field);
     fireEvent.change(field, { target: { value: 'first sketch, brighter sky' } });
     fireEvent.click(within(card(1)).getByRole('button', { name: 'Save note' }));
-    expect(await within(card(1)).findByText('first sketch, brighter sky')).toBeTruthy();
+    // The note as shown once saved (the field being closed holds the same words until then).
+    expect(await within(card(1)).findByText('first sketch, brighter sky', { selector: 'p' })).toBeTruthy();
     expect(bridge.requestsTo('setVersionNote')).toEqual([{ workspaceId: WS, path: 'Campaigns/hero.psd', versionId: 'v1', note: 'first sketch, brighter sky' }]);
     expect(document.activeElement).toBe(within(card(1)).getByRole('button', { name: 'Edit the note of version 1' }));
 
