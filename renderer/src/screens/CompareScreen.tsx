@@ -9,7 +9,7 @@ import { useServices } from '../store/context.js';
 import { baseName, type ScreenRoute } from '../store/route.js';
 import type { Loadable } from '../store/store.js';
 import { useQuery } from '../store/use-query.js';
-import { MakeCurrentButton, RestoreConfirm, SaveCopyButton } from './VersionActions.js';
+import { SaveCopyButton, useMakeCurrent } from './VersionActions.js';
 
 type Mode = 'side' | 'wipe' | 'onion';
 
@@ -181,10 +181,8 @@ function MetadataTable({
   rightPreview: Loadable<MediaPreview>;
   onChanged: () => void;
 }) {
-  const { bridge } = useServices();
   const { outcome, run } = useAction();
-  const [confirming, setConfirming] = useState<string | null>(null);
-  const [returnFocusTo, setReturnFocusTo] = useState<string | null>(null);
+  const makeCurrent = useMakeCurrent(workspaceId, path, run, onChanged);
   const sides = [
     { version: left, preview: leftPreview.kind === 'ready' ? leftPreview.value : null },
     { version: right, preview: rightPreview.kind === 'ready' ? rightPreview.value : null },
@@ -200,14 +198,6 @@ function MetadataTable({
   ];
   // A row that says nothing of either (the length of two pictures) is left out.
   const shownRows = rows.filter(([, value]) => sides.some((side) => value(side) !== '—'));
-  const restore = (version: VersionInfo) =>
-    void run(async () => {
-      setConfirming(null);
-      setReturnFocusTo(version.id);
-      await bridge.invoke('restoreVersion', { workspaceId, path, versionId: version.id });
-      onChanged();
-      return `Version ${version.number} is current again.`;
-    });
   return (
     <>
       <div className="table-scroll">
@@ -241,26 +231,9 @@ function MetadataTable({
               </th>
               {sides.map(({ version }) => (
                 <td key={version.id} className="actions">
-                  {confirming === version.id ? (
-                    <RestoreConfirm
-                      number={version.number}
-                      onConfirm={() => restore(version)}
-                      onCancel={() => {
-                        setConfirming(null);
-                        setReturnFocusTo(version.id);
-                      }}
-                    />
-                  ) : (
+                  {makeCurrent.question(version) ?? (
                     <>
-                      {!version.current && (
-                        <MakeCurrentButton
-                          number={version.number}
-                          disabled={outcome.kind === 'busy'}
-                          takeFocus={returnFocusTo === version.id}
-                          onFocused={() => setReturnFocusTo(null)}
-                          onClick={() => setConfirming(version.id)}
-                        />
-                      )}
+                      {makeCurrent.button(version, outcome.kind === 'busy')}
                       <SaveCopyButton workspaceId={workspaceId} path={path} version={version} run={run} />
                     </>
                   )}

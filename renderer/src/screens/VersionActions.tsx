@@ -1,9 +1,46 @@
 /** The actions on one version that Versions and Compare both offer. */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { VersionInfo } from '../../../shared/ipc.js';
 import { useServices } from '../store/context.js';
 
 type Run = (action: () => Promise<string | null>) => Promise<void>;
+
+/**
+ * "Make current" over a set of versions: one question open at a time, the restore run through
+ * the screen's `run`, and the focus back on the version's button when the question closes.
+ */
+export function useMakeCurrent(workspaceId: string, path: string, run: Run, onChanged: () => void) {
+  const { bridge } = useServices();
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [returnFocusTo, setReturnFocusTo] = useState<string | null>(null);
+  const restore = (version: VersionInfo) =>
+    void run(async () => {
+      setConfirming(null);
+      setReturnFocusTo(version.id);
+      await bridge.invoke('restoreVersion', { workspaceId, path, versionId: version.id });
+      onChanged();
+      return `Version ${version.number} is current again.`;
+    });
+  return {
+    /** The question for this version while it is asked (it takes the place of the version's actions), else null. */
+    question: (version: VersionInfo): ReactNode =>
+      confirming === version.id ? (
+        <RestoreConfirm
+          number={version.number}
+          onConfirm={() => restore(version)}
+          onCancel={() => {
+            setConfirming(null);
+            setReturnFocusTo(version.id);
+          }}
+        />
+      ) : null,
+    /** The button, for a version that can be made current. */
+    button: (version: VersionInfo, busy: boolean): ReactNode =>
+      version.current || version.deleted ? null : (
+        <MakeCurrentButton number={version.number} disabled={busy} takeFocus={returnFocusTo === version.id} onFocused={() => setReturnFocusTo(null)} onClick={() => setConfirming(version.id)} />
+      ),
+  };
+}
 
 export function SaveCopyButton({ workspaceId, path, version, run }: { workspaceId: string; path: string; version: VersionInfo; run: Run }) {
   const { bridge } = useServices();

@@ -11,7 +11,7 @@ import { openAssetAndShowVersions } from '../store/open-asset.js';
 import { openWithConsent } from '../store/open-with-consent.js';
 import { baseName, parentFolder, type ScreenRoute } from '../store/route.js';
 import { useQuery } from '../store/use-query.js';
-import { MakeCurrentButton, RestoreConfirm, SaveCopyButton } from './VersionActions.js';
+import { SaveCopyButton, useMakeCurrent } from './VersionActions.js';
 
 export function VersionsScreen({ workspaceId, path, assetId, versionId }: { workspaceId: string; path: string | null; assetId: string | null; versionId: string | null }) {
   if (path === null) return <UnplacedAsset workspaceId={workspaceId} assetId={assetId} versionId={versionId} />;
@@ -49,22 +49,11 @@ function VersionsOfFile({ workspaceId, path, assetId, highlight }: { workspaceId
 function VersionList({ workspaceId, path, versions, highlight, here, onChanged }: { workspaceId: string; path: string; versions: VersionInfo[]; highlight: string | null; here: ScreenRoute; onChanged: () => void }) {
   const { bridge, store } = useServices();
   const { outcome, run } = useAction();
-  const [confirming, setConfirming] = useState<string | null>(null);
-  // The version whose "Make current" button gets the focus back when the question closes.
-  const [returnFocusTo, setReturnFocusTo] = useState<string | null>(null);
+  const makeCurrent = useMakeCurrent(workspaceId, path, run, onChanged);
   if (versions.length === 0) return <p className="muted">This file has no versions on the service yet.</p>;
   const numberOf = new Map(versions.map((v) => [v.id, v.number]));
   const sorted = [...versions].sort((a, b) => b.number - a.number);
   const name = baseName(path);
-
-  const restore = (version: VersionInfo) =>
-    void run(async () => {
-      setConfirming(null);
-      setReturnFocusTo(version.id);
-      await bridge.invoke('restoreVersion', { workspaceId, path, versionId: version.id });
-      onChanged();
-      return `Version ${version.number} is current again.`;
-    });
 
   return (
     <>
@@ -110,30 +99,13 @@ function VersionList({ workspaceId, path, versions, highlight, here, onChanged }
                 </details>
               </div>
               <div className="actions version-actions">
-                {confirming === v.id ? (
-                  <RestoreConfirm
-                    number={v.number}
-                    onConfirm={() => restore(v)}
-                    onCancel={() => {
-                      setConfirming(null);
-                      setReturnFocusTo(v.id);
-                    }}
-                  />
-                ) : (
+                {makeCurrent.question(v) ?? (
                   <>
                     <button type="button" aria-label={`Open version ${v.number}`} onClick={() => void run(async () => (await openWithConsent((runConfirmed) => bridge.invoke('openVersion', { workspaceId, path, versionId: v.id, runConfirmed })), null))}>
                       Open
                     </button>
                     <SaveCopyButton workspaceId={workspaceId} path={path} version={v} run={run} />
-                    {!v.current && !v.deleted && (
-                      <MakeCurrentButton
-                        number={v.number}
-                        disabled={outcome.kind === 'busy'}
-                        takeFocus={returnFocusTo === v.id}
-                        onFocused={() => setReturnFocusTo(null)}
-                        onClick={() => setConfirming(v.id)}
-                      />
-                    )}
+                    {makeCurrent.button(v, outcome.kind === 'busy')}
                   </>
                 )}
               </div>
