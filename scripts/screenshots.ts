@@ -13,11 +13,20 @@ import { PATIENCE, REPO, eventually, startUiWorld } from '../test/e2e/ui-world.j
 const OUT = join(REPO, 'docs', 'images');
 const VIEWPORT = { width: 1200, height: 760 };
 
-/** Every picture and video poster in view has arrived (the shot shows the work, not placeholders). */
+/**
+ * Every picture in view has arrived, and every video poster has its frame or has stopped loading
+ * (idle: a `preload="metadata"` video may stop short of a frame), so the shot shows the work.
+ */
 const picturesLoaded = (page: Page) =>
+  // A function, not a string: a string polled in the page would be compiled there, which the CSP forbids.
   page.waitForFunction(
-    `[...document.querySelectorAll('main img, [role=dialog] img')].every((i) => i.complete) &&
-     [...document.querySelectorAll('main video, [role=dialog] video')].every((v) => v.readyState >= 2 || v.error)`,
+    () => {
+      type Media = { complete?: boolean; readyState?: number; error?: unknown; networkState?: number };
+      const doc = (globalThis as unknown as { document: { querySelectorAll(selector: string): ArrayLike<Media> } }).document;
+      const images = Array.from(doc.querySelectorAll('main img, [role=dialog] img'));
+      const videos = Array.from(doc.querySelectorAll('main video, [role=dialog] video'));
+      return images.every((i) => i.complete) && videos.every((v) => (v.readyState ?? 0) >= 2 || Boolean(v.error) || v.networkState === 1);
+    },
     undefined,
     PATIENCE,
   );
