@@ -82,6 +82,11 @@ export interface WorkspaceStatus {
   files: number;
   lastSyncAt: string | null;
   problems: Problem[];
+  /**
+   * Files still being written (changed within the last moments): uploaded once they stop
+   * changing. The first few, by path; absent or empty: none.
+   */
+  writing?: string[];
 }
 
 export interface EngineStatus {
@@ -93,7 +98,7 @@ export interface EngineStatus {
 
 export type ActivityKind =
   | 'downloaded' | 'uploaded' | 'created' | 'moved' | 'deleted' | 'trashed' | 'conflict' | 'locked'
-  | 'error' | 'brake' | 'scan' | 'listing' | 'restored' | 'resolved' | 'unlocked';
+  | 'error' | 'brake' | 'scan' | 'listing' | 'restored' | 'resolved' | 'unlocked' | 'waiting';
 
 export interface ActivityItem {
   at: string;
@@ -101,6 +106,11 @@ export interface ActivityItem {
   kind: ActivityKind;
   path: string | null;
   message: string;
+  /**
+   * The version the entry is about, when it is one (a download, an upload, a restore): the feed
+   * names its number, who made it and its note, looked up when shown (`describeVersions`).
+   */
+  version?: { assetId: string; versionId: string; number: number | null };
 }
 
 export interface ReviewNotification {

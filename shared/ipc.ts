@@ -35,7 +35,12 @@ export const Requests = {
   listVersions: z.object({ workspaceId: id, path: relPath }),
   openVersion: z.object({ workspaceId: id, path: relPath, versionId: id, runConfirmed }),
   saveVersionCopy: z.object({ workspaceId: id, path: relPath, versionId: id }),
-  restoreVersion: z.object({ workspaceId: id, path: relPath, versionId: id }),
+  /** Commits the version's bytes as a new current version; `note` is its note (else "Restored from version N"). */
+  restoreVersion: z.object({ workspaceId: id, path: relPath, versionId: id, note: z.string().max(10_000).optional() }),
+  /** The note (the service's `description`) of a version the user made; '' clears it. */
+  setVersionNote: z.object({ workspaceId: id, path: relPath, versionId: id, note: z.string().max(10_000) }),
+  /** Who made each version and its note, for the activity feed (looked up when shown, kept a while). */
+  describeVersions: z.object({ workspaceId: id, items: z.array(z.object({ assetId: id, versionId: id })).min(1).max(100) }),
   listReviews: z.object({}),
   /** Approves or rejects a version; a rejection needs a reason (`content`). */
   decideReview: z.object({
@@ -90,6 +95,10 @@ export const Requests = {
     pollIntervalSeconds: z.number().int().min(5).max(3600).optional(),
     bandwidthLimit: z.number().int().positive().nullable().optional(),
     launchAtLogin: z.boolean().optional(),
+    maxDownloads: z.number().int().min(1).max(32).optional(),
+    maxUploads: z.number().int().min(1).max(16).optional(),
+    prefetchThumbnails: z.boolean().optional(),
+    mediaCacheMiB: z.number().int().min(16).max(65_536).optional(),
     root: z.string().min(1).max(4096).optional(),
     workspaces: z.array(z.object({ id, excluded: z.array(relPath).default([]) })).optional(),
   }),
@@ -127,7 +136,10 @@ export interface FileEntry {
 export interface VersionInfo {
   id: string;
   number: number;
+  /** Who made it, by name ("user <id>" when the service names nobody). */
   author: string;
+  /** Made by the signed-in user: its note is theirs to write. */
+  mine: boolean;
   createdAt: string | null;
   size: number;
   checksum: string;
@@ -135,6 +147,15 @@ export interface VersionInfo {
   current: boolean;
   deleted: boolean;
   description: string | null;
+}
+
+/** One version as the activity feed tells it: "Dana Reyes uploaded version 7 of hero.psd: brighter sky". */
+export interface VersionSummary {
+  versionId: string;
+  number: number;
+  author: string;
+  mine: boolean;
+  note: string | null;
 }
 
 export interface ReviewItem extends ReviewNotification {
@@ -204,7 +225,14 @@ export interface SettingsView {
   deviceName: string;
   pollIntervalSeconds: number;
   bandwidthLimit: number | null;
+  /** Large files transferred at once, per direction. */
+  maxDownloads: number;
+  maxUploads: number;
   launchAtLogin: boolean;
+  /** Thumbnails drawn as files sync, not only when shown. */
+  prefetchThumbnails: boolean;
+  /** The size cap of the picture cache, in MiB. */
+  mediaCacheMiB: number;
   workspaces: Array<{ id: string; name: string; excluded: string[] }>;
 }
 
@@ -239,6 +267,9 @@ export interface Responses {
   openVersion: OpenOutcome;
   saveVersionCopy: { savedTo: string | null };
   restoreVersion: { versionId: string };
+  setVersionNote: VersionInfo;
+  /** One per item, in order; null where the service could not say. */
+  describeVersions: Array<VersionSummary | null>;
   listReviews: { reviewRequests: ReviewItem[]; changeRequests: ReviewItem[] };
   decideReview: { reviewId: string; decision: DecidedReview };
   changeDecision: DecidedReview;

@@ -13,7 +13,8 @@ import { EventEmitter } from 'node:events';
 import { mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { ActivityItem, ActivityKind, EngineEvents, EngineStatus } from '../../shared/engine.js';
+import type { ActivityItem, EngineEvents, EngineStatus } from '../../shared/engine.js';
+import { activityInput, activityItem } from '../index/activity.js';
 import { Requests, type BridgeError, type Channel, type ParsedRequestOf, type Responses, type UiEvents } from '../../shared/ipc.js';
 import { saveConfig, type Config } from '../config.js';
 import { placeRemoteTree, treeFromListing } from '../engine/remote-tree.js';
@@ -31,10 +32,11 @@ import { addComment, listComments, listMembers } from './comments.js';
 import { listConflicts } from './conflicts.js';
 import { setAssetLock } from '../engine/asset-lock.js';
 import type { AppSession, SessionOpener } from './session.js';
-import { applySettings, engineChanges, settingsView } from './settings.js';
+import { applySettings, engineChanges, mediaChanges, settingsView } from './settings.js';
 import { openChecked } from './open-file.js';
 import { privateTempRoot } from './private-temp.js';
-import { assetAt, listVersions, newestAuthor, openVersion, restoreVersion, saveVersionCopy, type VersionsContext } from './versions.js';
+import { VersionSummaries } from './version-summaries.js';
+import { assetAt, listVersions, newestAuthor, openVersion, restoreVersion, saveVersionCopy, setVersionNote, type VersionsContext } from './versions.js';
 
 export interface SignInTarget {
   baseUrl: string;
@@ -92,6 +94,7 @@ export class AppApi extends EventEmitter<UiEvents> {
   private reopenTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private privateTemp: Promise<string> | null = null;
+  private readonly summaries = new VersionSummaries();
   /** Session changes run one at a time, in order. */
   private lifecycle: Promise<void> = Promise.resolve();
   private readonly handlers: Handlers;
@@ -195,9 +198,7 @@ export class AppApi extends EventEmitter<UiEvents> {
       getStatus: async () => this.status(),
       getActivity: async ({ workspaceId, limit }) => {
         if (!this.session) return [];
-        return this.session.index.activity.list({ ...(workspaceId ? { workspaceId } : {}), limit }).map(
-          (e): ActivityItem => ({ at: new Date(e.at).toISOString(), workspaceId: e.workspaceId ?? '', kind: e.kind as ActivityKind, path: e.path, message: e.message }),
-        );
+        return this.session.index.activity.list({ ...(workspaceId ? { workspaceId } : {}), limit }).map(activityItem);
       },
       listFiles: async ({ workspaceId, folder }) => {
         const s = this.need();
@@ -218,14 +219,30 @@ export class AppApi extends EventEmitter<UiEvents> {
       listVersions: async (ref) => listVersions(await this.versions(), ref),
       openVersion: async ({ versionId, runConfirmed, ...ref }) => openVersion(await this.versions(), ref, versionId, runConfirmed),
       saveVersionCopy: async ({ versionId, ...ref }) => saveVersionCopy(await this.versions(), ref, versionId),
-      restoreVersion: async ({ versionId, ...ref }) => {
+      restoreVersion: async ({ versionId, note, ...ref }) => {
         const s = this.need();
-        const restored = await restoreVersion(await this.versions(), ref, versionId);
-        const message = `Restored version ${restored.from} of ${ref.path} as version ${restored.number}`;
-        s.index.activity.add({ workspaceId: ref.workspaceId, kind: 'restored', path: ref.path, message });
-        this.emit('activity', { at: new Date().toISOString(), workspaceId: ref.workspaceId, kind: 'restored', path: ref.path, message });
+        const restored = await restoreVersion(await this.versions(), ref, versionId, note);
+        const item: ActivityItem = {
+          at: new Date().toISOString(),
+          workspaceId: ref.workspaceId,
+          kind: 'restored',
+          path: ref.path,
+          message: `Restored version ${restored.from} of ${ref.path} as version ${restored.number}`,
+          version: { assetId: restored.assetId, versionId: restored.versionId, number: restored.number },
+        };
+        s.index.activity.add(activityInput(item));
+        this.emit('activity', item);
         s.engine.trigger(ref.workspaceId);
         return { versionId: restored.versionId };
+      },
+      setVersionNote: async ({ versionId, note, ...ref }) => {
+        const updated = await setVersionNote(await this.versions(), ref, versionId, note);
+        this.summaries.remember(ref.workspaceId, { versionId: updated.id, number: updated.number, author: updated.author, mine: updated.mine, note: updated.description });
+        return updated;
+      },
+      describeVersions: async ({ workspaceId, items }) => {
+        const s = this.need();
+        return this.summaries.describe(s.client, workspaceId, items, await this.userId(s));
       },
       listReviews: async () => {
         const s = this.need();
@@ -402,7 +419,7 @@ export class AppApi extends EventEmitter<UiEvents> {
 
   private async versions(): Promise<VersionsContext> {
     const s = this.need();
-    return { client: s.client, index: s.index, hooks: this.options.hooks, tempRoot: await this.tempRoot() };
+    return { client: s.client, index: s.index, hooks: this.options.hooks, tempRoot: await this.tempRoot(), selfUserId: await this.userId(s) };
   }
 
   /** The folder opened versions go to: the one given, else this user's own (private-temp.ts), found once. */
@@ -447,6 +464,9 @@ export class AppApi extends EventEmitter<UiEvents> {
 
   /** The settings changed from `before` to `after`: the running engine takes them over. */
   private async applyToEngine(before: Config, after: Config): Promise<void> {
+    const pictures = mediaChanges(before, after);
+    if (pictures.prefetch !== undefined) this.media?.setPrefetch(pictures.prefetch);
+    if (pictures.cacheBytes !== undefined) this.media?.setCacheBytes(pictures.cacheBytes);
     const changes = engineChanges(before, after);
     if (Object.keys(changes).length === 0) return;
     const session = this.session;
@@ -455,6 +475,7 @@ export class AppApi extends EventEmitter<UiEvents> {
     try {
       if (changes.pollIntervalMs !== undefined) session.engine.setPollInterval(changes.pollIntervalMs);
       if (changes.bandwidthLimit !== undefined) session.engine.setBandwidthLimit(changes.bandwidthLimit ?? undefined);
+      if (changes.transferLimits) session.engine.setTransferLimits(changes.transferLimits);
       if (changes.workspaces) await session.engine.setWorkspaces(changes.workspaces);
     } catch (error) {
       // A workspace could not be set up (the service out of reach, or it refused): a session

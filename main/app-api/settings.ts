@@ -18,7 +18,11 @@ export function settingsView(config: Config, signedIn: boolean, workspaceName: (
     deviceName: config.deviceName ?? defaultDeviceName(),
     pollIntervalSeconds: config.pollIntervalSeconds,
     bandwidthLimit: config.bandwidthLimit ?? null,
+    maxDownloads: config.maxDownloads,
+    maxUploads: config.maxUploads,
     launchAtLogin: config.launchAtLogin,
+    prefetchThumbnails: config.prefetchThumbnails,
+    mediaCacheMiB: config.mediaCacheMiB,
     workspaces: config.workspaces.map((w) => ({ id: w.id, name: workspaceName(w.id) ?? w.id, excluded: [...w.excluded] })),
   };
 }
@@ -41,6 +45,10 @@ export function applySettings(config: Config, patch: ParsedRequestOf<'updateSett
     else next.bandwidthLimit = patch.bandwidthLimit;
   }
   if (patch.launchAtLogin !== undefined) next.launchAtLogin = patch.launchAtLogin;
+  if (patch.maxDownloads !== undefined) next.maxDownloads = patch.maxDownloads;
+  if (patch.maxUploads !== undefined) next.maxUploads = patch.maxUploads;
+  if (patch.prefetchThumbnails !== undefined) next.prefetchThumbnails = patch.prefetchThumbnails;
+  if (patch.mediaCacheMiB !== undefined) next.mediaCacheMiB = patch.mediaCacheMiB;
   if (patch.root !== undefined) {
     if (!isAbsolute(patch.root)) throw new AppError('invalid_request', 'The sync folder must be a full path, such as /home/me/Asset Sync.');
     const root = resolve(patch.root);
@@ -63,6 +71,7 @@ export interface EngineChanges {
   pollIntervalMs?: number;
   /** null: no limit any more. */
   bandwidthLimit?: number | null;
+  transferLimits?: { maxDownloads: number; maxUploads: number };
   workspaces?: Config['workspaces'];
 }
 
@@ -70,6 +79,22 @@ export function engineChanges(before: Config, after: Config): EngineChanges {
   const changes: EngineChanges = {};
   if (after.pollIntervalSeconds !== before.pollIntervalSeconds) changes.pollIntervalMs = after.pollIntervalSeconds * 1000;
   if (after.bandwidthLimit !== before.bandwidthLimit) changes.bandwidthLimit = after.bandwidthLimit ?? null;
+  if (after.maxDownloads !== before.maxDownloads || after.maxUploads !== before.maxUploads) {
+    changes.transferLimits = { maxDownloads: after.maxDownloads, maxUploads: after.maxUploads };
+  }
   if (JSON.stringify(after.workspaces) !== JSON.stringify(before.workspaces)) changes.workspaces = after.workspaces;
   return changes;
+}
+
+/** What the running picture maker must change to go from `before` to `after`; absent: unchanged. */
+export interface MediaChanges {
+  prefetch?: boolean;
+  cacheBytes?: number;
+}
+
+export function mediaChanges(before: Config, after: Config): MediaChanges {
+  return {
+    ...(after.prefetchThumbnails !== before.prefetchThumbnails ? { prefetch: after.prefetchThumbnails } : {}),
+    ...(after.mediaCacheMiB !== before.mediaCacheMiB ? { cacheBytes: after.mediaCacheMiB * 1024 * 1024 } : {}),
+  };
 }

@@ -11,6 +11,7 @@ import type { OpenOutcome, VersionInfo } from '../../shared/ipc.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import { pathKey, sanitizeName } from '../local/paths.js';
 import type { ServiceClient } from '../service-client/index.js';
+import { authorNames, NotYourVersionError, writeVersionNote } from '../version-notes.js';
 import { downloadVersionTo } from './download.js';
 import { AppError } from './errors.js';
 import type { AppHooks } from './hooks.js';
@@ -22,6 +23,8 @@ export interface VersionsContext {
   hooks: AppHooks;
   /** Where opened versions are written: a folder of this user's alone (private-temp.ts). */
   tempRoot: string;
+  /** The signed-in user's id on the service, to tell their versions from others'; null: unknown. */
+  selfUserId: string | null;
 }
 
 export interface FileRef {
@@ -39,25 +42,42 @@ export function assetAt(index: SyncIndex, ref: FileRef): string {
 }
 
 
-export function versionInfo(v: AssetVersion, currentVersionId: string): VersionInfo {
+export function versionInfo(v: AssetVersion, currentVersionId: string, names: ReadonlyMap<string, string> = new Map(), selfUserId: string | null = null): VersionInfo {
   return {
     id: v.id,
     number: v.version_number,
-    author: personName(v.user, v.created_by_user_id),
+    author: names.get(v.created_by_user_id) ?? personName(v.user, `user ${v.created_by_user_id}`),
+    mine: selfUserId !== null && v.created_by_user_id === selfUserId,
     createdAt: v.created_at ?? null,
     size: v.size,
     checksum: v.checksum,
     parentId: v.commit_parent_id ?? null,
     current: v.id === currentVersionId,
     deleted: v.deleted ?? false,
-    description: v.description,
+    description: v.description || null,
   };
 }
 
 export async function listVersions(ctx: VersionsContext, ref: FileRef): Promise<VersionInfo[]> {
   const assetId = assetAt(ctx.index, ref);
   const [versions, asset] = await Promise.all([ctx.client.listVersions(ref.workspaceId, assetId), ctx.client.getAsset(ref.workspaceId, assetId)]);
-  return versions.map((v) => versionInfo(v, asset.current_version_id)).sort((a, b) => b.number - a.number);
+  const names = await authorNames(ctx.client, ref.workspaceId, versions);
+  return versions.map((v) => versionInfo(v, asset.current_version_id, names, ctx.selfUserId)).sort((a, b) => b.number - a.number);
+}
+
+/** Writes the note of a version the user made (version-notes.ts); another's is refused. */
+export async function setVersionNote(ctx: VersionsContext, ref: FileRef, versionId: string, note: string): Promise<VersionInfo> {
+  const { assetId, version } = await findVersion(ctx, ref, versionId);
+  if (ctx.selfUserId === null) throw new AppError('offline', 'Asset Sync cannot tell who you are on the service right now, so it cannot change a note. Try again in a moment.');
+  let updated: AssetVersion;
+  try {
+    updated = await writeVersionNote(ctx.client, ref.workspaceId, version, note, ctx.selfUserId);
+  } catch (error) {
+    if (error instanceof NotYourVersionError) throw new AppError(error.code, error.message);
+    throw error;
+  }
+  const asset = await ctx.client.getAsset(ref.workspaceId, assetId);
+  return versionInfo(updated, asset.current_version_id, await authorNames(ctx.client, ref.workspaceId, [updated]), ctx.selfUserId);
 }
 
 async function findVersion(ctx: VersionsContext, ref: FileRef, versionId: string): Promise<{ assetId: string; version: AssetVersion }> {
@@ -103,7 +123,7 @@ export async function openVersion(ctx: VersionsContext, ref: FileRef, versionId:
   return { opened: true };
 }
 
-export async function restoreVersion(ctx: VersionsContext, ref: FileRef, versionId: string): Promise<{ versionId: string; number: number; from: number }> {
+export async function restoreVersion(ctx: VersionsContext, ref: FileRef, versionId: string, note = ''): Promise<{ assetId: string; versionId: string; number: number; from: number }> {
   const { client } = ctx;
   const assetId = assetAt(ctx.index, ref);
   const [versions, asset] = await Promise.all([client.listVersions(ref.workspaceId, assetId), client.getAsset(ref.workspaceId, assetId)]);
@@ -123,9 +143,9 @@ export async function restoreVersion(ctx: VersionsContext, ref: FileRef, version
       checksum,
       size,
       commit_parent_id: asset.current_version_id,
-      description: `Restored from version ${source.version_number}`,
+      description: note.trim() || `Restored from version ${source.version_number}`,
     });
-    return { versionId: created.id, number: created.version_number, from: source.version_number };
+    return { assetId, versionId: created.id, number: created.version_number, from: source.version_number };
   } finally {
     await rm(folder, { recursive: true, force: true });
   }

@@ -2,7 +2,7 @@
  * What the command line prints: lines for people, JSON for scripts. Formatting lives here so
  * every command words sizes, dates, problems and activity the same way.
  */
-import type { Problem, ReviewNotification } from '../../shared/engine.js';
+import type { Problem, ReviewNotification, SyncReport } from '../../shared/engine.js';
 
 /** False once the reader of stdout has gone (`asset-sync sync | head -1`): there is no one left to tell. */
 let stdoutOpen = true;
@@ -80,6 +80,11 @@ export function activityLine(item: { kind: string; path: string | null; message:
   if (path && message.startsWith(path)) return `${prefix}${kind} ${message}`;
   if (!message) return `${prefix}${kind} ${path ?? ''}`.trimEnd();
   return path ? `${prefix}${kind} ${path}: ${message}` : `${prefix}${kind}: ${message}`;
+}
+
+/** What a sync left to fix, as `sync` prints it. */
+export function printProblems(report: SyncReport): void {
+  for (const ws of report.workspaces) for (const problem of ws.problems) problemLines(problem).forEach((line) => print(line));
 }
 
 /** A problem and what to do about it, as the lines to print. */

@@ -14,19 +14,21 @@ import { EXIT_OK, EXIT_PROBLEMS, RefusedError } from './errors.js';
 import { openFileSession } from './file-session.js';
 import { locateSyncedFile, type SyncedFile } from './local-file.js';
 import { addRootOption, addServiceOptions, parsePositiveInt, readConfig, type GlobalOptions, type Run } from './options.js';
-import { print, problemLines } from './output.js';
+import { print, printProblems } from './output.js';
 import { syncOnceShown } from './progress.js';
 import { downloadVersion, pickVersion } from './version-file.js';
 import type { FileOptions } from './versions.js';
 
 interface RestoreOptions extends FileOptions {
   version: string;
+  note?: string;
 }
 
 export function registerRestore(program: Command, run: Run): void {
   addRootOption(addServiceOptions(program.command('restore <file>')))
     .description('make an earlier version current again (as a new version; history is kept)')
     .requiredOption('--version <n>', 'the version number to restore (see `asset-sync versions FILE`)')
+    .option('--note <text>', 'the new version’s note (default: "Restored from version N")')
     .action((file: string, options: RestoreOptions, command: Command) => run(() => restore(file, options, command.optsWithGlobals<GlobalOptions>())));
 }
 
@@ -35,7 +37,7 @@ async function restore(fileArg: string, options: RestoreOptions, globals: Global
   const file = await locateSyncedFile(fileArg, options.root, readConfig());
   const session = await openFileSession(file, options, globals);
   try {
-    const restored = await commitOldVersion(session, file, number);
+    const restored = await commitOldVersion(session, file, number, options.note);
     if (!restored) return EXIT_OK;
     print(`Version ${number} of ${file.relPath} is current again, as version ${restored.number} (sha256 ${restored.checksum.slice(0, 12)}…).`);
     return await updateLocalFile(session, file, restored.checksum);
@@ -45,7 +47,7 @@ async function restore(fileArg: string, options: RestoreOptions, globals: Global
 }
 
 /** Uploads version `number`'s bytes as a new version whose parent is the current one. */
-async function commitOldVersion(session: Session, file: SyncedFile, number: number): Promise<{ number: number; checksum: string } | null> {
+async function commitOldVersion(session: Session, file: SyncedFile, number: number, note = ''): Promise<{ number: number; checksum: string } | null> {
   const { client } = session;
   const ws = file.workspace.id;
   const assetId = file.base.assetId;
@@ -72,7 +74,7 @@ async function commitOldVersion(session: Session, file: SyncedFile, number: numb
       size: target.size,
       contentType: target.content_type ?? undefined,
       parentVersionId: asset.current_version_id,
-      description: `Restored from version ${number}`,
+      description: note.trim() || `Restored from version ${number}`,
     });
     return { number: created.version_number, checksum: created.checksum };
   } finally {
@@ -93,6 +95,6 @@ async function updateLocalFile(session: Session, file: SyncedFile, checksum: str
     return EXIT_OK;
   }
   print(`The local file was not updated yet; \`asset-sync sync --once\` will bring it.`);
-  for (const ws of report.workspaces) for (const problem of ws.problems) problemLines(problem).forEach((line) => print(line));
+  printProblems(report);
   return EXIT_PROBLEMS;
 }

@@ -1,33 +1,53 @@
 /**
  * `asset-sync save-version <file> --version N --to <path>`: a copy of one version, checked
  * against its checksum, written where the user says; an existing file is kept unless --force.
+ * `asset-sync save-version <file> --note <text>`: the file's changes saved now as a new version
+ * with that note (a sync of its workspace uploads them, then the note is written on the version
+ * made).
  */
 import { constants } from 'node:fs';
 import { copyFile, link, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { connect } from '../bootstrap.js';
+import { hashFile } from '../local/hash.js';
+import { writeVersionNote } from '../version-notes.js';
 import { tempFileName } from '../local/own-files.js';
-import { EXIT_OK, RefusedError, UsageError } from './errors.js';
+import { EXIT_OK, EXIT_PROBLEMS, RefusedError, UsageError } from './errors.js';
 import { locateSyncedFile } from './local-file.js';
 import { addRootOption, addServiceOptions, parsePositiveInt, readConfig, type GlobalOptions, type Run } from './options.js';
-import { formatBytes, print } from './output.js';
+import { formatBytes, print, printProblems } from './output.js';
+import { openFileSession } from './file-session.js';
+import { syncOnceShown } from './progress.js';
 import { downloadVersion, pickVersion } from './version-file.js';
 import { serviceFor, type FileOptions } from './versions.js';
 
 interface SaveOptions extends FileOptions {
-  version: string;
-  to: string;
+  version?: string;
+  to?: string;
   force?: boolean;
+  note?: string;
 }
 
 export function registerSaveVersion(program: Command, run: Run): void {
   addRootOption(addServiceOptions(program.command('save-version <file>')))
-    .description('save a copy of one version of a synced file')
-    .requiredOption('--version <n>', 'the version number (see `asset-sync versions FILE`)')
-    .requiredOption('--to <path>', 'where to write it (a folder: the file keeps its name)')
+    .description('save a copy of one version of a synced file (--version, --to), or your changes as a new version with a note (--note)')
+    .option('--version <n>', 'the version number to copy (see `asset-sync versions FILE`)')
+    .option('--to <path>', 'where to write the copy (a folder: the file keeps its name)')
     .option('--force', 'replace the file at --to if there is one')
-    .action((file: string, options: SaveOptions, command: Command) => run(() => saveVersion(file, options, command.optsWithGlobals<GlobalOptions>())));
+    .option('--note <text>', 'save your changes to the file now, as a new version with this note')
+    .action((file: string, options: SaveOptions, command: Command) => run(() => save(file, options, command.optsWithGlobals<GlobalOptions>())));
+}
+
+function save(fileArg: string, options: SaveOptions, globals: GlobalOptions): Promise<number> {
+  if (options.note !== undefined && (options.version !== undefined || options.to !== undefined)) {
+    throw new UsageError('--note saves your changes as a new version; --version and --to save a copy of an old one: give one or the other.');
+  }
+  if (options.note !== undefined) return saveWithNote(fileArg, options.note, options, globals);
+  if (options.version === undefined || options.to === undefined) {
+    throw new UsageError('save-version needs --version N and --to PATH (a copy of an old version), or --note TEXT (your changes as a new version with that note).');
+  }
+  return saveVersion(fileArg, { ...options, version: options.version, to: options.to }, globals);
 }
 
 /** `--to` naming a folder means "in there, under the file's own name". */
@@ -39,7 +59,7 @@ async function destination(to: string, fileName: string): Promise<string> {
 
 const exists = (path: string): Promise<boolean> => stat(path).then(() => true, () => false);
 
-async function saveVersion(fileArg: string, options: SaveOptions, globals: GlobalOptions): Promise<number> {
+async function saveVersion(fileArg: string, options: SaveOptions & { version: string; to: string }, globals: GlobalOptions): Promise<number> {
   const number = parsePositiveInt('--version', options.version);
   const file = await locateSyncedFile(fileArg, options.root, readConfig());
   const target = await destination(options.to, basename(file.absPath));
@@ -88,5 +108,38 @@ async function placeWithoutOverwrite(temp: string, target: string): Promise<void
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new RefusedError(`${target} already exists; nothing was written. Add --force to replace it.`);
     throw error;
+  }
+}
+
+/**
+ * Uploads the file's changes now (a sync of its workspace) and writes the note on the version
+ * that made. A file without changes has no new version to save: the note of the version it holds
+ * is written with `asset-sync versions --note`, which the refusal names.
+ */
+async function saveWithNote(fileArg: string, note: string, options: SaveOptions, globals: GlobalOptions): Promise<number> {
+  const file = await locateSyncedFile(fileArg, options.root, readConfig());
+  const local = await hashFile(file.absPath);
+  if (local.checksum === file.base.checksum) {
+    const connection = await connect({ ...serviceFor(file, options), logToStderr: globals.verbose });
+    const held = await connection.client.getVersion(file.workspace.id, file.base.assetId, file.base.versionId).finally(() => connection.close());
+    const n = held.version_number;
+    throw new RefusedError(`${file.relPath} has no changes since version ${n}: there is nothing to save. To change the note of version ${n}: asset-sync versions ${fileArg} --version ${n} --note "…"`);
+  }
+  const session = await openFileSession(file, options, globals);
+  try {
+    print(`Syncing ${file.workspace.name} to upload ${file.relPath} (anything else waiting is synced too)…`);
+    const report = await syncOnceShown(session.engine);
+    const synced = session.index.base.getFile(file.workspace.id, file.relPath);
+    if (!synced || synced.versionId === file.base.versionId) {
+      print(`${file.relPath} was not uploaded, so no version has the note yet.`);
+      printProblems(report);
+      return EXIT_PROBLEMS;
+    }
+    const [version, self] = await Promise.all([session.client.getVersion(file.workspace.id, synced.assetId, synced.versionId), session.client.getUser()]);
+    const noted = await writeVersionNote(session.client, file.workspace.id, version, note, self.id ?? '');
+    print(`Saved ${file.relPath} as version ${noted.version_number}${noted.description ? ` with the note “${noted.description}”` : ''}.`);
+    return EXIT_OK;
+  } finally {
+    await session.close();
   }
 }

@@ -1,10 +1,15 @@
-/** `asset-sync versions <file>`: the version history of the asset a local file syncs with. */
+/**
+ * `asset-sync versions <file>`: the version history of the asset a local file syncs with; with
+ * `--note`, the note of one of the user's own versions (`--version N`, else the one on disk).
+ */
 import type { Command } from 'commander';
 import type { AssetVersion } from '../../shared/api/index.js';
 import { connect } from '../bootstrap.js';
-import { EXIT_OK } from './errors.js';
+import { writeVersionNote } from '../version-notes.js';
+import { EXIT_OK, RefusedError, UsageError } from './errors.js';
 import { locateSyncedFile, type SyncedFile, type WorkspaceFile } from './local-file.js';
-import { addRootOption, addServiceOptions, readConfig, resolveService, type GlobalOptions, type Run, type ServiceOptions } from './options.js';
+import { addRootOption, addServiceOptions, parsePositiveInt, readConfig, resolveService, type GlobalOptions, type Run, type ServiceOptions } from './options.js';
+import { pickVersion } from './version-file.js';
 import { formatBytes, formatDate, formatTable, personName, print, printJson } from './output.js';
 
 export interface FileOptions extends ServiceOptions {
@@ -26,12 +31,20 @@ export interface VersionRow {
   description: string | null;
 }
 
+interface VersionsOptions extends FileOptions {
+  json?: boolean;
+  note?: string;
+  version?: string;
+}
+
 export function registerVersions(program: Command, run: Run): void {
   addRootOption(addServiceOptions(program.command('versions <file>')))
-    .description('list the versions of a synced file')
+    .description('list the versions of a synced file, or write the note of one of yours (--note)')
     .option('--json', 'print JSON')
-    .action((file: string, options: FileOptions & { json?: boolean }, command: Command) =>
-      run(() => versions(file, options, command.optsWithGlobals<GlobalOptions>())),
+    .option('--note <text>', 'write this note on one of your versions ("" clears it)')
+    .option('--version <n>', 'with --note: the version to write it on (default: the one this file holds)')
+    .action((file: string, options: VersionsOptions, command: Command) =>
+      run(() => (options.note === undefined ? versions(file, options, command.optsWithGlobals<GlobalOptions>()) : noteVersion(file, options.note, options, command.optsWithGlobals<GlobalOptions>()))),
     );
 }
 
@@ -77,7 +90,8 @@ export function serviceFor(file: WorkspaceFile, options: ServiceOptions): { base
   return resolveService(options, { ...config, baseUrl: file.service.baseUrl ?? config.baseUrl, accountId: file.workspace.accountId });
 }
 
-async function versions(fileArg: string, options: FileOptions & { json?: boolean }, globals: GlobalOptions): Promise<number> {
+async function versions(fileArg: string, options: VersionsOptions, globals: GlobalOptions): Promise<number> {
+  if (options.version !== undefined) throw new UsageError('--version names the version whose note --note writes; to list the versions, leave both out.');
   const file = await locateSyncedFile(fileArg, options.root, readConfig());
   const connection = await connect({ ...serviceFor(file, options), logToStderr: globals.verbose });
   try {
@@ -88,6 +102,26 @@ async function versions(fileArg: string, options: FileOptions & { json?: boolean
     const rows = versionRows(list, asset.current_version_id, file.base.versionId);
     if (options.json) printJson({ path: file.relPath, workspaceId: file.workspace.id, assetId: file.base.assetId, versions: rows });
     else versionLines(file, rows).forEach((line) => print(line));
+    return EXIT_OK;
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Writes the note of version `--version` (default: the one the file holds), which must be the user's. */
+async function noteVersion(fileArg: string, note: string, options: VersionsOptions, globals: GlobalOptions): Promise<number> {
+  const number = options.version === undefined ? null : parsePositiveInt('--version', options.version);
+  const file = await locateSyncedFile(fileArg, options.root, readConfig());
+  const connection = await connect({ ...serviceFor(file, options), logToStderr: globals.verbose });
+  try {
+    const { client } = connection;
+    const [list, self] = await Promise.all([client.listVersions(file.workspace.id, file.base.assetId), client.getUser()]);
+    const version = number === null ? list.find((v) => v.id === file.base.versionId) : pickVersion(list, number);
+    if (!version) throw new RefusedError(`The version ${file.relPath} holds is gone from the service. Name one with --version (see \`asset-sync versions ${fileArg}\`).`);
+    if (!self.id) throw new RefusedError('The service did not say who you are, so no note was written. Try again.');
+    const updated = await writeVersionNote(client, file.workspace.id, version, note, self.id);
+    const what = `Version ${updated.version_number} of ${file.relPath}`;
+    print(updated.description ? `${what} now has the note “${updated.description}”.` : `${what} has no note now.`);
     return EXIT_OK;
   } finally {
     await connection.close();

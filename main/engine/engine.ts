@@ -6,16 +6,17 @@
  * confirmed) and by hand. The engine is plain Node: the command line and the Electron main
  * process host the same class.
  *
- * Settings apply to the running engine (`setPollInterval`, `setBandwidthLimit`, `setWorkspaces`):
- * a new engine would need the root's lock, which this one holds until its session closes, and
- * would cut every transfer in flight short for a change that concerns none of them.
+ * Settings apply to the running engine (`setPollInterval`, `setBandwidthLimit`,
+ * `setTransferLimits`, `setWorkspaces`): a new engine would need the root's lock, which this one
+ * holds until its session closes, and would cut every transfer in flight short for a change that
+ * concerns none of them.
  */
 import { EventEmitter, setMaxListeners } from 'node:events';
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { isNotice, type ActivityItem, type EngineEvents, type EngineStatus, type PendingCounts, type Problem, type ReviewNotification, type SyncReport, type SyncState, type WorkspaceStatus } from '../../shared/engine.js';
 import type { Action } from '../sync/actions.js';
-import type { ActivityInput } from '../index/activity.js';
+import { activityInput, type ActivityInput } from '../index/activity.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import { sanitizeName } from '../local/paths.js';
 import { fsWorkers } from '../local/fs-workers.js';
@@ -38,6 +39,7 @@ import { DEFAULT_QUIET_MS } from '../local/stability.js';
 import { RecentDeletes } from './recent-deletes.js';
 import { NOTHING_PENDING, engineStatus, pendingKey, pendingOf, problemsFrom, workspaceState } from './status.js';
 import { PausedChanges } from './paused-changes.js';
+import { WritingFiles } from './writing-files.js';
 import { WorkspaceSync, type CycleOutcome, type WorkspaceTarget } from './workspace-sync.js';
 
 export interface EngineWorkspace {
@@ -102,6 +104,8 @@ interface WorkspaceRuntime {
   deletionsConfirmed?: boolean;
   /** Local changes the watcher saw while sync is paused (none are uploaded before the resume). */
   pausedChanges: PausedChanges;
+  /** Files the last cycle found still being written. */
+  writing: WritingFiles;
   /**
    * Synced files, counted again only after a cycle that acted: a count of 100,000 rows at every
    * status update (each phase change) was a tenth of a second of every start-up.
@@ -279,6 +283,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       settled: null,
       recentDeletes: new RecentDeletes(index, spec.id),
       pausedChanges: new PausedChanges({ dir: target.dir, base: (rel) => index.base.getFile(spec.id, rel), excluded: target.excluded }),
+      writing: new WritingFiles(),
     };
     this.runtimes.set(spec.id, runtime);
     return runtime;
@@ -369,6 +374,11 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   /** Bytes per second for all transfers together, those running included; undefined: unlimited. */
   setBandwidthLimit(bytesPerSecond: number | undefined): void {
     this.queue.setBandwidthLimit(bytesPerSecond);
+  }
+
+  /** Large files transferred at once per direction, those running included (they finish where they are). */
+  setTransferLimits(limits: { maxDownloads: number; maxUploads: number }): void {
+    this.queue.setTransferLimits(limits);
   }
 
   /** Converges every workspace: cycles until nothing is left to do (or `maxRounds`), then reports. */
@@ -780,6 +790,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     this.flushActivity();
     if (outcome.blocked) problems.push(outcome.blocked);
     runtime.last = outcome;
+    for (const item of runtime.writing.update(workspaceId, outcome.waiting, new Date())) this.activity(item);
     runtime.phase = 'up-to-date';
     if (!outcome.blocked) runtime.lastSyncAt = new Date().toISOString();
     this.emitStatus();
@@ -804,6 +815,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       files: (runtime.files ??= this.options.index.base.countFiles(target.id)),
       lastSyncAt: runtime.lastSyncAt,
       problems,
+      ...(runtime.writing.shown().length > 0 ? { writing: runtime.writing.shown() } : {}),
     };
   }
 
@@ -850,7 +862,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
    */
   private activity(item: ActivityItem): void {
     if (this.repeats(item)) return;
-    this.pendingActivity.push({ workspaceId: item.workspaceId, kind: item.kind, path: item.path, message: item.message, at: Date.parse(item.at) });
+    this.pendingActivity.push(activityInput(item));
     this.activityFlush ??= setTimeout(() => this.flushActivity(), ACTIVITY_FLUSH_MS);
     this.emit('activity', item);
   }

@@ -1,4 +1,5 @@
 /** The activity log the UI shows ("Uploaded hero.psd"), capped so it never grows without bound. */
+import type { ActivityItem, ActivityKind } from '../../shared/engine.js';
 import type { Db } from './database.js';
 
 export const DEFAULT_ACTIVITY_CAP = 10_000;
@@ -109,4 +110,30 @@ export class ActivityLog {
     );
     return Number(info.lastInsertRowid);
   }
+}
+
+/** An item of the engine's feed as a row of the log: the version it names goes in `details`. */
+export function activityInput(item: ActivityItem): ActivityInput {
+  return {
+    workspaceId: item.workspaceId,
+    kind: item.kind,
+    path: item.path,
+    message: item.message,
+    at: Date.parse(item.at),
+    ...(item.version ? { details: { version: item.version } } : {}),
+  };
+}
+
+/** A row of the log as the feed shows it; `details` written by an older version are left out. */
+export function activityItem(entry: ActivityEntry): ActivityItem {
+  const item: ActivityItem = { at: new Date(entry.at).toISOString(), workspaceId: entry.workspaceId ?? '', kind: entry.kind as ActivityKind, path: entry.path, message: entry.message };
+  const version = (entry.details as { version?: unknown } | null)?.version;
+  if (isVersionRef(version)) item.version = { assetId: version.assetId, versionId: version.versionId, number: version.number ?? null };
+  return item;
+}
+
+function isVersionRef(value: unknown): value is { assetId: string; versionId: string; number?: number | null } {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.assetId === 'string' && typeof v.versionId === 'string' && (v.number === undefined || v.number === null || typeof v.number === 'number');
 }

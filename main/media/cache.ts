@@ -59,7 +59,7 @@ export class MediaCache {
   private readonly now: () => number;
   private readonly pins = new Map<string, number>();
   private total: number;
-  readonly capBytes: number;
+  private cap: number;
   /** The sweep of files left without a row by a crash, started at open. */
   readonly swept: Promise<number>;
 
@@ -67,7 +67,7 @@ export class MediaCache {
     readonly dir: string,
     options: CacheOptions,
   ) {
-    this.capBytes = options.capBytes;
+    this.cap = options.capBytes;
     this.now = options.now ?? Date.now;
     this.filesDir = join(dir, 'files');
     // One temp folder per open cache: two processes (the app and a `sync --ui` of another
@@ -84,6 +84,16 @@ export class MediaCache {
 
   get totalBytes(): number {
     return this.total;
+  }
+
+  get capBytes(): number {
+    return this.cap;
+  }
+
+  /** A new size cap (the user's setting): a smaller one evicts down to it at once. */
+  setCapBytes(bytes: number): void {
+    this.cap = bytes;
+    this.evict('');
   }
 
   get<M>(key: string): CacheEntry<M> | undefined {
@@ -159,8 +169,8 @@ export class MediaCache {
 
   /** Least recently used first, down to 90% of the cap; never `keep` or a pinned entry. */
   private evict(keep: string): void {
-    if (this.total <= this.capBytes) return;
-    const target = this.capBytes * 0.9;
+    if (this.total <= this.cap) return;
+    const target = this.cap * 0.9;
     const oldest = this.db.prepare<[number], Row>('SELECT key, file, bytes, used_at, meta FROM entries WHERE bytes > 0 ORDER BY used_at LIMIT ?');
     for (let batch = 64; this.total > target; batch *= 2) {
       const rows = oldest.all(batch).filter((r) => r.key !== keep && !this.pins.has(r.key));

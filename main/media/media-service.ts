@@ -105,11 +105,13 @@ export class MediaService {
   /** When prefetching began waiting for a busy sync (null: the sync is not busy). */
   private deferredSince: number | null = null;
   private lastBackgroundMs = 0;
+  private prefetchOn: boolean;
   private readonly onActivity = (item: ActivityItem) => {
     if ((item.kind === 'downloaded' || item.kind === 'uploaded') && item.path) this.prefetch(item.workspaceId, item.path);
   };
 
   constructor(private readonly options: MediaServiceOptions) {
+    this.prefetchOn = options.prefetch !== false;
     this.cache = new MediaCache(options.dir, { capBytes: options.cacheBytes ?? DEFAULT_CACHE_BYTES, ...(options.now ? { now: options.now } : {}) });
     this.pool = new PicturePool(options.pool);
     this.signer = new CapabilitySigner(options.capabilityTtlMs, options.now);
@@ -120,7 +122,18 @@ export class MediaService {
     this.session?.engine?.off('activity', this.onActivity);
     this.session = session;
     this.prefetchQueue.clear();
-    if (session && this.options.prefetch !== false) session.engine?.on('activity', this.onActivity);
+    if (session && this.prefetchOn) session.engine?.on('activity', this.onActivity);
+  }
+
+  /** Whether pictures are drawn as files sync (the user's setting); off drops those still to make. */
+  setPrefetch(on: boolean): void {
+    this.prefetchOn = on;
+    this.use(this.session);
+  }
+
+  /** The picture cache's size cap (the user's setting). */
+  setCacheBytes(bytes: number): void {
+    this.cache.setCapBytes(bytes);
   }
 
   async thumbnails(request: { workspaceId: string; items: Array<{ assetId?: string | undefined; path?: string | undefined; versionId?: string | undefined }>; size: ThumbnailSize }): Promise<ThumbnailRef[]> {

@@ -16,6 +16,7 @@ import {
   Comment,
   CreateAssetRequest,
   CreateVersionRequest,
+  UpdateVersionRequest,
   Folder,
   FolderDetail,
   Hierarchy,
@@ -114,6 +115,7 @@ export interface UpdateAssetInput {
 }
 
 export type CreateVersionInput = z.input<typeof CreateVersionRequest>;
+export type UpdateVersionInput = z.input<typeof UpdateVersionRequest>;
 
 export interface DeleteAssetsOptions extends CallOptions {
   permanent?: boolean;
@@ -428,6 +430,30 @@ export class ServiceClient {
     return this.call({
       method: 'POST',
       path: `/workspaces/assets/${seg(assetId)}/versions`,
+      body: input,
+      schema: AssetVersion,
+      retriable: true,
+      scope: { workspaceId },
+      ...options,
+    });
+  }
+
+  getVersion(workspaceId: string, assetId: string, versionId: string, options: CallOptions = {}): Promise<AssetVersion> {
+    return this.call({
+      method: 'GET',
+      path: `/workspaces/assets/${seg(assetId)}/versions/${seg(versionId)}`,
+      schema: AssetVersion,
+      retriable: true,
+      scope: { workspaceId },
+      ...options,
+    });
+  }
+
+  /** A version's name or note. Retried: the same change twice leaves the same version. */
+  updateVersion(workspaceId: string, assetId: string, versionId: string, input: UpdateVersionInput, options: CallOptions = {}): Promise<AssetVersion> {
+    return this.call({
+      method: 'PATCH',
+      path: `/workspaces/assets/${seg(assetId)}/versions/${seg(versionId)}`,
       body: input,
       schema: AssetVersion,
       retriable: true,

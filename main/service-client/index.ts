@@ -7,6 +7,7 @@ export type {
   CreateAssetInput,
   UpdateAssetInput,
   CreateVersionInput,
+  UpdateVersionInput,
   DeleteAssetsOptions,
   CreateReviewInput,
 } from './client.js';

@@ -60,7 +60,8 @@ const SPEED_WINDOW_MS = 3000;
 const MAX_THROTTLE_SLEEP_MS = 250;
 
 interface Waiter {
-  units: number;
+  /** A large file takes a whole slot; small ones share one. */
+  large: boolean;
   start: () => void;
 }
 
@@ -130,10 +131,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 export class TransferQueue extends EventEmitter<{ progress: [TransferProgress] }> {
   /** Per direction, in units of one small file (a large one takes a whole slot). */
-  private readonly limits: Record<TransferDirection, number>;
+  private limits: Record<TransferDirection, number> = { download: 0, upload: 0 };
   /** Small files a slot holds, per direction. */
-  private readonly perSlot: Record<TransferDirection, number>;
-  private readonly running: Record<TransferDirection, number> = { download: 0, upload: 0 };
+  private perSlot: Record<TransferDirection, number> = { download: 0, upload: 0 };
+  /** Counted by kind, not in units: a new slot size (new limits) applies to those running too. */
+  private readonly running: Record<TransferDirection, { large: number; small: number }> = { download: { large: 0, small: 0 }, upload: { large: 0, small: 0 } };
   private readonly waiting: Record<TransferDirection, Waiter[]> = { download: [], upload: [] };
   private readonly entries = new Map<string, Entry>();
   /** Woken by `resume`: throttled transfers waiting out a pause. */
@@ -147,12 +149,21 @@ export class TransferQueue extends EventEmitter<{ progress: [TransferProgress] }
 
   constructor(opts: TransferQueueOptions) {
     super();
-    if (!(opts.maxDownloads >= 1) || !(opts.maxUploads >= 1)) throw new RangeError('transfer limits must be at least 1');
-    const perSlot = (slots: number): number => Math.max(1, Math.floor(SMALL_IN_FLIGHT / slots));
-    this.perSlot = { download: perSlot(opts.maxDownloads), upload: perSlot(opts.maxUploads) };
-    this.limits = { download: opts.maxDownloads * this.perSlot.download, upload: opts.maxUploads * this.perSlot.upload };
+    this.setTransferLimits(opts);
     this.now = opts.now ?? Date.now;
     this.setBandwidthLimit(opts.bandwidthLimit);
+  }
+
+  /**
+   * Slots per direction, those running included: transfers already running finish in the slots
+   * they have, and waiting ones start as soon as they fit the new limits.
+   */
+  setTransferLimits(limits: { maxDownloads: number; maxUploads: number }): void {
+    if (!(limits.maxDownloads >= 1) || !(limits.maxUploads >= 1)) throw new RangeError('transfer limits must be at least 1');
+    const perSlot = (slots: number): number => Math.max(1, Math.floor(SMALL_IN_FLIGHT / slots));
+    this.perSlot = { download: perSlot(limits.maxDownloads), upload: perSlot(limits.maxUploads) };
+    this.limits = { download: limits.maxDownloads * this.perSlot.download, upload: limits.maxUploads * this.perSlot.upload };
+    for (const direction of ['download', 'upload'] as const) this.startWaiting(direction);
   }
 
   /** Transfers that may run at once, both directions together (when all are small). */
@@ -216,10 +227,9 @@ export class TransferQueue extends EventEmitter<{ progress: [TransferProgress] }
     this.entries.set(id, entry);
     this.emitNow(entry);
     let started = false;
-    // Share of a slot, in units of one small file.
-    const units = job.bytesTotal <= SMALL_TRANSFER_BYTES ? 1 : this.perSlot[job.direction];
+    const large = job.bytesTotal > SMALL_TRANSFER_BYTES;
     try {
-      await this.acquire(job.direction, units, controller.signal);
+      await this.acquire(job.direction, large, controller.signal);
       started = true;
       entry.progress.state = 'active';
       entry.samples = [{ at: this.now(), bytes: 0 }];
@@ -240,27 +250,31 @@ export class TransferQueue extends EventEmitter<{ progress: [TransferProgress] }
       job.signal?.removeEventListener('abort', forward);
       this.entries.delete(id);
       this.emitNow(entry);
-      if (started) this.release(job.direction, units);
+      if (started) this.release(job.direction, large);
     }
   }
 
-  private fits(direction: TransferDirection, units: number): boolean {
-    return !this.isPaused && this.running[direction] + units <= this.limits[direction];
+  /** Whether one more fits, in units of one small file: a large file takes a whole slot. */
+  private fits(direction: TransferDirection, large: boolean): boolean {
+    const { large: bigs, small } = this.running[direction];
+    const used = bigs * this.perSlot[direction] + small;
+    return !this.isPaused && used + (large ? this.perSlot[direction] : 1) <= this.limits[direction];
   }
 
-  private acquire(direction: TransferDirection, units: number, signal: AbortSignal): Promise<void> {
+  private acquire(direction: TransferDirection, large: boolean, signal: AbortSignal): Promise<void> {
+    const kind = large ? 'large' : 'small';
     // Behind others already waiting, even if it would fit: a large file is not starved by a
     // stream of small ones overtaking it.
-    if (this.waiting[direction].length === 0 && this.fits(direction, units)) {
-      this.running[direction] += units;
+    if (this.waiting[direction].length === 0 && this.fits(direction, large)) {
+      this.running[direction][kind] += 1;
       return Promise.resolve();
     }
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
-        units,
+        large,
         start: () => {
           signal.removeEventListener('abort', onAbort);
-          this.running[direction] += units;
+          this.running[direction][kind] += 1;
           resolve();
         },
       };
@@ -277,15 +291,15 @@ export class TransferQueue extends EventEmitter<{ progress: [TransferProgress] }
     });
   }
 
-  private release(direction: TransferDirection, units: number): void {
-    this.running[direction] -= units;
+  private release(direction: TransferDirection, large: boolean): void {
+    this.running[direction][large ? 'large' : 'small'] -= 1;
     this.startWaiting(direction);
   }
 
   /** Starts queued jobs in order while the next one fits and the queue is not paused. */
   private startWaiting(direction: TransferDirection): void {
     const list = this.waiting[direction];
-    while (list.length > 0 && this.fits(direction, (list[0] as Waiter).units)) list.shift()?.start();
+    while (list.length > 0 && this.fits(direction, (list[0] as Waiter).large)) list.shift()?.start();
   }
 
   private throttle(bytes: number, signal: AbortSignal): Promise<void> | undefined {

@@ -6,9 +6,11 @@ import { ConflictsScreen } from './screens/ConflictsScreen.js';
 import { ReviewsScreen } from './screens/ReviewsScreen.js';
 import { SettingsScreen } from './screens/SettingsScreen.js';
 import { StatusScreen } from './screens/StatusScreen.js';
+import { CompareScreen } from './screens/CompareScreen.js';
+import { PreviewOverlay } from './screens/PreviewOverlay.js';
 import { VersionsScreen } from './screens/VersionsScreen.js';
 import { useServices, useUiState } from './store/context.js';
-import type { Route, View } from './store/route.js';
+import { screenOf, titleOf, type Route, type ScreenRoute, type View } from './store/route.js';
 import { useTheme } from './theme.js';
 
 const NAV: Array<{ view: View; label: string; to: Route }> = [
@@ -23,8 +25,15 @@ export function App() {
   const { store } = useServices();
   useEffect(() => store.start(), [store]);
   const { route, connection } = useUiState();
+  const screen = screenOf(route);
+  useEffect(() => {
+    document.title = titleOf(route);
+  }, [route]);
+  // Files, versions, comparisons and previews all belong to the Files section.
+  const section: View = screen.view === 'versions' || screen.view === 'compare' ? 'files' : screen.view;
   return (
-    <div className="app">
+    <>
+    <div className="app" inert={route.view === 'preview'}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -33,16 +42,18 @@ export function App() {
         <ul>
           {NAV.map((item) => (
             <li key={item.view}>
-              <NavButton item={item} current={route.view === item.view || (item.view === 'files' && route.view === 'versions')} />
+              <NavButton item={item} current={section === item.view} />
             </li>
           ))}
         </ul>
       </nav>
-      <main id="main" tabIndex={-1} className={route.view === 'files' || route.view === 'versions' ? 'wide' : undefined}>
+      <main id="main" tabIndex={-1} className={section === 'files' ? 'wide' : undefined}>
         <ConnectionNotice connection={connection} />
-        <Screen route={route} />
+        <Screen route={screen} />
       </main>
     </div>
+    {route.view === 'preview' && <PreviewOverlay route={route} />}
+    </>
   );
 }
 
@@ -87,7 +98,7 @@ function Header() {
   );
 }
 
-function Screen({ route }: { route: Route }) {
+function Screen({ route }: { route: ScreenRoute }) {
   switch (route.view) {
     case 'status':
       return <StatusScreen />;
@@ -95,6 +106,8 @@ function Screen({ route }: { route: Route }) {
       return <FilesScreen workspaceId={route.workspaceId} folder={route.folder} />;
     case 'versions':
       return <VersionsScreen key={`${route.workspaceId}:${route.path ?? route.assetId}`} workspaceId={route.workspaceId} path={route.path} assetId={route.assetId} versionId={route.versionId ?? null} />;
+    case 'compare':
+      return <CompareScreen key={`${route.workspaceId}:${route.path}`} workspaceId={route.workspaceId} path={route.path} a={route.a} b={route.b} />;
     case 'reviews':
       return <ReviewsScreen focus={route.focus} />;
     case 'conflicts':

@@ -1,6 +1,6 @@
 /** Numbers and states in words, the way the screens show them. */
-import type { FileSyncState } from '../../shared/ipc.js';
-import { conflictsWaiting, type EngineStatus, type PendingCounts, type ProblemKind, type SyncState, type TransferProgress } from '../../shared/engine.js';
+import type { FileEntry, FileSyncState, VersionSummary } from '../../shared/ipc.js';
+import { conflictsWaiting, type ActivityItem, type EngineStatus, type PendingCounts, type ProblemKind, type SyncState, type TransferProgress } from '../../shared/engine.js';
 
 const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
 
@@ -32,6 +32,13 @@ export function formatDate(iso: string | null): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '—';
   return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** A length of audio or video: "0:07", "3:25", "1:02:03". */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const two = (n: number) => String(n).padStart(2, '0');
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${two(Math.floor((s % 3600) / 60))}:${two(s % 60)}` : `${Math.floor(s / 60)}:${two(s % 60)}`;
 }
 
 export function plural(count: number, one: string, many = `${one}s`): string {
@@ -111,7 +118,31 @@ export function overallText(status: EngineStatus): string {
     if (conflicts !== null) return conflicts;
   }
   const inFlight = status.transfers.filter((t) => t.state === 'queued' || t.state === 'active').length;
+  // Only files being written are left: said as such, not as a state that flickers at each rescan.
+  const writing = status.workspaces.flatMap((w) => w.writing ?? []);
+  if (writing.length > 0 && pending === 0 && inFlight === 0 && (status.state === 'syncing' || status.state === 'scanning' || status.state === 'listing')) return writingText(writing);
   return stateText(status.state, Math.max(pending, inFlight));
+}
+
+/** "Waiting for teaser.mov to finish writing", or for how many files. */
+export function writingText(paths: readonly string[]): string {
+  const first = paths[0];
+  if (paths.length === 1 && first !== undefined) return `Waiting for ${first.slice(first.lastIndexOf('/') + 1)} to finish writing`;
+  return `Waiting for ${plural(paths.length, 'file')} to finish writing`;
+}
+
+/**
+ * An activity entry as a sentence about the work: "Dana Reyes uploaded version 7 of hero.psd:
+ * brighter sky". Without what the service says of the version (not looked up yet, or it could
+ * not say), the engine's own words.
+ */
+export function activitySentence(item: ActivityItem, summary: VersionSummary | null | undefined): string {
+  if (!summary || !item.path || !item.version) return item.message;
+  const name = item.path.slice(item.path.lastIndexOf('/') + 1);
+  const who = summary.mine ? 'You' : summary.author;
+  const verb = item.kind === 'restored' ? 'saved' : 'uploaded';
+  if (item.kind !== 'downloaded' && item.kind !== 'uploaded' && item.kind !== 'restored') return item.message;
+  return `${who} ${verb} version ${summary.number} of ${name}${summary.note ? `: ${summary.note}` : ''}`;
 }
 
 export function transferText(t: TransferProgress): string {
@@ -139,6 +170,20 @@ export function fileStateText(state: FileSyncState, lockedBy: string | null = nu
     case 'remote-only':
       return 'Only on the service';
   }
+}
+
+/**
+ * What a row of Files says of its entry: a transfer under way with how far it got (`done`, 0 to
+ * 1), a file still being written, else its sync state.
+ */
+export function entryStateOf(entry: FileEntry, transfer: TransferProgress | undefined, writing: boolean): { text: string; tone: Tone; done: number | null } {
+  if (transfer?.state === 'active') {
+    const done = transfer.bytesTotal > 0 ? Math.min(1, transfer.bytesDone / transfer.bytesTotal) : 0;
+    return { text: `${transfer.direction === 'upload' ? 'Uploading' : 'Downloading'} ${Math.floor(done * 100)}%`, tone: 'busy', done };
+  }
+  if (transfer?.state === 'queued') return { text: `Queued to ${transfer.direction}`, tone: 'busy', done: null };
+  if (writing) return { text: 'Being written', tone: 'busy', done: null };
+  return { text: fileStateText(entry.state, entry.lockedBy), tone: fileStateTone(entry.state), done: null };
 }
 
 export function fileStateTone(state: FileSyncState): Tone {

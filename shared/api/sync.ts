@@ -133,6 +133,13 @@ export const CreateVersionRequest = z.strictObject({
 });
 export type CreateVersionRequest = z.infer<typeof CreateVersionRequest>;
 
+/** `PATCH /workspaces/assets/{id}/versions/{vid}`: a version's name or note (its `description`). */
+export const UpdateVersionRequest = z.strictObject({
+  name: z.string().optional(),
+  description: z.string().max(10_000).optional(),
+});
+export type UpdateVersionRequest = z.infer<typeof UpdateVersionRequest>;
+
 /** `DELETE /workspaces/assets`: soft unless `permanent`, all or nothing under `if_current_version_ids`. */
 export const DeleteAssetsRequest = z.strictObject({
   asset_ids: z.array(id),

@@ -100,7 +100,7 @@ describe('the UI at 400 px, with a 140-character name', () => {
   it('fits the Versions screen, its heading included', async () => {
     await page.getByRole('button', { name: `${LONG}: versions` }).click();
     await page.getByRole('heading', { name: `Versions of ${LONG}` }).waitFor(PATIENCE);
-    await page.getByRole('rowheader', { name: /^Version 1/ }).waitFor(PATIENCE);
+    await page.getByRole('listitem', { name: /^Version 1/ }).waitFor(PATIENCE);
     await fits('versions');
   });
 
@@ -134,7 +134,7 @@ describe('the UI at 1920 px', () => {
   });
 
   it('lists README 2 before README 10', async () => {
-    const readmes = (await page.getByRole('rowheader', { name: /^README \d+\.txt/ }).allTextContents()).map((t) => t.trim());
+    const readmes = (await page.getByRole('button', { name: /^README \d+\.txt: versions$/ }).allTextContents()).map((t) => t.trim());
     expect(readmes).toEqual(['README 1.txt', 'README 2.txt', 'README 10.txt', 'README 11.txt']);
   });
 

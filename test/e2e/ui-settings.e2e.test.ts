@@ -106,6 +106,24 @@ describe('settings saved in the browser apply to the running sync', { timeout: 1
     await editReachesService(world.service.user, world.root, campaign, 'README.txt');
   });
 
+  it('sets how many files move at once, stops making thumbnails as files sync, shrinks the picture cache, and keeps syncing', async () => {
+    await saveSync('Downloads at once', '2');
+    await saveSync('Uploads at once', '1');
+    await saveSync('Picture cache size (MB)', '64');
+    const form = page.getByRole('form', { name: 'Sync' });
+    await form.getByLabel('Make thumbnails as files sync').uncheck();
+    await form.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('region', { name: 'Sync' }).getByText('Settings saved.').waitFor(PATIENCE);
+    await editReachesService(world.service.user, world.root, campaign, 'README.txt');
+    // Kept in the config file (ASSET_SYNC_HOME is the state folder beside the sync root), and shown again after a reload.
+    const saved = JSON.parse(readFileSync(join(dirname(world.root), 'state', 'config.json'), 'utf8')) as Record<string, unknown>;
+    expect(saved).toMatchObject({ maxDownloads: 2, maxUploads: 1, mediaCacheMiB: 64, prefetchThumbnails: false });
+    await page.reload();
+    await openSettings();
+    expect(await form.getByLabel('Downloads at once').inputValue()).toBe('2');
+    expect(await form.getByLabel('Make thumbnails as files sync').isChecked()).toBe(false);
+  });
+
   it('leaves a folder out under Choose folders, and keeps syncing the rest', async () => {
     await openSettings();
     const section = page.getByRole('region', { name: 'Workspaces and folders' });

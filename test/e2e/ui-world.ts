@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -35,6 +36,8 @@ export interface UiWorld {
   output(): string;
   shot(name: string, options?: { fullPage?: boolean }): Promise<void>;
   stopDaemon(signal?: NodeJS.Signals): Promise<void>;
+  /** Stops the daemon and starts it again on the same port, root and state: answers the new address it prints. */
+  restartDaemon(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -47,16 +50,29 @@ export async function startUiWorld(options: { viewport?: { width: number; height
   const service = await startTestService();
   let output = '';
   const { demo } = service;
-  const daemon = spawn(
-    process.execPath,
-    ['bin/asset-sync.js', 'sync', '--ui', '0', '--base-url', service.service.url, '--account', demo.accountId, '--workspace', demo.workspaceId, '--root', root, '--poll', '5'],
-    {
-      cwd: REPO,
-      env: { ...process.env, ASSET_SYNC_HOME: join(home, 'state'), ASSET_SYNC_API_KEY: demo.user.apiKey, ASSET_SYNC_API_SECRET: demo.user.apiSecret },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  daemon.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const startDaemon = (port: number): ChildProcess => {
+    const child = spawn(
+      process.execPath,
+      ['bin/asset-sync.js', 'sync', '--ui', String(port), '--base-url', service.service.url, '--account', demo.accountId, '--workspace', demo.workspaceId, '--root', root, '--poll', '5'],
+      {
+        cwd: REPO,
+        env: { ...process.env, ASSET_SYNC_HOME: join(home, 'state'), ASSET_SYNC_API_KEY: demo.user.apiKey, ASSET_SYNC_API_SECRET: demo.user.apiSecret },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    return child;
+  };
+  const printedUrl = (child: ChildProcess) =>
+    new Promise<string>((resolveUrl, reject) => {
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        output += `${line}\n`;
+        const printed = line.trim();
+        if (/^http:\/\/127\.0\.0\.1:\d+\/#token=[0-9a-f]{64}$/.test(printed)) resolveUrl(printed);
+      });
+      child.once('exit', (code) => reject(new Error(`asset-sync exited (${code}) before printing its UI address:\n${output}`)));
+    });
+  let daemon = startDaemon(0);
   const stopDaemon = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (daemon.exitCode !== null || daemon.signalCode !== null) return;
     const exited = new Promise((done) => daemon.once('exit', done));
@@ -66,14 +82,7 @@ export async function startUiWorld(options: { viewport?: { width: number; height
 
   let browser: Browser | undefined;
   try {
-    const url = await new Promise<string>((resolveUrl, reject) => {
-      createInterface({ input: daemon.stdout! }).on('line', (line) => {
-        output += `${line}\n`;
-        const printed = line.trim();
-        if (/^http:\/\/127\.0\.0\.1:\d+\/#token=[0-9a-f]{64}$/.test(printed)) resolveUrl(printed);
-      });
-      daemon.once('exit', (code) => reject(new Error(`asset-sync exited (${code}) before printing its UI address:\n${output}`)));
-    });
+    const url = await printedUrl(daemon);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
@@ -82,7 +91,7 @@ export async function startUiWorld(options: { viewport?: { width: number; height
     const context = await browser.newContext({ viewport: options.viewport ?? { width: 1200, height: 860 }, colorScheme: 'light' });
     const page = await context.newPage();
     const opened = browser;
-    return {
+    const world: UiWorld = {
       service,
       root,
       url,
@@ -94,6 +103,12 @@ export async function startUiWorld(options: { viewport?: { width: number; height
       output: () => output,
       shot: async (name, shotOptions = {}) => void (await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: shotOptions.fullPage ?? true })),
       stopDaemon,
+      async restartDaemon() {
+        await stopDaemon();
+        daemon = startDaemon(Number(new URL(url).port));
+        world.daemon = daemon;
+        return printedUrl(daemon);
+      },
       async close() {
         await opened.close();
         await stopDaemon();
@@ -101,6 +116,7 @@ export async function startUiWorld(options: { viewport?: { width: number; height
         rmSync(home, { recursive: true, force: true });
       },
     };
+    return world;
   } catch (error) {
     await browser?.close();
     await stopDaemon();
@@ -135,4 +151,12 @@ export async function eventually<T>(what: string, probe: () => Promise<T>, done:
     if (Date.now() > until) throw new Error(`Gave up waiting for ${what}; last seen: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/** Accessibility violations axe finds on the page as it is now that are serious or critical, in short. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
 }

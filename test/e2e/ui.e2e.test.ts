@@ -48,10 +48,11 @@ describe('the UI in a browser, over the headless daemon', () => {
     await page.getByRole('button', { name: 'Folder Logos' }).click();
     await page.getByRole('button', { name: 'logo-mono.svg: versions' }).click();
     await page.getByRole('heading', { name: 'Versions of logo-mono.svg' }).waitFor(PATIENCE);
-    const rows = page.getByRole('rowheader', { name: /^Version \d/ });
-    await rows.first().waitFor(PATIENCE);
-    expect((await rows.allTextContents()).map((t) => t.match(/^Version \d+/)?.[0])).toEqual(['Version 2', 'Version 1']);
-    expect(await page.getByRole('row').filter({ hasText: 'current' }).getByText('Rafael Reviewer').count()).toBe(1);
+    // Versions are cards, newest first, each titled by its number.
+    const titles = page.getByRole('list', { name: /^Versions of logo-mono\.svg/ }).getByRole('heading');
+    await titles.first().waitFor(PATIENCE);
+    expect((await titles.allTextContents()).map((t) => t.match(/^Version \d+/)?.[0])).toEqual(['Version 2', 'Version 1']);
+    expect(await page.getByRole('listitem').filter({ hasText: 'current' }).getByText('Rafael Reviewer').count()).toBe(1);
     await shot('versions-light');
   });
 

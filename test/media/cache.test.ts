@@ -66,6 +66,21 @@ describe('MediaCache', () => {
     cache.close();
   });
 
+  it('takes a smaller cap at once: the least recently used go, down to 90% of it', () => {
+    const cache = open(10_000);
+    for (let i = 0; i < 8; i += 1) {
+      clock += 120_000;
+      cache.put(`k${i}`, bytes(1_000), {});
+    }
+    cache.setCapBytes(4_000);
+    expect(cache.capBytes).toBe(4_000);
+    expect(cache.totalBytes).toBeLessThanOrEqual(3_600);
+    expect(cache.get('k7')).toBeDefined();
+    expect(cache.get('k0')).toBeUndefined();
+    expect(filesOnDisk().reduce((sum, f) => sum + statSync(f).size, 0)).toBe(cache.totalBytes);
+    cache.close();
+  });
+
   it('never evicts a pinned entry (a file being read)', () => {
     const cache = open(3_000);
     cache.put('held', bytes(1_500), {});

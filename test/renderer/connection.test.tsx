@@ -46,6 +46,6 @@ describe('the connection to Asset Sync', () => {
     await screen.findByTestId('overall-state');
     connection.set('expired');
     expect(headerState().textContent).toBe('Not connected to Asset Sync');
-    expect(screen.getByTestId('connection-notice').textContent).toContain('open the address it printed again');
+    expect(screen.getByTestId('connection-notice').textContent).toContain('open the address Asset Sync printed when it started again');
   });
 });

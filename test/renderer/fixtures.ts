@@ -60,6 +60,8 @@ export function version(number: number, overrides: Partial<VersionInfo> = {}): V
     id: `v${number}`,
     number,
     author: number % 2 === 1 ? 'Dana Designer' : 'Rafael Reviewer',
+    // Dana is the signed-in user.
+    mine: number % 2 === 1,
     createdAt: `2025-03-1${number}T12:00:00.000Z`,
     size: 40_000 + number * 512,
     checksum: `${String(number).repeat(12)}abcdef${'0'.repeat(46)}`,
@@ -186,8 +188,49 @@ export function settings(overrides: Partial<SettingsView> = {}): SettingsView {
     deviceName: 'dana-laptop',
     pollIntervalSeconds: 30,
     bandwidthLimit: null,
+    maxDownloads: 4,
+    maxUploads: 4,
     launchAtLogin: false,
+    prefetchThumbnails: true,
+    mediaCacheMiB: 256,
     workspaces: [{ id: WS, name: 'Spring Campaign', excluded: [] }],
+    ...overrides,
+  };
+}
+
+/** A thumbnail as main answers it: a picture for images, an icon for the rest. */
+export function thumbnailRef(overrides: Partial<ThumbnailRef> = {}): ThumbnailRef {
+  return {
+    assetId: 'asset-hero',
+    versionId: 'v3',
+    type: { category: 'image', format: 'png', mime: 'image/png', fromBytes: true },
+    show: 'image',
+    url: '/media/thumb.webp',
+    reason: null,
+    expiresAt: null,
+    ...overrides,
+  };
+}
+
+export function preview(overrides: Partial<MediaPreview> = {}): MediaPreview {
+  return {
+    assetId: 'asset-hero',
+    versionId: 'v3',
+    versionNumber: 3,
+    name: 'hero.png',
+    size: 48_000,
+    checksum: 'c'.repeat(64),
+    type: { category: 'image', format: 'png', mime: 'image/png', fromBytes: true },
+    view: 'image',
+    url: '/media/hero-v3.png',
+    thumbnailUrl: '/media/hero-v3.webp',
+    width: 1600,
+    height: 1000,
+    page: null,
+    pages: null,
+    durationSeconds: null,
+    reason: null,
+    expiresAt: null,
     ...overrides,
   };
 }

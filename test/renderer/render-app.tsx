@@ -7,6 +7,9 @@ import { createStore, type StoreOptions } from '../../renderer/src/store/store.j
 import { MemoryBridge, type Handlers } from './memory-bridge.js';
 import { status } from './fixtures.js';
 
+// jsdom lays nothing out and cannot scroll; the virtualized lists write the scroll offset they read.
+window.scrollTo = () => undefined;
+
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => {
   cleanup();

@@ -277,8 +277,8 @@ describe('Reviews screen', () => {
     );
     fireEvent.click(await screen.findByRole('button', { name: 'All versions of hero.psd' }));
     expect(await screen.findByRole('heading', { name: 'Versions of hero.psd' })).toBeTruthy();
-    const inReview = (await screen.findByText('in review')).closest('tr') as HTMLElement;
-    expect(within(inReview).getByRole('rowheader').textContent).toMatch(/^Version 3/);
+    const inReview = (await screen.findByText('in review')).closest('li') as HTMLElement;
+    expect(within(inReview).getByRole('heading').textContent).toMatch(/^Version 3/);
     expect(bridge.requestsTo('openAsset')).toEqual([{ workspaceId: WS, assetId: 'asset-hero', runConfirmed: false }]);
   });
 

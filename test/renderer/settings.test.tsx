@@ -7,6 +7,8 @@ import { renderApp } from './render-app.js';
 import { settings, status, WS } from './fixtures.js';
 
 const SETTINGS = { view: 'settings' } as const;
+/** The transfer and picture settings of `settings()`, sent again as they were. */
+const UNCHANGED = { maxDownloads: 4, maxUploads: 4, prefetchThumbnails: true, mediaCacheMiB: 256 };
 const SIGNED_OUT = settings({ signedIn: false, baseUrl: null, accountId: null, root: null, workspaces: [] });
 const REMOTE = [
   { id: WS, name: 'Spring Campaign', synced: true },
@@ -86,8 +88,37 @@ describe('Settings screen', () => {
     fireEvent.click(screen.getByLabelText('Start Asset Sync when I log in'));
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(await screen.findByText('Settings saved.')).toBeTruthy();
-    expect(bridge.requestsTo('updateSettings')).toEqual([{ pollIntervalSeconds: 60, bandwidthLimit: 512 * 1024, launchAtLogin: true, root: '/data/Assets' }]);
+    expect(bridge.requestsTo('updateSettings')).toEqual([{ pollIntervalSeconds: 60, bandwidthLimit: 512 * 1024, launchAtLogin: true, ...UNCHANGED, root: '/data/Assets' }]);
     expect(((await screen.findByLabelText('Bandwidth limit (KB/s)')) as HTMLInputElement).value).toBe('512');
+  });
+
+  it('saves how many files move at once, whether thumbnails are made as files sync, and the picture cache size', async () => {
+    const { bridge } = renderApp(settingsMain(settings()), SETTINGS);
+    expect(((await screen.findByLabelText('Downloads at once')) as HTMLInputElement).value).toBe('4');
+    expect((screen.getByLabelText('Make thumbnails as files sync') as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText('Picture cache size (MB)') as HTMLInputElement).value).toBe('256');
+    fireEvent.change(screen.getByLabelText('Downloads at once'), { target: { value: '8' } });
+    fireEvent.change(screen.getByLabelText('Uploads at once'), { target: { value: '2' } });
+    fireEvent.click(screen.getByLabelText('Make thumbnails as files sync'));
+    fireEvent.change(screen.getByLabelText('Picture cache size (MB)'), { target: { value: '1024' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('Settings saved.')).toBeTruthy();
+    expect(bridge.requestsTo('updateSettings')).toEqual([
+      { pollIntervalSeconds: 30, bandwidthLimit: null, launchAtLogin: false, maxDownloads: 8, maxUploads: 2, prefetchThumbnails: false, mediaCacheMiB: 1024 },
+    ]);
+    expect((screen.getByLabelText('Make thumbnails as files sync') as HTMLInputElement).checked).toBe(false);
+  });
+
+  it.each([
+    ['Downloads at once', '0', 'Downloads at once: a whole number from 1 to 32.'],
+    ['Uploads at once', '17', 'Uploads at once: a whole number from 1 to 16.'],
+    ['Picture cache size (MB)', '8', 'The picture cache holds 16 to 65536 MB.'],
+  ])('refuses %s = %s before asking main', async (label, value, message) => {
+    const { bridge } = renderApp(settingsMain(settings()), SETTINGS);
+    fireEvent.change(await screen.findByLabelText(label), { target: { value } });
+    fireEvent.submit(screen.getByRole('button', { name: 'Save settings' }).closest('form') as HTMLFormElement);
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect(bridge.requestsTo('updateSettings')).toEqual([]);
   });
 
   it('unticks "Start Asset Sync when I log in" again when saving it fails, and says why', async () => {
@@ -101,7 +132,7 @@ describe('Settings screen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     expect((await screen.findByText('Launching at login is set from the Asset Sync desktop app.')).getAttribute('role')).toBe('alert');
     expect(box.checked).toBe(false);
-    expect(bridge.requestsTo('updateSettings')).toEqual([{ pollIntervalSeconds: 30, bandwidthLimit: null, launchAtLogin: true }]);
+    expect(bridge.requestsTo('updateSettings')).toEqual([{ pollIntervalSeconds: 30, bandwidthLimit: null, launchAtLogin: true, ...UNCHANGED }]);
   });
 
   it('refuses a poll interval out of range before asking main', async () => {

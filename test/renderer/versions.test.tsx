@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { VersionInfo } from '../../shared/ipc.js';
 import { never } from './memory-bridge.js';
 import { renderApp } from './render-app.js';
-import { version, WS } from './fixtures.js';
+import { preview, thumbnailRef, version, WS } from './fixtures.js';
 
 const HERO = { view: 'versions', workspaceId: WS, path: 'Campaigns/hero.psd', assetId: 'asset-hero' } as const;
-const row = (n: number) => screen.getByRole('rowheader', { name: new RegExp(`^Version ${n}\\b`) }).closest('tr') as HTMLElement;
+const card = (n: number) => screen.getByRole('listitem', { name: new RegExp(`^Version ${n}\\b`) });
 
 describe('Versions screen', () => {
   it('says it is loading until the versions arrive', async () => {
@@ -26,20 +26,87 @@ describe('Versions screen', () => {
     expect(await screen.findByText('This file has no versions on the service yet.')).toBeTruthy();
   });
 
-  it('lists versions newest first with author, size, checksum prefix and parent', async () => {
-    renderApp({ listVersions: () => [version(1), version(2), version(3, { current: true })] }, HERO);
-    await screen.findByRole('rowheader', { name: /^Version 3/ });
-    const numbers = screen.getAllByRole('rowheader').map((h) => h.textContent?.match(/^Version \d+/)?.[0]);
+  it('shows each version with its picture, number, who made it, when, its note and size; checksums only in its details', async () => {
+    renderApp({ listVersions: () => [version(1), version(2), version(3, { current: true })], mediaThumbnails: ({ items }) => items.map(() => thumbnailRef()) }, HERO);
+    await screen.findByRole('listitem', { name: /^Version 3/ });
+    const numbers = screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent?.match(/^Version \d+/)?.[0]);
     expect(numbers).toEqual(['Version 3', 'Version 2', 'Version 1']);
-    const current = row(3);
+    const current = card(3);
     expect(within(current).getByText('current')).toBeTruthy();
-    expect(within(current).getByText('Dana Designer')).toBeTruthy();
-    expect(within(current).getByText('333333333333')).toBeTruthy();
-    expect(within(current).getByText('Version 2')).toBeTruthy();
+    expect(within(current).getByText('Dana Designer (you)')).toBeTruthy();
+    expect(within(card(2)).getByText('Rafael Reviewer')).toBeTruthy();
+    expect(within(current).getByText('Revision 3')).toBeTruthy();
     expect(within(current).getByText('40.6 KB')).toBeTruthy();
-    expect(within(row(1)).getAllByText('—').length).toBeGreaterThan(0);
+    expect(within(card(1)).getByText('No note')).toBeTruthy();
+    // The checksum and the parent are folded away in a details row.
+    const details = within(current).getByText('Details').closest('details') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(within(details).getByText(/^333333333333/)).toBeTruthy();
+    expect(within(details).getByText('Version 2')).toBeTruthy();
+    // Each card's picture is that version's, asked for by path and version in one batch.
+    await waitFor(() => expect(current.querySelector('img')?.getAttribute('src')).toBe('/media/thumb.webp'));
     // The current version is current already.
     expect(within(current).queryByRole('button', { name: /Make version 3 current/ })).toBeNull();
+  });
+
+  it('asks for every card’s picture in one call', async () => {
+    const { bridge } = renderApp({ listVersions: () => [version(1), version(2), version(3, { current: true })], mediaThumbnails: ({ items }) => items.map(() => thumbnailRef()) }, HERO);
+    await screen.findByRole('listitem', { name: /^Version 3/ });
+    await waitFor(() => expect(bridge.requestsTo('mediaThumbnails')).toHaveLength(1));
+    expect(bridge.requestsTo('mediaThumbnails')[0]).toEqual({
+      workspaceId: WS,
+      size: 'grid',
+      items: ['v3', 'v2', 'v1'].map((versionId) => ({ path: 'Campaigns/hero.psd', versionId })),
+    });
+  });
+
+  it('previews a version from its picture', async () => {
+    renderApp({ listVersions: () => [version(1), version(2, { current: true })], mediaThumbnails: ({ items }) => items.map(() => thumbnailRef()), mediaPreview: () => preview({ versionNumber: 1 }) }, HERO);
+    fireEvent.click(await screen.findByRole('button', { name: 'Preview version 1' }));
+    const dialog = await screen.findByRole('dialog', { name: 'hero.psd · version 1' });
+    expect(within(dialog).getByRole('img', { name: 'hero.png, version 1' })).toBeTruthy();
+  });
+
+  it('adds and edits the note of the user’s own version, and offers no editing of another’s', async () => {
+    let versions: VersionInfo[] = [version(1), version(2, { current: true })];
+    const { bridge } = renderApp(
+      {
+        listVersions: () => versions,
+        setVersionNote: ({ versionId, note }) => {
+          versions = versions.map((v) => (v.id === versionId ? { ...v, description: note || null } : v));
+          return versions.find((v) => v.id === versionId) as VersionInfo;
+        },
+      },
+      HERO,
+    );
+    await screen.findByRole('listitem', { name: /^Version 2/ });
+    expect(within(card(2)).queryByRole('button', { name: /note of version 2/ })).toBeNull();
+    const add = within(card(1)).getByRole('button', { name: 'Add a note of version 1' });
+    fireEvent.click(add);
+    const field = within(card(1)).getByLabelText('Note for version 1');
+    expect(document.activeElement).toBe(field);
+    fireEvent.change(field, { target: { value: 'first sketch, brighter sky' } });
+    fireEvent.click(within(card(1)).getByRole('button', { name: 'Save note' }));
+    // The note as shown once saved (the field being closed holds the same words until then).
+    expect(await within(card(1)).findByText('first sketch, brighter sky', { selector: 'p' })).toBeTruthy();
+    expect(bridge.requestsTo('setVersionNote')).toEqual([{ workspaceId: WS, path: 'Campaigns/hero.psd', versionId: 'v1', note: 'first sketch, brighter sky' }]);
+    expect(document.activeElement).toBe(within(card(1)).getByRole('button', { name: 'Edit the note of version 1' }));
+
+    // Escape leaves the note as it was.
+    fireEvent.click(within(card(1)).getByRole('button', { name: 'Edit the note of version 1' }));
+    fireEvent.change(within(card(1)).getByLabelText('Note for version 1'), { target: { value: 'something else' } });
+    fireEvent.keyDown(within(card(1)).getByLabelText('Note for version 1'), { key: 'Escape' });
+    expect(within(card(1)).getByText('first sketch, brighter sky')).toBeTruthy();
+    expect(bridge.requestsTo('setVersionNote')).toHaveLength(1);
+  });
+
+  it('keeps the note being written when saving it fails, and says why', async () => {
+    renderApp({ listVersions: () => [version(1, { current: true })], setVersionNote: () => Promise.reject(new Error('The service cannot be reached.')) }, HERO);
+    fireEvent.click(await screen.findByRole('button', { name: 'Add a note of version 1' }));
+    fireEvent.change(screen.getByLabelText('Note for version 1'), { target: { value: 'brighter sky' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save note' }));
+    expect((await screen.findByText('The service cannot be reached.')).getAttribute('role')).toBe('alert');
+    expect((screen.getByLabelText('Note for version 1') as HTMLTextAreaElement).value).toBe('brighter sky');
   });
 
   it('opens a version and saves a copy of it', async () => {
@@ -77,7 +144,7 @@ describe('Versions screen', () => {
     expect(await screen.findByText('Version 1 is current again.')).toBeTruthy();
     expect(bridge.requestsTo('restoreVersion')).toEqual([{ workspaceId: WS, path: 'Campaigns/hero.psd', versionId: 'v1' }]);
     expect(await screen.findByText('Restored version 1')).toBeTruthy();
-    expect(within(row(3)).getByText('current')).toBeTruthy();
+    expect(within(card(3)).getByText('current')).toBeTruthy();
   });
 
   it('gives the focus back to "Make current" when the question is closed with Escape or Cancel', async () => {

@@ -5,7 +5,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AppApi, toBridgeError } from '../../main/app-api/index.js';
 import { fileState, type FileSides } from '../../main/app-api/file-state.js';
 import type { AppSession } from '../../main/app-api/session.js';
@@ -14,6 +14,7 @@ import { LockNotAllowedError } from '../../main/engine/asset-lock.js';
 import { SyncEngine } from '../../main/engine/engine.js';
 import { openIndex } from '../../main/index/sync-index.js';
 import { createLogger } from '../../main/logging.js';
+import { MediaService } from '../../main/media/index.js';
 import type { SecretStore } from '../../main/secrets/secret-store.js';
 import { ServiceClient, ServiceError } from '../../main/service-client/index.js';
 import { headlessHooks } from '../../main/ui-server/headless-hooks.js';
@@ -97,6 +98,51 @@ describe('a session lent by the command line', () => {
       await expect(api.handle('listFiles', { workspaceId: 'w1' })).rejects.toMatchObject({ code: 'offline' });
     } finally {
       await api.close();
+      await client.close();
+      index.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('transfer and picture settings', () => {
+  it('apply to the running engine and picture maker, are saved, and open no other session', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'app-api-'));
+    const index = openIndex(':memory:');
+    const client = new ServiceClient({ baseUrl: 'http://127.0.0.1:9', accountId: 'acct', credentials: { key: 'k', secret: 's' }, maxAttempts: 1 });
+    const engine = new SyncEngine({ root: dir, workspaces: [], index, client, logger: createLogger(), deviceName: 'test', accountId: 'acct' });
+    const session: AppSession = { engine, index, client, logger: createLogger(), close: () => undefined };
+    const media = new MediaService({ dir: join(dir, 'media'), cacheBytes: 256 * 1024 * 1024 });
+    const limits = vi.spyOn(engine, 'setTransferLimits');
+    let opened = 0;
+    const api = new AppApi({
+      configFile: join(dir, 'config.json'),
+      config: Config.parse({ baseUrl: 'http://127.0.0.1:9', accountId: 'acct', root: dir }),
+      secrets: { name: 'none', get: async () => undefined, set: async () => undefined, delete: async () => undefined },
+      hooks: headlessHooks({ downloadsDir: dir }),
+      openSession: async () => {
+        opened += 1;
+        throw new ServiceError({ kind: 'network', message: 'no service here' });
+      },
+      session,
+      media,
+      reopenDelayMs: 60_000,
+    });
+    try {
+      expect(await api.handle('getSettings', {})).toMatchObject({ maxDownloads: 4, maxUploads: 4, prefetchThumbnails: true, mediaCacheMiB: 256 });
+      const following = engine.listenerCount('activity');
+      const settings = await api.handle('updateSettings', { maxDownloads: 8, maxUploads: 2, prefetchThumbnails: false, mediaCacheMiB: 64 });
+      expect(settings).toMatchObject({ maxDownloads: 8, maxUploads: 2, prefetchThumbnails: false, mediaCacheMiB: 64 });
+      expect(JSON.parse(await readFile(join(dir, 'config.json'), 'utf8'))).toMatchObject({ maxDownloads: 8, maxUploads: 2, prefetchThumbnails: false, mediaCacheMiB: 64 });
+      expect(limits).toHaveBeenCalledWith({ maxDownloads: 8, maxUploads: 2 });
+      expect(media.cache.capBytes).toBe(64 * 1024 * 1024);
+      // No longer following the sync to draw pictures ahead of need.
+      expect(engine.listenerCount('activity')).toBe(following - 1);
+      await expect(api.handle('updateSettings', { maxDownloads: 0 })).rejects.toMatchObject({ code: 'invalid_request' });
+      expect(opened).toBe(0);
+    } finally {
+      await api.close();
+      await media.close();
       await client.close();
       index.close();
       await rm(dir, { recursive: true, force: true });

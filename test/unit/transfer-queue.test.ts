@@ -174,4 +174,34 @@ describe('TransferQueue', () => {
     expect(ran).toBe(false);
     expect(queue.active()).toEqual([]);
   });
+
+  it('takes new limits while running: more start at once when raised, and one waiting from before is never starved', async () => {
+    const queue = new TransferQueue({ maxDownloads: 1, maxUploads: 1 });
+    let running = 0;
+    const gates = Array.from({ length: 4 }, () => gate());
+    const runs = gates.map((g, i) =>
+      queue.run(job(`big${i}`, 'download', LARGE), async () => {
+        running++;
+        await g.promise;
+        running--;
+      }),
+    );
+    await settle();
+    expect(running).toBe(1);
+    queue.setTransferLimits({ maxDownloads: 3, maxUploads: 1 });
+    await settle();
+    expect(running).toBe(3);
+    // Lowered: the three running keep going; the last one waits for room under the new limit.
+    queue.setTransferLimits({ maxDownloads: 2, maxUploads: 1 });
+    gates[0]?.open();
+    await settle();
+    expect(running).toBe(2);
+    gates[1]?.open();
+    await settle();
+    expect(running).toBe(2);
+    for (const g of gates) g.open();
+    await Promise.all(runs);
+    expect(queue.active()).toEqual([]);
+    expect(() => queue.setTransferLimits({ maxDownloads: 0, maxUploads: 1 })).toThrow(RangeError);
+  });
 });

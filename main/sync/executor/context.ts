@@ -111,9 +111,9 @@ export function suppressWrite(deps: ExecutorDeps, relPath: string, stamp: FileSt
   deps.suppress?.(relPath, stamp);
 }
 
-/** One line of the activity log, to the host (which stores and shows it). */
-export function recordActivity(deps: ExecutorDeps, kind: ActivityKind, path: string | null, message: string): void {
-  deps.onActivity?.({ at: nowOf(deps).toISOString(), workspaceId: deps.workspaceId, kind, path, message });
+/** One line of the activity log, to the host (which stores and shows it); `version`: the version it is about. */
+export function recordActivity(deps: ExecutorDeps, kind: ActivityKind, path: string | null, message: string, version?: ActivityItem['version']): void {
+  deps.onActivity?.({ at: nowOf(deps).toISOString(), workspaceId: deps.workspaceId, kind, path, message, ...(version ? { version } : {}) });
 }
 
 export function reportProblem(deps: ExecutorDeps, problem: Omit<Problem, 'workspaceId'>): void {

@@ -103,7 +103,7 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
     deps.index.hashCache(deps.workspaceId).put(pathKey(action.path), { ...placedStamp, checksum: remote.checksum });
     if (entry !== undefined) deps.index.journal.finish(entry.id);
   });
-  recordActivity(deps, 'downloaded', action.path, `Downloaded ${action.path}${versionSuffix(remote)}`);
+  recordActivity(deps, 'downloaded', action.path, `Downloaded ${action.path}${versionSuffix(remote)}`, { assetId: remote.assetId, versionId: remote.versionId, number: remote.versionNumber || null });
   if (placed.kind === 'edited-meanwhile') await keepEditAsConflict(deps, action.path, placed.keptAt);
   return DONE;
 }

@@ -129,7 +129,8 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
     });
     finishEntry(deps, entry);
   });
-  recordActivity(deps, 'uploaded', action.path, committed.adopted ? `Uploaded ${action.path} (found on the service)` : `Uploaded ${action.path}`);
+  const version = { assetId: committed.assetId, versionId: committed.versionId, number: committed.number };
+  recordActivity(deps, 'uploaded', action.path, committed.adopted ? `Uploaded ${action.path} (found on the service)` : `Uploaded ${action.path}`, version);
   return DONE;
 }
 
@@ -138,6 +139,8 @@ interface Committed {
   versionId: string;
   /** An earlier attempt had landed: its asset was adopted. */
   adopted: boolean;
+  /** The version's number, when the answer gave it. */
+  number: number | null;
 }
 
 async function commitNew(
@@ -158,12 +161,12 @@ async function commitNew(
       { key, file_name: nameOf(action.path), folder_id: folderId, checksum: local.checksum, size: local.size },
       signalOpt(deps),
     );
-    return { assetId: asset.id, versionId: asset.current_version_id, adopted: false };
+    return { assetId: asset.id, versionId: asset.current_version_id, adopted: false, number: asset.currentVersion?.version_number ?? null };
   } catch (err) {
     const details = conflictDetails(err);
     if (isServiceError(err) && err.code === 'name_conflict' && details?.id !== undefined && details.current_version_id !== undefined) {
       // Our earlier create landed but its answer was lost: the same bytes are already there.
-      if (details.checksum === local.checksum) return { assetId: details.id, versionId: details.current_version_id, adopted: true };
+      if (details.checksum === local.checksum) return { assetId: details.id, versionId: details.current_version_id, adopted: true, number: null };
       finishEntry(deps, entry);
       return setAsideAsConflict(action, deps);
     }
@@ -209,7 +212,7 @@ async function commitVersion(action: UploadVersion, deps: ExecutorDeps, entry: J
       { key, checksum: local.checksum, size: local.size, commit_parent_id: action.parentVersionId },
       signalOpt(deps),
     );
-    return { assetId: action.assetId, versionId: version.id, adopted: false };
+    return { assetId: action.assetId, versionId: version.id, adopted: false, number: version.version_number };
   } catch (err) {
     if (!isTransient(err)) finishEntry(deps, entry);
     if (isServiceError(err) && err.code === 'version_conflict') {

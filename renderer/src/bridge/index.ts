@@ -11,7 +11,15 @@ import { takePageToken } from './page-token.js';
 /** The bridge, and over HTTP the watch on whether Asset Sync still answers (IPC cannot lose it). */
 export function connectBridge(): { bridge: AssetSyncBridge; connection: ConnectionWatch | null } {
   if (window.assetSync) return { bridge: window.assetSync, connection: null };
-  const token = takePageToken({ location: window.location, history: window.history, storage: sessionStorageOrNull() });
+  const place = () => ({ location: window.location, history: window.history, storage: sessionStorageOrNull() });
+  const token = takePageToken(place());
+  // The address Asset Sync printed at a restart, opened in this tab, changes only the fragment,
+  // which loads nothing: the page keeps the new token and starts again with it.
+  window.addEventListener('hashchange', () => {
+    if (!new URLSearchParams(window.location.hash.replace(/^#/, '')).has('token')) return;
+    takePageToken(place());
+    window.location.reload();
+  });
   const bridge = createHttpBridge({ token });
   return { bridge, connection: bridge.connection };
 }

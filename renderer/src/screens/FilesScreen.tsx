@@ -1,16 +1,10 @@
 import { useEffect, useRef } from 'react';
-import type { FileEntry } from '../../../shared/ipc.js';
 import type { WorkspaceStatus } from '../../../shared/engine.js';
-import { ActionStatus, useAction } from '../components/ActionStatus.js';
-import { EntryIcon } from '../components/EntryIcon.js';
 import { LoadableView } from '../components/Loadable.js';
-import { LockButton } from '../components/LockButton.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
-import { StateIcon } from '../components/StateIcon.js';
-import { compareNames, fileStateText, fileStateTone, formatBytes, formatDate } from '../format.js';
 import { useServices, useUiState } from '../store/context.js';
-import { openWithConsent } from '../store/open-with-consent.js';
 import { useQuery } from '../store/use-query.js';
+import { FolderContents } from './FolderContents.js';
 
 export function FilesScreen({ workspaceId, folder }: { workspaceId: string | null; folder: string }) {
   const { status } = useUiState();
@@ -94,84 +88,9 @@ function FolderView({ workspace, folder }: { workspace: WorkspaceStatus; folder:
         </ol>
       </nav>
       <LoadableView value={result} what="this folder" onRetry={reload}>
-        {(entries) => <FileTable workspaceId={workspaceId} folder={folder} entries={entries} />}
+        {(entries) => <FolderContents workspace={workspace} folder={folder} entries={entries} />}
       </LoadableView>
     </>
   );
 }
 
-function FileTable({ workspaceId, folder, entries }: { workspaceId: string; folder: string; entries: FileEntry[] }) {
-  const { bridge, store } = useServices();
-  const { outcome, run } = useAction();
-  if (entries.length === 0) return <p className="muted">This folder is empty.</p>;
-  const sorted = [...entries].sort((a, b) => Number(b.isFolder) - Number(a.isFolder) || compareNames(a.name, b.name));
-  const open = (path: string) => void run(async () => (await openWithConsent((runConfirmed) => bridge.invoke('openFile', { workspaceId, path, runConfirmed })), null));
-  const reveal = (path: string) => void run(async () => (await bridge.invoke('showInFolder', { workspaceId, path }), null));
-  return (
-    <>
-      <div className="table-scroll">
-        <table className="data-table">
-          <caption className="visually-hidden">Contents of {folder || 'the workspace'}</caption>
-          <thead>
-            <tr>
-              <th scope="col" className="name-col">
-                Name
-              </th>
-              <th scope="col">Sync state</th>
-              <th scope="col">Size</th>
-              <th scope="col">Modified</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {sorted.map((entry) => (
-              <tr key={entry.path}>
-                <th scope="row">
-                  <span className="name-cell">
-                    <EntryIcon folder={entry.isFolder} />
-                    <button
-                      type="button"
-                      className="link"
-                      aria-label={entry.isFolder ? `Folder ${entry.name}` : `${entry.name}: versions`}
-                      onClick={() =>
-                        entry.isFolder
-                          ? store.navigate({ view: 'files', workspaceId, folder: entry.path })
-                          : store.navigate({ view: 'versions', workspaceId, path: entry.path, assetId: entry.assetId })
-                      }
-                    >
-                      {entry.name}
-                    </button>
-                  </span>
-                </th>
-                <td>
-                  <span className={`state tone-${fileStateTone(entry.state)}`}>
-                    <StateIcon tone={fileStateTone(entry.state)} size={16} />
-                    {fileStateText(entry.state, entry.lockedBy)}
-                  </span>
-                </td>
-                <td>{entry.isFolder || entry.size === null ? '—' : formatBytes(entry.size)}</td>
-                <td>{formatDate(entry.modifiedAt)}</td>
-                <td className="actions">
-                  {!entry.isFolder && entry.state !== 'remote-only' && (
-                    <button type="button" onClick={() => open(entry.path)} aria-label={`Open ${entry.name}`}>
-                      Open
-                    </button>
-                  )}
-                  {entry.state !== 'remote-only' && (
-                    <button type="button" onClick={() => reveal(entry.path)} aria-label={`Show ${entry.name} in folder`}>
-                      Show in folder
-                    </button>
-                  )}
-                  <LockButton workspaceId={workspaceId} entry={entry} run={run} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <ActionStatus outcome={outcome} />
-    </>
-  );
-}

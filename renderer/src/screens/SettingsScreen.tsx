@@ -98,6 +98,13 @@ function AccountSection({ settings, onChange }: { settings: SettingsView; onChan
 
 const KB = 1024;
 
+/** A whole number typed in a field, within its range; else the field's message. */
+function wholeIn(typed: string, min: number, max: number, message: string): number {
+  const value = Number(typed);
+  if (typed.trim() === '' || !Number.isInteger(value) || value < min || value > max) throw new Error(message);
+  return value;
+}
+
 function SyncSection({ settings, onChange }: { settings: SettingsView; onChange: OnChange }) {
   const { bridge, store } = useServices();
   const { status } = useUiState();
@@ -106,7 +113,22 @@ function SyncSection({ settings, onChange }: { settings: SettingsView; onChange:
   const [poll, setPoll] = useState(String(settings.pollIntervalSeconds));
   const [limit, setLimit] = useState(settings.bandwidthLimit === null ? '' : String(Math.round(settings.bandwidthLimit / KB)));
   const [launchAtLogin, setLaunchAtLogin] = useState(settings.launchAtLogin);
-  const ids = { root: useId(), poll: useId(), limit: useId(), login: useId(), limitHelp: useId() };
+  const [downloads, setDownloads] = useState(String(settings.maxDownloads));
+  const [uploads, setUploads] = useState(String(settings.maxUploads));
+  const [prefetch, setPrefetch] = useState(settings.prefetchThumbnails);
+  const [cacheMb, setCacheMb] = useState(String(settings.mediaCacheMiB));
+  const ids = {
+    root: useId(),
+    poll: useId(),
+    limit: useId(),
+    login: useId(),
+    limitHelp: useId(),
+    downloads: useId(),
+    uploads: useId(),
+    prefetch: useId(),
+    cache: useId(),
+    cacheHelp: useId(),
+  };
   const paused = status.kind === 'ready' && status.value.paused;
 
   const save = (e: FormEvent) => {
@@ -116,12 +138,19 @@ function SyncSection({ settings, onChange }: { settings: SettingsView; onChange:
       const kb = limit.trim() === '' ? null : Number(limit);
       if (!Number.isInteger(seconds) || seconds < 5 || seconds > 3600) throw new Error('Check for changes every 5 to 3600 seconds.');
       if (kb !== null && (!Number.isInteger(kb) || kb <= 0)) throw new Error('The bandwidth limit is a whole number of KB/s, or empty for no limit.');
+      const maxDownloads = wholeIn(downloads, 1, 32, 'Downloads at once: a whole number from 1 to 32.');
+      const maxUploads = wholeIn(uploads, 1, 16, 'Uploads at once: a whole number from 1 to 16.');
+      const mediaCacheMiB = wholeIn(cacheMb, 16, 65_536, 'The picture cache holds 16 to 65536 MB.');
       try {
         onChange(
           await bridge.invoke('updateSettings', {
             pollIntervalSeconds: seconds,
             bandwidthLimit: kb === null ? null : kb * KB,
             launchAtLogin,
+            maxDownloads,
+            maxUploads,
+            prefetchThumbnails: prefetch,
+            mediaCacheMiB,
             ...(root.trim() && root.trim() !== settings.root ? { root: root.trim() } : {}),
           }),
         );
@@ -166,6 +195,21 @@ function SyncSection({ settings, onChange }: { settings: SettingsView; onChange:
             Leave empty for no limit.
           </p>
         </div>
+        <label htmlFor={ids.downloads}>Downloads at once</label>
+        <input id={ids.downloads} type="number" min={1} max={32} step={1} required value={downloads} onChange={(e) => setDownloads(e.target.value)} />
+        <label htmlFor={ids.uploads}>Uploads at once</label>
+        <input id={ids.uploads} type="number" min={1} max={16} step={1} required value={uploads} onChange={(e) => setUploads(e.target.value)} />
+        <label htmlFor={ids.cache}>Picture cache size (MB)</label>
+        <div>
+          <input id={ids.cache} type="number" min={16} max={65536} step={1} required value={cacheMb} onChange={(e) => setCacheMb(e.target.value)} aria-describedby={ids.cacheHelp} />
+          <p id={ids.cacheHelp} className="muted small">
+            Thumbnails and previews kept on this computer; the least recently seen go first.
+          </p>
+        </div>
+        <div />
+        <label className="checkbox" htmlFor={ids.prefetch}>
+          <input id={ids.prefetch} type="checkbox" checked={prefetch} onChange={(e) => setPrefetch(e.target.checked)} /> Make thumbnails as files sync
+        </label>
         <div />
         <label className="checkbox" htmlFor={ids.login}>
           <input id={ids.login} type="checkbox" checked={launchAtLogin} onChange={(e) => setLaunchAtLogin(e.target.checked)} /> Start Asset Sync when I log in

@@ -1,14 +1,15 @@
 import { useState } from 'react';
-import type { ActivityItem, EngineStatus, Problem, TransferProgress, WorkspaceStatus } from '../../../shared/engine.js';
+import type { EngineStatus, Problem, TransferProgress, WorkspaceStatus } from '../../../shared/engine.js';
 import { isConnected } from '../bridge/connection.js';
 import { ActionStatus, useAction } from '../components/ActionStatus.js';
 import { LoadableView } from '../components/Loadable.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { StateIcon } from '../components/StateIcon.js';
-import { formatDate, overallText, pendingText, pendingTotal, plural, problemTitle, stateText, stateTone } from '../format.js';
+import { formatDate, overallText, pendingText, pendingTotal, plural, problemTitle, stateText, stateTone, writingText } from '../format.js';
 import { useServices, useUiState } from '../store/context.js';
 import { openWithConsent } from '../store/open-with-consent.js';
 import { parentFolder } from '../store/route.js';
+import { ActivityFeed } from './ActivityFeed.js';
 import { TransferList } from './TransferList.js';
 
 export function StatusScreen() {
@@ -23,7 +24,7 @@ export function StatusScreen() {
       <section aria-labelledby="activity-heading" className="panel">
         <h3 id="activity-heading">Recent activity</h3>
         <LoadableView value={activity} what="recent activity" onRetry={() => void store.reloadActivity()}>
-          {(items) => <ActivityList items={items} />}
+          {(items) => <ActivityFeed items={items} />}
         </LoadableView>
       </section>
     </section>
@@ -106,6 +107,11 @@ function WorkspaceRow({ workspace: w, transfers, stale }: { workspace: Workspace
       <p className="muted small">
         {plural(w.files, 'file')} in {w.folder} · {pendingText(w.pending, w.pausedChanges)} · last synced {formatDate(w.lastSyncAt)}
       </p>
+      {w.writing && w.writing.length > 0 && (
+        <p className="small writing" title="Uploaded once the program writing it is done">
+          {writingText(w.writing)}
+        </p>
+      )}
       {total > 0 && <progress max={total} value={done} aria-label={`${w.name}: transfer progress`} />}
     </li>
   );
@@ -201,29 +207,3 @@ function ConfirmDeletions({ workspaceId, run }: { workspaceId: string; run: Retu
   );
 }
 
-const ACTIVITY_SHOWN = 12;
-
-function ActivityList({ items }: { items: ActivityItem[] }) {
-  const [all, setAll] = useState(false);
-  if (items.length === 0) return <p className="muted">Nothing has happened yet.</p>;
-  const shown = all ? items : items.slice(0, ACTIVITY_SHOWN);
-  return (
-    <>
-      <ol className="activity-list">
-        {shown.map((item, i) => (
-          <li key={`${item.at}:${i}`}>
-            <time dateTime={item.at} className="muted small">
-              {formatDate(item.at)}
-            </time>{' '}
-            <span>{item.message}</span>
-          </li>
-        ))}
-      </ol>
-      {items.length > shown.length && (
-        <button type="button" className="link" onClick={() => setAll(true)}>
-          Show all {items.length}
-        </button>
-      )}
-    </>
-  );
-}

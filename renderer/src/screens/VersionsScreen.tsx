@@ -1,178 +1,192 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { VersionInfo } from '../../../shared/ipc.js';
-import { ActionStatus, useAction } from '../components/ActionStatus.js';
+import { errorMessage } from '../bridge/errors.js';
+import { ActionStatus, useAction, type Outcome } from '../components/ActionStatus.js';
 import { LoadableView } from '../components/Loadable.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
-import { checksumPrefix, formatBytes, formatDate } from '../format.js';
+import { Thumbnail } from '../components/Thumbnail.js';
+import { formatBytes, formatDate } from '../format.js';
 import { useServices } from '../store/context.js';
 import { openAssetAndShowVersions } from '../store/open-asset.js';
 import { openWithConsent } from '../store/open-with-consent.js';
-import { baseName, parentFolder } from '../store/route.js';
+import { baseName, parentFolder, type ScreenRoute } from '../store/route.js';
 import { useQuery } from '../store/use-query.js';
+import { SaveCopyButton, useMakeCurrent } from './VersionActions.js';
 
 export function VersionsScreen({ workspaceId, path, assetId, versionId }: { workspaceId: string; path: string | null; assetId: string | null; versionId: string | null }) {
   if (path === null) return <UnplacedAsset workspaceId={workspaceId} assetId={assetId} versionId={versionId} />;
-  return <VersionsOfFile workspaceId={workspaceId} path={path} highlight={versionId} />;
+  return <VersionsOfFile workspaceId={workspaceId} path={path} assetId={assetId} highlight={versionId} />;
 }
 
-function VersionsOfFile({ workspaceId, path, highlight }: { workspaceId: string; path: string; highlight: string | null }) {
+function VersionsOfFile({ workspaceId, path, assetId, highlight }: { workspaceId: string; path: string; assetId: string | null; highlight: string | null }) {
   const { store } = useServices();
   const { result, reload } = useQuery('listVersions', { workspaceId, path });
   const name = baseName(path);
+  const here: ScreenRoute = { view: 'versions', workspaceId, path, assetId, versionId: highlight };
   return (
     <section aria-labelledby="versions-heading">
       <ScreenHeading id="versions-heading">Versions of {name}</ScreenHeading>
-      <p className="muted">
-        <button type="button" className="link" onClick={() => store.navigate({ view: 'files', workspaceId, folder: parentFolder(path) })}>
-          Back to {parentFolder(path) || 'the workspace'}
-        </button>{' '}
-        · <span className="file-name">{path}</span>
-      </p>
+      <div className="screen-tools">
+        <p className="muted">
+          <button type="button" className="link" onClick={() => store.navigate({ view: 'files', workspaceId, folder: parentFolder(path) })}>
+            Back to {parentFolder(path) || 'the workspace'}
+          </button>{' '}
+          · <span className="file-name">{path}</span>
+        </p>
+        {result.kind === 'ready' && result.value.length > 1 && (
+          <button type="button" onClick={() => store.navigate({ view: 'compare', workspaceId, path, a: null, b: null })}>
+            Compare versions
+          </button>
+        )}
+      </div>
       <LoadableView value={result} what="the versions" onRetry={reload}>
-        {(versions) => <VersionTable workspaceId={workspaceId} path={path} versions={versions} highlight={highlight} onChanged={reload} />}
+        {(versions) => <VersionList workspaceId={workspaceId} path={path} versions={versions} highlight={highlight} here={here} onChanged={reload} />}
       </LoadableView>
     </section>
   );
 }
 
-function VersionTable({ workspaceId, path, versions, highlight, onChanged }: { workspaceId: string; path: string; versions: VersionInfo[]; highlight: string | null; onChanged: () => void }) {
-  const { bridge } = useServices();
+function VersionList({ workspaceId, path, versions, highlight, here, onChanged }: { workspaceId: string; path: string; versions: VersionInfo[]; highlight: string | null; here: ScreenRoute; onChanged: () => void }) {
+  const { bridge, store } = useServices();
   const { outcome, run } = useAction();
-  const [confirming, setConfirming] = useState<string | null>(null);
-  // The version whose "Make current" button gets the focus back when the question closes.
-  const [returnFocusTo, setReturnFocusTo] = useState<string | null>(null);
+  const makeCurrent = useMakeCurrent(workspaceId, path, run, onChanged);
   if (versions.length === 0) return <p className="muted">This file has no versions on the service yet.</p>;
   const numberOf = new Map(versions.map((v) => [v.id, v.number]));
   const sorted = [...versions].sort((a, b) => b.number - a.number);
-
-  const restore = (version: VersionInfo) =>
-    void run(async () => {
-      setConfirming(null);
-      setReturnFocusTo(version.id);
-      await bridge.invoke('restoreVersion', { workspaceId, path, versionId: version.id });
-      onChanged();
-      return `Version ${version.number} is current again.`;
-    });
+  const name = baseName(path);
 
   return (
     <>
-      <div className="table-scroll">
-        <table className="data-table">
-          <caption className="visually-hidden">Versions of {path}, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Version</th>
-              <th scope="col">Author</th>
-              <th scope="col">Date</th>
-              <th scope="col">Size</th>
-              <th scope="col">Checksum</th>
-              <th scope="col">Based on</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {sorted.map((v) => {
-              const parent = v.parentId ? numberOf.get(v.parentId) : undefined;
-              return (
-                <tr key={v.id} className={v.current ? 'current-row' : undefined}>
-                  <th scope="row">
-                    Version {v.number}
-                    {v.current && <span className="badge">current</span>}
-                    {v.deleted && <span className="badge badge-muted">deleted</span>}
-                    {v.id === highlight && <span className="badge badge-review">in review</span>}
-                    {v.description && <div className="muted small">{v.description}</div>}
-                  </th>
-                  <td>{v.author}</td>
-                  <td>{formatDate(v.createdAt)}</td>
-                  <td>{formatBytes(v.size)}</td>
-                  <td>
-                    <code title={`SHA-256 ${v.checksum}`}>{checksumPrefix(v.checksum)}</code>
-                  </td>
-                  <td>{parent === undefined ? '—' : `Version ${parent}`}</td>
-                  <td className="actions">
-                    {confirming === v.id ? (
-                      <RestoreConfirm
-                        number={v.number}
-                        onConfirm={() => restore(v)}
-                        onCancel={() => {
-                          setConfirming(null);
-                          setReturnFocusTo(v.id);
-                        }}
-                      />
-                    ) : (
-                      <>
-                        <button type="button" aria-label={`Open version ${v.number}`} onClick={() => void run(async () => (await openWithConsent((runConfirmed) => bridge.invoke('openVersion', { workspaceId, path, versionId: v.id, runConfirmed })), null))}>
-                          Open
-                        </button>
-                        <button
-                          type="button"
-                          aria-label={`Save a copy of version ${v.number}`}
-                          onClick={() =>
-                            void run(async () => {
-                              const { savedTo } = await bridge.invoke('saveVersionCopy', { workspaceId, path, versionId: v.id });
-                              return savedTo === null ? null : `Saved version ${v.number} to ${savedTo}.`;
-                            })
-                          }
-                        >
-                          Save a copy
-                        </button>
-                        {!v.current && !v.deleted && (
-                          <MakeCurrentButton
-                            number={v.number}
-                            disabled={outcome.kind === 'busy'}
-                            takeFocus={returnFocusTo === v.id}
-                            onFocused={() => setReturnFocusTo(null)}
-                            onClick={() => setConfirming(v.id)}
-                          />
-                        )}
-                      </>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <ol className="version-list" aria-label={`Versions of ${name}, newest first`}>
+        {sorted.map((v) => {
+          const parent = v.parentId ? numberOf.get(v.parentId) : undefined;
+          const titleId = `version-${v.id}`;
+          return (
+            <li key={v.id} className={`version-card${v.current ? ' current' : ''}`} aria-labelledby={titleId}>
+              <button
+                type="button"
+                className="thumb-button"
+                aria-label={`Preview version ${v.number}`}
+                onClick={() => store.navigate({ view: 'preview', workspaceId, path, assetId: null, versionId: v.id, name, under: here })}
+              >
+                <Thumbnail workspaceId={workspaceId} item={{ path, versionId: v.id }} size={72} />
+              </button>
+              <div className="version-body">
+                <h3 id={titleId} className="version-title">
+                  Version {v.number}
+                  {v.current && <span className="badge">current</span>}
+                  {v.deleted && <span className="badge badge-muted">deleted</span>}
+                  {v.id === highlight && <span className="badge badge-review">in review</span>}
+                </h3>
+                <p className="muted small version-byline">
+                  <span>{v.mine ? `${v.author} (you)` : v.author}</span> · <time dateTime={v.createdAt ?? undefined}>{formatDate(v.createdAt)}</time> · <span>{formatBytes(v.size)}</span>
+                </p>
+                <VersionNote workspaceId={workspaceId} path={path} version={v} onSaved={onChanged} />
+                <details className="version-details">
+                  <summary>Details</summary>
+                  <dl className="meta-list">
+                    <div>
+                      <dt>SHA-256</dt>
+                      <dd>
+                        <code>{v.checksum}</code>
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>Based on</dt>
+                      <dd>{parent === undefined ? '—' : `Version ${parent}`}</dd>
+                    </div>
+                  </dl>
+                </details>
+              </div>
+              <div className="actions version-actions">
+                {makeCurrent.question(v) ?? (
+                  <>
+                    <button type="button" aria-label={`Open version ${v.number}`} onClick={() => void run(async () => (await openWithConsent((runConfirmed) => bridge.invoke('openVersion', { workspaceId, path, versionId: v.id, runConfirmed })), null))}>
+                      Open
+                    </button>
+                    <SaveCopyButton workspaceId={workspaceId} path={path} version={v} run={run} />
+                    {makeCurrent.button(v, outcome.kind === 'busy')}
+                  </>
+                )}
+              </div>
+            </li>
+          );
+        })}
+      </ol>
       <ActionStatus outcome={outcome} />
     </>
   );
 }
 
 /**
- * Opens the question below. When the question closes, the focus comes back here (once the
- * restore is done, if it was confirmed), unless the user has put it somewhere else meanwhile.
+ * A version's note. The user's own versions can have it written or changed here (the service's
+ * `description`); another's note is theirs, so it is shown only.
  */
-function MakeCurrentButton({ number, disabled, takeFocus, onFocused, onClick }: { number: number; disabled: boolean; takeFocus: boolean; onFocused: () => void; onClick: () => void }) {
-  const ref = useRef<HTMLButtonElement>(null);
+function VersionNote({ workspaceId, path, version, onSaved }: { workspaceId: string; path: string; version: VersionInfo; onSaved: () => void }) {
+  const { bridge } = useServices();
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(version.description ?? '');
+  const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
+  const editButton = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef(false);
+  const fieldId = useId();
   useEffect(() => {
-    if (!takeFocus || disabled) return;
-    const active = document.activeElement;
-    if (active === null || active === document.body) ref.current?.focus();
-    onFocused();
-  }, [takeFocus, disabled, onFocused]);
+    if (editing || !returnFocus.current) return;
+    returnFocus.current = false;
+    editButton.current?.focus();
+  }, [editing]);
+  const close = () => {
+    returnFocus.current = true;
+    setEditing(false);
+  };
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setOutcome({ kind: 'busy' });
+    try {
+      await bridge.invoke('setVersionNote', { workspaceId, path, versionId: version.id, note: text });
+      setOutcome({ kind: 'done', message: text.trim() ? `Saved the note of version ${version.number}.` : `Removed the note of version ${version.number}.` });
+      close();
+      onSaved();
+    } catch (error) {
+      setOutcome({ kind: 'failed', message: errorMessage(error) });
+    }
+  };
+  if (editing) {
+    return (
+      <form className="note-form" onSubmit={(e) => void save(e)} onKeyDown={(e) => e.key === 'Escape' && close()}>
+        <label htmlFor={fieldId}>Note for version {version.number}</label>
+        <textarea id={fieldId} rows={2} maxLength={10_000} value={text} onChange={(e) => setText(e.target.value)} autoFocus />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={outcome.kind === 'busy'}>
+            Save note
+          </button>
+          <button type="button" onClick={close}>
+            Cancel
+          </button>
+        </div>
+        <ActionStatus outcome={outcome} />
+      </form>
+    );
+  }
   return (
-    <button type="button" ref={ref} aria-label={`Make version ${number} current`} onClick={onClick} disabled={disabled}>
-      Make current
-    </button>
-  );
-}
-
-/** Restoring adds a new version everyone gets: ask once, with focus on the choice. */
-function RestoreConfirm({ number, onConfirm, onCancel }: { number: number; onConfirm: () => void; onCancel: () => void }) {
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => confirmRef.current?.focus(), []);
-  return (
-    <div role="group" aria-label={`Make version ${number} current?`} className="confirm" onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
-      <span className="small">Make version {number} current for everyone?</span>
-      <button type="button" ref={confirmRef} className="primary" onClick={onConfirm}>
-        Yes, make current
-      </button>
-      <button type="button" onClick={onCancel}>
-        Cancel
-      </button>
+    <div className="version-note">
+      {version.description ? <p className="note-text">{version.description}</p> : <p className="muted small">No note</p>}
+      {version.mine && (
+        <button
+          type="button"
+          ref={editButton}
+          className="link small"
+          aria-label={`${version.description ? 'Edit the note' : 'Add a note'} of version ${version.number}`}
+          onClick={() => {
+            setText(version.description ?? '');
+            setOutcome({ kind: 'idle' });
+            setEditing(true);
+          }}
+        >
+          {version.description ? 'Edit note' : 'Add a note'}
+        </button>
+      )}
+      <ActionStatus outcome={outcome} />
     </div>
   );
 }
