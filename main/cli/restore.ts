@@ -6,30 +6,22 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Command } from 'commander';
 import { openSession, type Session } from '../bootstrap.js';
 import { hashFile } from '../local/hash.js';
 import { tempFileName } from '../local/own-files.js';
-import { EXIT_OK, EXIT_PROBLEMS, RefusedError } from './errors.js';
+import { EXIT_OK, EXIT_PROBLEMS, RefusedError } from './outcomes.js';
 import { locateSyncedFile, type SyncedFile } from './local-file.js';
-import { addRootOption, addServiceOptions, parsePositiveInt, readConfig, type GlobalOptions, type Run } from './options.js';
+import { parsePositiveInt, readConfig, type GlobalOptions } from './options.js';
 import { print, problemLines } from './output.js';
 import { attachReporter } from './progress.js';
 import { downloadVersion, pickVersion } from './version-file.js';
 import { serviceFor, type FileOptions } from './versions.js';
 
-interface RestoreOptions extends FileOptions {
+export interface RestoreOptions extends FileOptions {
   version: string;
 }
 
-export function registerRestore(program: Command, run: Run): void {
-  addRootOption(addServiceOptions(program.command('restore <file>')))
-    .description('make an earlier version current again (as a new version; history is kept)')
-    .requiredOption('--version <n>', 'the version number to restore (see `asset-sync versions FILE`)')
-    .action((file: string, options: RestoreOptions, command: Command) => run(() => restore(file, options, command.optsWithGlobals<GlobalOptions>())));
-}
-
-async function restore(fileArg: string, options: RestoreOptions, globals: GlobalOptions): Promise<number> {
+export async function restore(fileArg: string, options: RestoreOptions, globals: GlobalOptions): Promise<number> {
   const number = parsePositiveInt('--version', options.version);
   const file = await locateSyncedFile(fileArg, options.root, readConfig());
   const session = await openSession({

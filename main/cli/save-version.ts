@@ -5,29 +5,19 @@
 import { constants } from 'node:fs';
 import { copyFile, link, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { Command } from 'commander';
 import { connect } from '../bootstrap.js';
 import { tempFileName } from '../local/own-files.js';
-import { EXIT_OK, RefusedError, UsageError } from './errors.js';
+import { EXIT_OK, RefusedError, UsageError } from './outcomes.js';
 import { locateSyncedFile } from './local-file.js';
-import { addRootOption, addServiceOptions, parsePositiveInt, readConfig, type GlobalOptions, type Run } from './options.js';
+import { parsePositiveInt, readConfig, type GlobalOptions } from './options.js';
 import { formatBytes, print } from './output.js';
 import { downloadVersion, pickVersion } from './version-file.js';
 import { serviceFor, type FileOptions } from './versions.js';
 
-interface SaveOptions extends FileOptions {
+export interface SaveOptions extends FileOptions {
   version: string;
   to: string;
   force?: boolean;
-}
-
-export function registerSaveVersion(program: Command, run: Run): void {
-  addRootOption(addServiceOptions(program.command('save-version <file>')))
-    .description('save a copy of one version of a synced file')
-    .requiredOption('--version <n>', 'the version number (see `asset-sync versions FILE`)')
-    .requiredOption('--to <path>', 'where to write it (a folder: the file keeps its name)')
-    .option('--force', 'replace the file at --to if there is one')
-    .action((file: string, options: SaveOptions, command: Command) => run(() => saveVersion(file, options, command.optsWithGlobals<GlobalOptions>())));
 }
 
 /** `--to` naming a folder means "in there, under the file's own name". */
@@ -39,7 +29,7 @@ async function destination(to: string, fileName: string): Promise<string> {
 
 const exists = (path: string): Promise<boolean> => stat(path).then(() => true, () => false);
 
-async function saveVersion(fileArg: string, options: SaveOptions, globals: GlobalOptions): Promise<number> {
+export async function saveVersion(fileArg: string, options: SaveOptions, globals: GlobalOptions): Promise<number> {
   const number = parsePositiveInt('--version', options.version);
   const file = await locateSyncedFile(fileArg, options.root, readConfig());
   const target = await destination(options.to, basename(file.absPath));

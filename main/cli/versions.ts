@@ -1,10 +1,9 @@
 /** `asset-sync versions <file>`: the version history of the asset a local file syncs with. */
-import type { Command } from 'commander';
 import type { AssetVersion } from '../../shared/api/index.js';
 import { connect } from '../bootstrap.js';
-import { EXIT_OK } from './errors.js';
+import { EXIT_OK } from './outcomes.js';
 import { locateSyncedFile, type SyncedFile } from './local-file.js';
-import { addRootOption, addServiceOptions, readConfig, resolveService, type GlobalOptions, type Run, type ServiceOptions } from './options.js';
+import { readConfig, resolveService, type GlobalOptions, type ServiceOptions } from './options.js';
 import { formatBytes, formatDate, formatTable, personName, print, printJson } from './output.js';
 
 export interface FileOptions extends ServiceOptions {
@@ -24,15 +23,6 @@ export interface VersionRow {
   local: boolean;
   deleted: boolean;
   description: string | null;
-}
-
-export function registerVersions(program: Command, run: Run): void {
-  addRootOption(addServiceOptions(program.command('versions <file>')))
-    .description('list the versions of a synced file')
-    .option('--json', 'print JSON')
-    .action((file: string, options: FileOptions & { json?: boolean }, command: Command) =>
-      run(() => versions(file, options, command.optsWithGlobals<GlobalOptions>())),
-    );
 }
 
 export function versionRows(list: readonly AssetVersion[], currentId: string, localId: string): VersionRow[] {
@@ -77,7 +67,7 @@ export function serviceFor(file: SyncedFile, options: ServiceOptions): { baseUrl
   return resolveService(options, { ...config, baseUrl: file.service.baseUrl ?? config.baseUrl, accountId: file.workspace.accountId });
 }
 
-async function versions(fileArg: string, options: FileOptions & { json?: boolean }, globals: GlobalOptions): Promise<number> {
+export async function versions(fileArg: string, options: FileOptions & { json?: boolean }, globals: GlobalOptions): Promise<number> {
   const file = await locateSyncedFile(fileArg, options.root, readConfig());
   const connection = await connect({ ...serviceFor(file, options), logToStderr: globals.verbose });
   try {
