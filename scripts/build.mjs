@@ -9,16 +9,18 @@
  *   `./<worker>.js` beside itself, whichever chunk its code landed in.
  * - Code splitting: a command of the CLI imports its module when it runs (main/cli/commands.ts),
  *   so `asset-sync --help` loads commander and a few kilobytes, not the engine.
- * - Packages stay in node_modules (`packages: 'external'`): native modules (better-sqlite3,
- *   sharp, @napi-rs/canvas, @napi-rs/keyring) cannot be bundled, and packages that start their
- *   own workers or read their own files (pino's transports, pdf.js, libheif's wasm) find them
- *   where they were installed.
+ * - Packages stay in node_modules, but for the few plain-JavaScript ones every command loads
+ *   (BUNDLED): loading them from many small files cost about a third of a sync's start-up.
+ *   Native modules (better-sqlite3, sharp, @napi-rs/canvas, @napi-rs/keyring) cannot be
+ *   bundled, and packages that start their own workers or read their own files (pino's
+ *   transports, pdf.js, libheif's wasm, trash's helpers) find them where they were installed.
  * - Source maps without the sources' text (they stay in the checkout): bin/asset-sync.js and the
  *   Electron main enable them, so a stack trace names the TypeScript file and line.
  *
  * `--outdir DIR` builds the Node part alone, into DIR; `--entry name=path` (repeatable) adds an
  * entry point (the benchmark's children). `--watch` rebuilds the Node part on every change.
  */
+import { readFileSync } from 'node:fs';
 import { cp, mkdir, readdir, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -38,6 +40,16 @@ export const ENTRIES = {
   'picture-worker': 'main/media/picture-worker.ts',
 };
 
+/** Pure JavaScript, no files of their own read at run time: bundled into the chunks. */
+const BUNDLED = ['commander', 'zod', 'undici', 'jose', 'ignore', 'cli-progress', 'eventsource-parser'];
+
+/** Every other package (and its subpaths) is imported from node_modules. */
+function externals() {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const names = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => !BUNDLED.includes(name));
+  return names.flatMap((name) => [name, `${name}/*`]);
+}
+
 /** Files read at run time beside the module that reads them (the demo's HEIC photos). */
 const ASSETS = [['service/demo/fixtures', 'fixtures']];
 
@@ -53,7 +65,9 @@ function nodeOptions(outdir, extra = {}) {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
+    external: externals(),
+    // Bundled CommonJS packages call require(): the ES module output gets one.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     sourcemap: 'linked',
     sourcesContent: false,
     entryNames: '[name]',
