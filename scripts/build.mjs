@@ -50,6 +50,25 @@ function externals() {
   return names.flatMap((name) => [name, `${name}/*`]);
 }
 
+/**
+ * Zod's table of 50 languages' messages is replaced by its English one, the only one set (zod sets
+ * English itself, and Asset Sync never calls `z.config` with another): the table is a third of
+ * zod's code, and a command compiles what it loads at every start.
+ */
+const englishZodMessages = {
+  name: 'english-zod-messages',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)) return undefined;
+      return { path: join(dirname(args.importer), '..', 'locales', 'index.js'), namespace: 'english-zod-messages' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'english-zod-messages' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};`,
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 /** Files read at run time beside the module that reads them (the demo's HEIC photos). */
 const ASSETS = [['service/demo/fixtures', 'fixtures']];
 
@@ -74,6 +93,7 @@ function nodeOptions(outdir, extra = {}) {
     chunkNames: 'chunk-[hash]',
     logLevel: 'warning',
     legalComments: 'none',
+    plugins: [englishZodMessages],
   };
 }
 
