@@ -20,6 +20,7 @@ import { createInterface } from 'node:readline';
 import type { EngineChildConfig, EngineSynced } from '../children/engine.js';
 import type { ScanChildConfig, ScanChildResult } from '../children/scan.js';
 import { indexPathFor } from '../../main/config.js';
+import type { SyncReport } from '../../shared/engine.js';
 import { builtChild } from './build.js';
 import { load1, type Run } from './measure.js';
 import { CLI_SCRIPT, ROOT, runScript, ScriptChild, TIME_BIN } from './proc.js';
@@ -43,16 +44,8 @@ export interface ChildOptions {
   trace?: ((line: string) => void) | undefined;
 }
 
-/** What `sync --once` reported it did, from its summary. */
-export interface SyncCounts {
-  files: number;
-  downloaded: number;
-  uploaded: number;
-  deleted: number;
-  moved: number;
-  conflicts: number;
-  failed: number;
-}
+/** What `sync --once` reported it did, from its summary: the engine's report and the files synced. */
+export type SyncCounts = Pick<SyncReport['workspaces'][number], 'downloaded' | 'uploaded' | 'deleted' | 'moved' | 'conflicts' | 'failed'> & { files: number };
 
 export interface CliRun {
   run: Run;
