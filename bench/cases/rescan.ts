@@ -16,7 +16,7 @@ import { indexOf, Scanner, syncOnce, type SyncTarget } from '../lib/asset-sync.j
 import type { BenchContext } from '../lib/context.js';
 import { medianSeconds, rotate, target, type CaseResult, type Row } from '../lib/measure.js';
 import { runTimed } from '../lib/proc.js';
-import { cell, peer, peers } from '../lib/report.js';
+import { cell, formatSeconds, peer, peers } from '../lib/report.js';
 import { seededWorkspace } from '../lib/seeded.js';
 import { startSyncthing } from '../lib/syncthing.js';
 
@@ -87,7 +87,7 @@ export async function rescanCase(ctx: BenchContext): Promise<CaseResult> {
   asWarm.note = `hashed=${hashed}`;
   if (find.runs.length > 0) asFresh.note = `${(medianSeconds(asFresh) / medianSeconds(find)).toFixed(1)}x find`;
 
-  const faster = (a: Row, b: Row) => ({ met: medianSeconds(a) < medianSeconds(b), detail: `${(medianSeconds(b) / medianSeconds(a)).toFixed(2)}x faster` });
+  const faster = (a: Row, b: Row) => ({ met: medianSeconds(a) < medianSeconds(b), detail: `${formatSeconds(medianSeconds(a))}, ${(medianSeconds(a) / medianSeconds(b)).toFixed(2)}x the time of ${b.tool}` });
   const ratio = (): number => medianSeconds(asWarm) / medianSeconds(find);
   return {
     rows: [asFirst, stFirst, asFresh, st, find, asWarm],
