@@ -19,6 +19,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // The command line, the demo and the service are tested as built, as they are installed.
+    globalSetup: ['test/build-first.ts'],
     reporters: ['default'],
     projects: [
       { extends: true, test: { name: 'default', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'] } },

@@ -7,7 +7,7 @@
  *   2. MB/s (10^6 bytes) of one large signed-URL upload and of its download.
  * Targets: ≥ 3,000 req/s and ≥ 400 MB/s. `--profile` runs the service under `node --cpu-prof`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
@@ -56,12 +56,13 @@ const options = new Command('service-bench')
   .parse()
   .opts<{ duration: number; connections: number; sizeMib: number; json?: string; profile?: boolean }>();
 
-/** Starts `service/cli.ts` in a child process and reads the connection details it prints. */
+/** Builds and starts the service (dist/node/service.js, as `npm run service` runs it) and reads the connection details it prints. */
 async function startServiceProcess(profile: boolean): Promise<{ child: ChildProcess; info: ServiceInfo; profileDir?: string }> {
   const profileDir = profile ? join(ROOT, 'bench', 'data', 'profiles') : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
-  const nodeArgs = ['--import', 'tsx', ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [])];
-  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'service', 'cli.ts'), '--port', '0', '--blob-port', '0', '--demo', '--demo-assets', '24', '--json'], {
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const nodeArgs = ['--enable-source-maps', ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [])];
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist', 'node', 'service.js'), '--port', '0', '--blob-port', '0', '--demo', '--demo-assets', '24', '--json'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -9,6 +9,7 @@ import { openIndex, type SyncIndex } from './index/sync-index.js';
 import { closeLogger, createLogger, type Logger } from './logging.js';
 import { checkSyncRoot } from './root-check.js';
 import { lockRoot } from './root-lock.js';
+import { LAST_SYNC_SETTING, PAUSED_SETTING, SERVICE_SETTING, WORKSPACE_PROBLEMS_SETTING, type PausedSetting, type ServiceSetting } from './session-settings.js';
 import { accountRef, resolveCredentials, type ApiCredentials, type SecretStore } from './secrets/secret-store.js';
 import { ServiceClient } from './service-client/index.js';
 
@@ -57,33 +58,7 @@ export interface Session extends Connection {
   index: SyncIndex;
 }
 
-/** Index settings that let later commands (status, versions) find the service without options. */
-export const SERVICE_SETTING = 'service';
-export interface ServiceSetting {
-  baseUrl: string;
-  accountId: string;
-}
-
-/** Index setting: per workspace, when the engine last finished a cycle (ISO time). */
-export const LAST_SYNC_SETTING = 'lastSyncAt';
-
-/**
- * Index setting: per workspace, the problems of the whole workspace (no path) the engine last
- * reported: the mass-delete brake, a missing marker, an unreachable service. `status` reads them:
- * without them it said "up to date" while the brake held everything back.
- */
-export const WORKSPACE_PROBLEMS_SETTING = 'workspaceProblems';
-
-/**
- * Index setting, present while the running Asset Sync is paused: since when, and per workspace the
- * local changes saved since, waiting for the resume. `status` tells it (when that process still
- * holds the root); it said "up to date" over files saved after the pause.
- */
-export const PAUSED_SETTING = 'paused';
-export interface PausedSetting {
-  since: string;
-  changes: Record<string, number>;
-}
+export { LAST_SYNC_SETTING, PAUSED_SETTING, SERVICE_SETTING, WORKSPACE_PROBLEMS_SETTING, type PausedSetting, type ServiceSetting } from './session-settings.js';
 
 export async function credentialsFor(options: Pick<ConnectOptions, 'baseUrl' | 'accountId' | 'credentials' | 'secretStores'>): Promise<ApiCredentials> {
   if (options.credentials) return options.credentials;

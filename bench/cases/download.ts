@@ -1,6 +1,6 @@
 /**
- * Case 1, initial download of a workspace of small files into an empty folder: Asset Sync (one
- * `syncOnce`) vs `rclone copy` from `rclone serve webdav` of the same files vs curl fetching the
+ * Case 1, initial download of a workspace of small files into an empty folder: Asset Sync
+ * (`asset-sync sync --once`, start to exit) vs `rclone copy` from `rclone serve webdav` of the same files vs curl fetching the
  * same signed URLs on 4 keep-alive connections (the HTTP floor); that floor with each file
  * fsynced as Asset Sync does, and also hashed first (Asset Sync checks every file); and curl
  * through the API's download redirect (two requests a file, as Asset Sync makes). Each run starts
@@ -16,11 +16,12 @@
  */
 import { join } from 'node:path';
 import { apiToken, createWorkspace, signedDownloads, uploadThroughApi } from '../lib/api.js';
-import { engineOnce } from '../lib/asset-sync.js';
+import { syncOnce } from '../lib/asset-sync.js';
 import { apiDownloadJobs, curlApiDownload } from '../lib/curl-api.js';
 import type { BenchContext } from '../lib/context.js';
 import { ensureTree } from '../lib/dataset.js';
 import { alternate, medianSeconds, target, timesOf, type CaseResult, type Row } from '../lib/measure.js';
+import { cell, peers } from '../lib/report.js';
 import { curlBatch, rcloneCopy, serveWebdav, WEBDAV_REMOTE } from '../lib/peers.js';
 import { settleMachine } from '../lib/settle.js';
 import type { Tenant } from '../lib/service-process.js';
@@ -39,7 +40,7 @@ export async function downloadCase(ctx: BenchContext): Promise<CaseResult> {
   }
   const urls = ctx.uses('curl') ? await signedDownloads(client, ws.workspaceId, set) : undefined;
   const work = { files: set.files.length };
-  const as: Row = { case: name, tool: 'Asset Sync (engine syncOnce)', runs: [], work };
+  const as: Row = { case: name, tool: 'Asset Sync (sync --once)', runs: [], work };
   const rclone: Row = { case: name, tool: 'rclone copy ← serve webdav', runs: [], work };
   const curl: Row = { case: name, tool: 'curl floor (4 keep-alive)', runs: [], work };
   const curlDurable: Row = { case: name, tool: 'curl floor + fsync each file', runs: [], work };
@@ -49,9 +50,10 @@ export async function downloadCase(ctx: BenchContext): Promise<CaseResult> {
 
   const runAssetSync = async (i: number): Promise<void> => {
     ctx.log(`download run ${i + 1}/${ctx.runs}: Asset Sync`);
-    const root = await ctx.scratch('download-as');
+    const scratch = await ctx.scratch('download-as');
+    const root = join(scratch, 'root');
     await settleMachine();
-    const { run } = await engineOnce({ service, tenant: ws, root, folder: 'ws', indexPath: join(root, 'index.db') }, ctx.child);
+    const { run } = await syncOnce({ service, tenant: ws, root, folder: 'ws', home: join(scratch, 'state') }, ctx.child);
     as.runs.push(run);
     await assertLocalCopy(join(root, 'ws'), set, 'Asset Sync download');
   };
@@ -98,6 +100,13 @@ export async function downloadCase(ctx: BenchContext): Promise<CaseResult> {
         detail: `${(asSeconds / medianSeconds(curl)).toFixed(2)}x curl's time${timesOf(asSeconds, curlDurable, 'curl + fsync')}${timesOf(asSeconds, curlGuarded, 'curl + SHA-256 + fsync')}${timesOf(asSeconds, curlApi, 'curl through the API')}`,
       })),
       ...target(name, '> 10x faster than rclone', [as, rclone], () => ({ met: medianSeconds(rclone) > 10 * asSeconds, detail: `${(medianSeconds(rclone) / asSeconds).toFixed(1)}x faster` })),
+    ],
+    summary: [
+      {
+        what: `download, ${set.files.length.toLocaleString('en')} files of ${ctx.sizes.small.minBytes / 1024}–${ctx.sizes.small.maxBytes / 1024} KiB`,
+        assetSync: cell(as),
+        peers: peers(['curl', curl], ['curl + fsync', curlDurable], ['curl + SHA-256 + fsync', curlGuarded], ['curl through the API', curlApi], ['rclone', rclone]),
+      },
     ],
   };
 }

@@ -1,22 +1,22 @@
 /**
- * Case 4, large files down and up: one 2 GiB file, then 3 files of 256 MiB. Asset Sync (one
- * `syncOnce` each way) vs curl on the same signed URLs (`curl -o` / `curl -T`) vs rclone over
+ * Case 4, large files down and up: one 2 GiB file, then 3 files of 256 MiB. Asset Sync
+ * (`asset-sync sync --once` each way, start to exit) vs curl on the same signed URLs (`curl -o` / `curl -T`) vs rclone over
  * webdav, in MB/s (10^6 bytes). Two more curl floors add what Asset Sync does before it calls a
  * file downloaded: an fsync (the floor of a download that survives a power cut), and a SHA-256
  * check before it (the floor with all of Asset Sync's guarantees). Uploads get one more floor
  * too: SHA-256 of the file, then `curl -T`, since the API wants the checksum before it hands
  * out the signed URL.
  * Every run starts with the machine settled (`settleMachine`: no dirty pages and no freshly freed
- * memory left by the run before), and every other download run puts the peers first. Every copy
- * is checked by SHA-256. Targets: the large file at least at curl's speed with a peak RSS under
+ * memory left by the run before), and every other round puts the peers first, uploads and
+ * downloads alike; no tool gets an untimed run the others do not. Every copy is checked by SHA-256. Targets: the large file at least at curl's speed with a peak RSS under
  * 200 MB; the medium files ≥ 70% of curl, RSS < 300 MB.
  */
 import { join } from 'node:path';
 import { createWorkspace, signedDownloads, signedUploads } from '../lib/api.js';
-import { engineOnce } from '../lib/asset-sync.js';
+import { syncOnce } from '../lib/asset-sync.js';
 import { removeDir, type BenchContext } from '../lib/context.js';
 import { ensureBigFiles, warmPageCache, type DataSet } from '../lib/dataset.js';
-import { alternate, medianRss, medianSeconds, target, type CaseResult, type Row, type Run, type Target } from '../lib/measure.js';
+import { alternate, medianRss, medianSeconds, target, throughput, type CaseResult, type Row, type SummaryLine, type Target } from '../lib/measure.js';
 import { curlBatch, rcloneCopy, serveWebdav, WEBDAV_REMOTE } from '../lib/peers.js';
 import { settleMachine } from '../lib/settle.js';
 import type { Tenant } from '../lib/service-process.js';
@@ -34,7 +34,7 @@ export async function largeCase(ctx: BenchContext): Promise<CaseResult> {
   const mid = await ensureBigFiles(join(ctx.setsDir, `large-${medium.files}x${medium.bytes}`), medium);
   const a = await measureSet(ctx, `large ${label(big)}`, big, { share: 1, rssMiB: 200 });
   const b = await measureSet(ctx, `large ${label(mid)}`, mid, { share: 0.7, rssMiB: 300 });
-  return { rows: [...a.rows, ...b.rows], targets: [...a.targets, ...b.targets] };
+  return { rows: [...a.rows, ...b.rows], targets: [...a.targets, ...b.targets], summary: [...a.summary, ...b.summary] };
 }
 
 function label(set: DataSet): string {
@@ -43,7 +43,7 @@ function label(set: DataSet): string {
   return `${set.files.length}×${size}`;
 }
 
-async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: Goal): Promise<{ rows: Row[]; targets: Target[] }> {
+async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: Goal): Promise<{ rows: Row[]; targets: Target[]; summary: SummaryLine[] }> {
   const { service, tenant, client } = await ctx.service();
   const work = { bytes: set.bytes };
   const row = (tool: string, group: 'down' | 'up'): Row => ({ case: name, tool, runs: [], work, group });
@@ -60,17 +60,20 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
   let kept: Tenant | undefined;
 
   await warmPageCache(set);
-  for (let i = 0; i < ctx.runs; i += 1) {
-    ctx.log(`${name} upload run ${i + 1}/${ctx.runs}`);
+  const uploadAssetSync = async (i: number): Promise<void> => {
+    ctx.log(`${name} upload run ${i + 1}/${ctx.runs}: Asset Sync`);
     const ws = await createWorkspace(service, tenant, `large-as-${i}`);
-    const scratch = await ctx.scratch('large-up-as');
+    const home = await ctx.scratch('large-up-as');
     await settleMachine();
-    asUp.runs.push((await engineOnce({ service, tenant: ws, root: set.root, folder: set.folder, indexPath: join(scratch, 'index.db') }, ctx.child)).run);
+    asUp.runs.push((await syncOnce({ service, tenant: ws, root: set.root, folder: set.folder, home }, ctx.child)).run);
     await assertRemoteCopy(client, ws.workspaceId, set, `${name} Asset Sync upload`);
     if (kept) await deleteAll(ctx, ws);
     else kept = ws;
-
+  };
+  const uploadPeers = async (i: number): Promise<void> => {
+    ctx.log(`${name} upload run ${i + 1}/${ctx.runs}: peers`);
     if (ctx.uses('curl')) {
+      const scratch = await ctx.scratch('large-up-curl');
       const floorWs = await createWorkspace(service, tenant, `large-curl-${i}`);
       const tickets = await signedUploads(client, floorWs.workspaceId, set);
       await settleMachine();
@@ -80,7 +83,6 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
       await settleMachine();
       curlHashedUp.runs.push(await curlBatch(hashedTickets.map((t) => ({ url: t.url, path: join(set.dir, t.file.rel) })), 'put', scratch, parallel, { verified: true }));
     }
-
     if (ctx.uses('rclone')) {
       const davDir = await ctx.scratch('large-up-dav');
       const dav = await serveWebdav(davDir);
@@ -93,23 +95,22 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
       await assertLocalCopy(davDir, set, `${name} rclone upload`);
       await removeDir(davDir);
     }
-  }
+  };
+  await alternate(ctx.runs, uploadAssetSync, uploadPeers);
 
   if (!kept) throw new Error('no run');
-  const urls = ctx.uses('curl') ? await signedDownloads(client, kept.workspaceId, set) : undefined;
+  const source = kept;
+  const urls = ctx.uses('curl') ? await signedDownloads(client, source.workspaceId, set) : undefined;
   const dav = ctx.uses('rclone') ? await serveWebdav(set.dir) : undefined;
   try {
-    const engineDownload = async (): Promise<Run> => {
-      const root = await ctx.scratch('large-down-as');
-      await settleMachine();
-      const { run } = await engineOnce({ service, tenant: kept, root, folder: 'ws', indexPath: join(root, 'index.db') }, ctx.child);
-      await assertLocalCopy(join(root, 'ws'), set, `${name} Asset Sync download`);
-      await removeDir(root);
-      return run;
-    };
     const runAssetSync = async (i: number): Promise<void> => {
       ctx.log(`${name} download run ${i + 1}/${ctx.runs}: Asset Sync`);
-      asDown.runs.push(await engineDownload());
+      const scratch = await ctx.scratch('large-down-as');
+      const root = join(scratch, 'root');
+      await settleMachine();
+      asDown.runs.push((await syncOnce({ service, tenant: source, root, folder: 'ws', home: join(scratch, 'state') }, ctx.child)).run);
+      await assertLocalCopy(join(root, 'ws'), set, `${name} Asset Sync download`);
+      await removeDir(scratch);
     };
     const runPeers = async (i: number): Promise<void> => {
       ctx.log(`${name} download run ${i + 1}/${ctx.runs}: peers`);
@@ -131,11 +132,6 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
         await removeDir(rcloneDir);
       }
     };
-    // The first download after the uploads is slow, whoever makes it: in three benches of
-    // session 7, the engine's first run of the 2 GiB file took 11.5–12.0 s and its second 5.3–7.5 s.
-    // An untimed run takes that cost, so that going first in a round costs nothing.
-    ctx.log(`${name} download warm-up (not timed)`);
-    await engineDownload();
     await alternate(ctx.runs, runAssetSync, runPeers);
   } finally {
     await dav?.stop();
@@ -144,7 +140,17 @@ async function measureSet(ctx: BenchContext, name: string, set: DataSet, goal: G
   const share = (as: Row, curl: Row): number => medianSeconds(curl) / medianSeconds(as);
   const rss = Math.max(medianRss(asUp) ?? Infinity, medianRss(asDown) ?? Infinity);
   const pct = (x: number): string => `${(x * 100).toFixed(0)}% of curl`;
+  const mbs = (row: Row): string => (row.runs.length > 0 ? `${(throughput(row)?.value ?? 0).toFixed(0)}` : '–');
+  const both = (label: string, down: Row, up: Row): string => (down.runs.length + up.runs.length > 0 ? `${label} ${mbs(down)} / ${mbs(up)} MB/s` : '');
+  const only = (label: string, row: Row): string => (row.runs.length > 0 ? `${label} ${mbs(row)} MB/s` : '');
   return {
+    summary: [
+      {
+        what: `${name.replace(/^large /, '')} down / up`,
+        assetSync: `${mbs(asDown)} / ${mbs(asUp)} MB/s, peak RSS ${Math.max(medianRss(asDown) ?? 0, medianRss(asUp) ?? 0).toFixed(0)} MiB`,
+        peers: [both('curl', curlDown, curlUp), only('curl + fsync', curlDurable), only('curl + SHA-256 + fsync', curlGuarded), only('SHA-256, then curl -T', curlHashedUp), both('rclone', rcloneDown, rcloneUp)].filter(Boolean).join('; '),
+      },
+    ],
     rows: [asDown, curlDown, curlDurable, curlGuarded, rcloneDown, asUp, curlUp, curlHashedUp, rcloneUp],
     targets: [
       ...target(name, `download ≥ ${goal.share * 100}% of curl's MB/s, checksum verified`, [asDown, curlDown], () => ({

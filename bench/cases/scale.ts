@@ -1,56 +1,135 @@
 /**
- * Case 6, scale: a workspace of 100,000 assets (seeded with the service's domain functions
- * before it starts, see children/seed-scale.ts). The engine first downloads everything, then is
- * started again on the synced folder: start-up time (init + the first, no-op cycle), peak RSS,
- * and the index's size on disk.
+ * Case 6, scale: a workspace of 100,000 and of 1,000,000 assets (512 bytes each, 100 to a folder),
+ * generated straight into a service's database with the same files on disk
+ * (children/seed-scale.ts). For each size:
+ * - the first sync, which makes the synced state: up to `downloadUpTo` assets an initial download
+ *   into an empty folder (`asset-sync sync --once`), above it a first sync over the same files
+ *   already on disk (hash all, nothing to transfer: a million small downloads, each fsynced,
+ *   would take most of an hour and measure the disk);
+ * - start-up to "up to date": a fresh `asset-sync sync --once` on the synced folder, start to
+ *   exit, with its peak RSS;
+ * - the index's size on disk;
+ * - a no-op cycle of an engine already running (in-process, warm): what each poll of the app costs.
+ * The targets are those set for the memory redesign.
  */
 import { join } from 'node:path';
-import type { SeedConfig, SeedResult } from '../children/seed-scale.js';
-import { engineOnce } from '../lib/asset-sync.js';
+import { engineInProcess, indexOf, syncOnce, type SyncCounts, type SyncTarget } from '../lib/asset-sync.js';
 import { sqliteBytes, type BenchContext } from '../lib/context.js';
-import { MiB, medianRss, medianSeconds, type CaseResult, type Row } from '../lib/measure.js';
-import { runScript } from '../lib/proc.js';
-import { startServiceProcess } from '../lib/service-process.js';
+import { MiB, median, medianRss, medianSeconds, target, type CaseResult, type Row, type Run } from '../lib/measure.js';
+import { cell, formatSeconds } from '../lib/report.js';
+import { seededWorkspace } from '../lib/seeded.js';
+
+interface Goal {
+  rssMiB: number;
+  startupSeconds: number;
+  indexMiB: number;
+  cycleSeconds: number;
+}
+
+/** The targets per size; sizes without one are measured only. */
+const GOALS: Record<number, Goal> = {
+  100_000: { rssMiB: 150, startupSeconds: 1, indexMiB: 40, cycleSeconds: 0.5 },
+  1_000_000: { rssMiB: 600, startupSeconds: 8, indexMiB: 400, cycleSeconds: 4 },
+};
+
+/** The initial download of 100,000 small assets: its peak RSS. */
+const DOWNLOAD_RSS_MIB = 300;
 
 export async function scaleCase(ctx: BenchContext): Promise<CaseResult> {
-  const sizes = ctx.sizes.scale;
-  const name = `scale ${sizes.assets.toLocaleString('en')} assets`;
-  const dataDir = await ctx.scratch('scale-service');
-  ctx.log(`scale: seeding ${sizes.assets} assets`);
-  const seedConfig: SeedConfig = { dataDir, assets: sizes.assets, folders: sizes.folders, bytes: sizes.bytes };
-  const seed = await runScript<SeedResult>('bench/children/seed-scale.ts', [], { env: { ...process.env, BENCH_SEED: JSON.stringify(seedConfig) } });
-  const service = await startServiceProcess({ dataDir, demo: false, profileDir: ctx.profileDir });
-  const tenant = { accountId: seed.accountId, workspaceId: seed.workspaceId, key: seed.key, secret: seed.secret };
-  const root = await ctx.scratch('scale-root');
-  const target = { service, tenant, root, folder: 'ws', indexPath: join(root, 'index.db') };
-  const work = { files: sizes.assets };
-  const initial: Row = { case: name, tool: 'Asset Sync initial download', runs: [], work };
-  const startup: Row = { case: name, tool: 'Asset Sync start-up (init + no-op cycle)', runs: [], group: 'startup' };
-  try {
-    ctx.log('scale: initial download');
-    const first = await engineOnce(target, ctx.child);
-    initial.runs.push(first.run);
-    const downloaded = first.synced.report.workspaces.reduce((n, w) => n + w.downloaded, 0);
-    if (downloaded !== sizes.assets) throw new Error(`scale: ${downloaded} of ${sizes.assets} assets downloaded`);
-    for (let i = 0; i < Math.max(ctx.runs, 2); i += 1) {
-      ctx.log(`scale: start-up ${i + 1}`);
-      const again = await engineOnce(target, ctx.child);
-      const work = again.synced.report.workspaces.reduce((n, w) => n + w.downloaded + w.uploaded + w.deleted + w.moved + w.conflicts, 0);
-      if (work !== 0) throw new Error(`scale: the start-up cycle was not a no-op (${work} actions)`);
-      startup.runs.push(again.run);
-      startup.note = `init ${again.synced.initSeconds.toFixed(2)} s + cycle ${again.synced.syncSeconds.toFixed(2)} s`;
-    }
-  } finally {
-    await service.stop();
-  }
-  const indexBytes = await sqliteBytes(target.indexPath);
+  const results: CaseResult[] = [];
+  for (const assets of ctx.sizes.scale.assets) results.push(await scaleOf(ctx, assets));
   return {
-    rows: [initial, startup],
-    targets: [],
+    rows: results.flatMap((r) => r.rows),
+    targets: results.flatMap((r) => r.targets),
+    facts: results.flatMap((r) => r.facts ?? []),
+    summary: results.flatMap((r) => r.summary ?? []),
+  };
+}
+
+async function scaleOf(ctx: BenchContext, assets: number): Promise<CaseResult> {
+  const { bytes, perFolder, downloadUpTo } = ctx.sizes.scale;
+  const count = assets.toLocaleString('en');
+  const name = `scale ${count} assets`;
+  const seeded = await seededWorkspace(ctx, `scale-${assets}`, { files: assets, folders: Math.max(1, Math.round(assets / perFolder)), minBytes: bytes, maxBytes: bytes });
+  const download = assets <= downloadUpTo;
+  const scratch = await ctx.scratch(`scale-${assets}`);
+  const sync: SyncTarget = {
+    service: seeded.service,
+    tenant: seeded.tenant,
+    root: download ? join(scratch, 'root') : seeded.treeRoot,
+    folder: seeded.folder,
+    home: join(scratch, 'state'),
+  };
+  const work = { files: assets };
+  const first: Row = {
+    case: name,
+    tool: download ? 'Asset Sync initial download (sync --once)' : 'Asset Sync first sync over the same files on disk (sync --once, hash all)',
+    runs: [],
+    work,
+    group: 'first',
+  };
+  const startup: Row = { case: name, tool: 'Asset Sync start-up to up to date (sync --once, nothing to do)', runs: [], group: 'startup' };
+  const cycle: Row = { case: name, tool: 'Asset Sync no-op cycle, warm in-process', runs: [], group: 'cycle' };
+  const started: number[] = [];
+  try {
+    ctx.log(`${name}: ${first.tool}`);
+    const made = await syncOnce(sync, ctx.child);
+    first.runs.push(made.run);
+    const expected = download ? made.counts.downloaded : made.counts.files;
+    if (expected !== assets || (!download && made.counts.downloaded + made.counts.uploaded > 0)) throw new Error(`${name}: the first sync ended with ${describe(made.counts)}`);
+    for (let i = 0; i < Math.max(ctx.runs, 3); i += 1) {
+      ctx.log(`${name}: start-up ${i + 1}`);
+      const again = await syncOnce(sync, ctx.child);
+      if (again.counts.files !== assets || transfers(again.counts) > 0) throw new Error(`${name}: the start-up was not a no-op: ${describe(again.counts)}`);
+      startup.runs.push(again.run);
+      if (again.startedSeconds !== undefined) started.push(again.startedSeconds);
+    }
+    ctx.log(`${name}: no-op cycles of a running engine`);
+    const engine = await engineInProcess({ service: seeded.service, tenant: seeded.tenant, root: sync.root, folder: sync.folder, indexPath: indexOf(sync), cycles: 3 }, 'cycles', ctx.child);
+    const cycles = engine.synced.cycles;
+    if (!cycles) throw new Error(`${name}: the engine timed no cycles`);
+    cycle.runs.push(...cycles.seconds.map((seconds): Run => ({ seconds, rssMiB: cycles.rssMiB, load: engine.run.load })));
+    cycle.note = `its start-up in-process: init ${engine.synced.initSeconds.toFixed(2)} s + first cycle ${engine.synced.syncSeconds.toFixed(2)} s`;
+  } finally {
+    await seeded.service.stop();
+  }
+  if (started.length > 0) startup.note = `syncing began after ${formatSeconds(median(started))} (index opened)`;
+  const indexBytes = await sqliteBytes(indexOf(sync));
+  const indexMiB = indexBytes / MiB;
+  const goal = GOALS[assets];
+  const targets = goal
+    ? [
+        ...target(name, `start-up peak RSS ≤ ${goal.rssMiB} MiB`, [startup], () => ({ met: (medianRss(startup) ?? Infinity) <= goal.rssMiB, detail: `${(medianRss(startup) ?? 0).toFixed(0)} MiB` })),
+        ...target(name, `start-up to up to date ≤ ${goal.startupSeconds} s`, [startup], () => ({ met: medianSeconds(startup) <= goal.startupSeconds, detail: formatSeconds(medianSeconds(startup)) })),
+        ...target(name, `index on disk ≤ ${goal.indexMiB} MiB`, [first], () => ({ met: indexMiB <= goal.indexMiB, detail: `${indexMiB.toFixed(1)} MiB` })),
+        ...target(name, `no-op cycle ≤ ${goal.cycleSeconds} s`, [cycle], () => ({ met: medianSeconds(cycle) <= goal.cycleSeconds, detail: formatSeconds(medianSeconds(cycle)) })),
+        ...(download && assets === 100_000
+          ? target(name, `initial download peak RSS < ${DOWNLOAD_RSS_MIB} MiB`, [first], () => ({ met: (medianRss(first) ?? Infinity) < DOWNLOAD_RSS_MIB, detail: `${(medianRss(first) ?? 0).toFixed(0)} MiB` }))
+          : []),
+      ]
+    : [];
+  return {
+    rows: [first, startup, cycle],
+    targets,
     facts: [
-      { case: name, what: 'service seeded (domain functions)', value: `${seed.seconds.toFixed(1)} s` },
-      { case: name, what: 'index size on disk (db + wal + shm)', value: `${(indexBytes / MiB).toFixed(1)} MiB (${(indexBytes / sizes.assets).toFixed(0)} B/asset)` },
-      { case: name, what: 'start-up: median time, peak RSS', value: `${medianSeconds(startup).toFixed(2)} s, ${(medianRss(startup) ?? 0).toFixed(0)} MiB` },
+      { case: name, what: 'tree on disk', value: seeded.seed.treeSeconds > 0 ? `generated in ${seeded.seed.treeSeconds.toFixed(1)} s` : 'reused from the data sets' },
+      { case: name, what: 'service seeded (one transaction, prepared statements, blobs hard-linked)', value: `${seeded.seed.serviceSeconds.toFixed(1)} s` },
+      { case: name, what: 'index size on disk (db + wal + shm)', value: `${indexMiB.toFixed(1)} MiB (${(indexBytes / assets).toFixed(0)} B/asset)` },
+    ],
+    summary: [
+      {
+        what: `${count} assets: ${download ? 'initial download' : 'first sync over the same files on disk'}`,
+        assetSync: cell(first),
+        peers: '',
+      },
+      {
+        what: `${count} assets: start-up to up to date / index on disk / no-op cycle (warm, in-process)`,
+        assetSync: `${cell(startup)} / ${indexMiB.toFixed(1)} MiB / ${cell(cycle, false)}`,
+        peers: '',
+      },
     ],
   };
 }
+
+const transfers = (c: SyncCounts): number => c.downloaded + c.uploaded + c.deleted + c.moved + c.conflicts;
+const describe = (c: SyncCounts): string => `${c.files} files, ${c.downloaded} downloaded, ${c.uploaded} uploaded, ${c.deleted} deleted, ${c.moved} moved, ${c.conflicts} conflict copies, ${c.failed} failed`;

@@ -1,6 +1,6 @@
 /**
- * Case 2, initial upload of a tree of small files into an empty workspace: Asset Sync (one
- * `syncOnce` from a filled root) vs `rclone copy` to `rclone serve webdav` vs the curl PUT floor
+ * Case 2, initial upload of a tree of small files into an empty workspace: Asset Sync
+ * (`asset-sync sync --once` from a filled root, start to exit) vs `rclone copy` to `rclone serve webdav` vs the curl PUT floor
  * (signed upload URLs asked up front, 4 keep-alive connections) vs curl through the API (the
  * three requests a file Asset Sync makes: ticket, PUT, asset record). Every other run puts the
  * peers first. Targets: ≥ 500 files/s, within 2x of the floor. The first Asset Sync workspace is
@@ -8,11 +8,12 @@
  */
 import { join } from 'node:path';
 import { apiToken, createWorkspace, makeFolders, signedUploads } from '../lib/api.js';
-import { engineOnce } from '../lib/asset-sync.js';
+import { syncOnce } from '../lib/asset-sync.js';
 import { curlApiUpload } from '../lib/curl-api.js';
 import { removeDir, type BenchContext } from '../lib/context.js';
 import { ensureTree } from '../lib/dataset.js';
 import { alternate, medianSeconds, target, timesOf, type CaseResult, type Row } from '../lib/measure.js';
+import { cell, peers } from '../lib/report.js';
 import { curlBatch, rcloneCopy, serveWebdav, WEBDAV_REMOTE } from '../lib/peers.js';
 import { settleMachine } from '../lib/settle.js';
 import { assertLocalCopy, assertRemoteCopy } from '../lib/verify.js';
@@ -25,7 +26,7 @@ export async function uploadCase(ctx: BenchContext): Promise<CaseResult> {
   const set = await ensureTree(smallSetDir(ctx), ctx.sizes.small);
   const { service, tenant, client } = await ctx.service();
   const work = { files: set.files.length };
-  const as: Row = { case: name, tool: 'Asset Sync (engine syncOnce)', runs: [], work };
+  const as: Row = { case: name, tool: 'Asset Sync (sync --once)', runs: [], work };
   const rclone: Row = { case: name, tool: 'rclone copy → serve webdav', runs: [], work };
   const curl: Row = { case: name, tool: 'curl PUT floor (4 keep-alive)', runs: [], work };
   const curlApi: Row = { case: name, tool: 'curl through the API (3 requests a file)', runs: [], work };
@@ -33,9 +34,10 @@ export async function uploadCase(ctx: BenchContext): Promise<CaseResult> {
   const runAssetSync = async (i: number): Promise<void> => {
     ctx.log(`upload run ${i + 1}/${ctx.runs}: Asset Sync`);
     const ws = await createWorkspace(service, tenant, `upload-as-${i}`);
-    const scratch = await ctx.scratch('upload-as');
+    const home = await ctx.scratch('upload-as');
     await settleMachine();
-    const { run } = await engineOnce({ service, tenant: ws, root: set.root, folder: set.folder, indexPath: join(scratch, 'index.db') }, ctx.child);
+    const { run, counts } = await syncOnce({ service, tenant: ws, root: set.root, folder: set.folder, home }, ctx.child);
+    if (counts.uploaded !== set.files.length) throw new Error(`upload: ${counts.uploaded} of ${set.files.length} files uploaded`);
     as.runs.push(run);
     await assertRemoteCopy(client, ws.workspaceId, set, 'Asset Sync upload');
     if (!ctx.fixtures.has(SMALL_WORKSPACE)) ctx.fixtures.set(SMALL_WORKSPACE, ws);
@@ -84,5 +86,6 @@ export async function uploadCase(ctx: BenchContext): Promise<CaseResult> {
       ...target(name, '≥ 500 files/s', [as], () => ({ met: filesPerSecond >= 500, detail: `${filesPerSecond.toFixed(0)} files/s` })),
       ...target(name, 'within 2x of the curl PUT floor', [as, curl], () => ({ met: asSeconds <= 2 * medianSeconds(curl), detail: `${(asSeconds / medianSeconds(curl)).toFixed(2)}x the floor's time${timesOf(asSeconds, curlApi, 'curl through the API')}` })),
     ],
+    summary: [{ what: `upload, ${set.files.length.toLocaleString('en')} files of ${ctx.sizes.small.minBytes / 1024}–${ctx.sizes.small.maxBytes / 1024} KiB`, assetSync: cell(as), peers: peers(['curl PUT floor', curl], ['curl through the API', curlApi], ['rclone', rclone]) }],
   };
 }

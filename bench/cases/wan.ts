@@ -2,16 +2,18 @@
  * Case 7, small files over a far-away service: the service answers every request (API and blob)
  * 50 ms late (`--faults latency=50`), as a service across a continent would. On loopback the
  * small-file cases measure CPU; here they measure how well round trips overlap, which decides
- * a real user's first sync. Asset Sync (one `syncOnce` each way) vs curl on 4 keep-alive
+ * a real user's first sync. Asset Sync (`asset-sync sync --once` each way) vs curl on 4 keep-alive
  * connections with the signed URLs asked up front (one round trip a file, the floor of a
- * client that may only keep 4 requests in flight). No issue sets a target: the ratio is shown.
+ * client that may only keep 4 requests in flight). No target is set: the ratio is shown. Each
+ * round alternates which goes first.
  */
 import { join } from 'node:path';
 import { benchClient, createWorkspace, signedDownloads, signedUploads, uploadThroughApi } from '../lib/api.js';
-import { engineOnce } from '../lib/asset-sync.js';
+import { syncOnce } from '../lib/asset-sync.js';
 import { removeDir, type BenchContext } from '../lib/context.js';
 import { ensureTree } from '../lib/dataset.js';
-import { medianSeconds, type CaseResult, type Row } from '../lib/measure.js';
+import { alternate, medianSeconds, type CaseResult, type Row } from '../lib/measure.js';
+import { cell } from '../lib/report.js';
 import { curlBatch } from '../lib/peers.js';
 import { settleMachine } from '../lib/settle.js';
 import { startServiceProcess } from '../lib/service-process.js';
@@ -36,38 +38,47 @@ export async function wanCase(ctx: BenchContext): Promise<CaseResult> {
     const filled = await createWorkspace(service, tenant, 'wan-download');
     await uploadThroughApi(client, filled.workspaceId, set, 32);
     const urls = ctx.uses('curl') ? await signedDownloads(client, filled.workspaceId, set) : undefined;
-    for (let i = 0; i < ctx.runs; i += 1) {
+    const runAssetSync = async (i: number): Promise<void> => {
       ctx.log(`wan run ${i + 1}/${ctx.runs}: Asset Sync download`);
-      const root = await ctx.scratch('wan-down-as');
+      const scratch = await ctx.scratch('wan-down-as');
+      const root = join(scratch, 'root');
       await settleMachine();
-      asDown.runs.push((await engineOnce({ service, tenant: filled, root, folder: 'ws', indexPath: join(root, 'index.db') }, ctx.child)).run);
+      asDown.runs.push((await syncOnce({ service, tenant: filled, root, folder: 'ws', home: join(scratch, 'state') }, ctx.child)).run);
       await assertLocalCopy(join(root, 'ws'), set, 'Asset Sync download');
-      await removeDir(root);
+      await removeDir(scratch);
 
       ctx.log(`wan run ${i + 1}/${ctx.runs}: Asset Sync upload`);
       const ws = await createWorkspace(service, tenant, `wan-up-${i}`);
-      const scratch = await ctx.scratch('wan-up-as');
-      asUp.runs.push((await engineOnce({ service, tenant: ws, root: set.root, folder: set.folder, indexPath: join(scratch, 'index.db') }, ctx.child)).run);
+      const home = await ctx.scratch('wan-up-as');
+      await settleMachine();
+      asUp.runs.push((await syncOnce({ service, tenant: ws, root: set.root, folder: set.folder, home }, ctx.child)).run);
       await assertRemoteCopy(client, ws.workspaceId, set, 'Asset Sync upload');
-
-      if (urls) {
-        ctx.log(`wan run ${i + 1}/${ctx.runs}: curl`);
-        const curlDir = await ctx.scratch('wan-down-curl');
-        const files = join(curlDir, 'files');
-        await settleMachine();
-        curlDown.runs.push(await curlBatch(urls.map((u) => ({ url: u.url, path: join(files, u.file.rel) })), 'get', curlDir, 4));
-        await assertLocalCopy(files, set, 'curl download');
-        await removeDir(curlDir);
-        const floorWs = await createWorkspace(service, tenant, `wan-up-curl-${i}`);
-        const tickets = await signedUploads(client, floorWs.workspaceId, set);
-        curlUp.runs.push(await curlBatch(tickets.map((t) => ({ url: t.url, path: join(set.dir, t.file.rel) })), 'put', scratch, 4));
-      }
-    }
+    };
+    const runCurl = async (i: number): Promise<void> => {
+      if (!urls) return;
+      ctx.log(`wan run ${i + 1}/${ctx.runs}: curl`);
+      const curlDir = await ctx.scratch('wan-down-curl');
+      const files = join(curlDir, 'files');
+      await settleMachine();
+      curlDown.runs.push(await curlBatch(urls.map((u) => ({ url: u.url, path: join(files, u.file.rel) })), 'get', curlDir, 4));
+      await assertLocalCopy(files, set, 'curl download');
+      await removeDir(curlDir);
+      const floorWs = await createWorkspace(service, tenant, `wan-up-curl-${i}`);
+      const tickets = await signedUploads(client, floorWs.workspaceId, set);
+      const putDir = await ctx.scratch('wan-up-curl');
+      await settleMachine();
+      curlUp.runs.push(await curlBatch(tickets.map((t) => ({ url: t.url, path: join(set.dir, t.file.rel) })), 'put', putDir, 4));
+    };
+    await alternate(ctx.runs, runAssetSync, runCurl);
   } finally {
     await client.close();
     await service.stop();
   }
   const ratio = (as: Row, floor: Row): string => (floor.runs.length > 0 ? `${(medianSeconds(as) / medianSeconds(floor)).toFixed(2)}x the curl floor's time` : 'no curl run');
   ctx.log(`wan: download ${ratio(asDown, curlDown)}, upload ${ratio(asUp, curlUp)}`);
-  return { rows: [asDown, curlDown, asUp, curlUp], targets: [] };
+  return {
+    rows: [asDown, curlDown, asUp, curlUp],
+    targets: [],
+    summary: [{ what: `${name}: down / up`, assetSync: `${cell(asDown, false)} / ${cell(asUp, false)}`, peers: curlDown.runs.length > 0 ? `curl on 4 connections ${cell(curlDown, false)} / ${cell(curlUp, false)}` : '' }],
+  };
 }

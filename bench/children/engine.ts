@@ -1,12 +1,12 @@
 /**
  * One Asset Sync engine in its own process, wired as the app wires it (index, service client,
- * silent logger, engine with default settings), so its time and peak RSS are its own.
- * Configured by the BENCH_ENGINE environment variable (JSON, see EngineChildConfig); answers in
- * JSON lines on stdout:
- *   mode "once":  init + syncOnce → { event: "synced", initSeconds, syncSeconds, report, rssMiB,
- *                 timeline, problems } (EngineSynced)
- *   mode "watch": the same, then `start()` → { event: "watching" }; on SIGTERM stops and answers
- *                 { event: "stopped", rssMiB }.
+ * silent logger, engine with default settings), for what can only be measured inside a running
+ * engine; everything else is timed as `asset-sync sync --once` (bench/lib/asset-sync.ts).
+ * Configured by the BENCH_ENGINE environment variable (JSON, see EngineChildConfig); answers one
+ * JSON line on stdout (EngineSynced):
+ *   mode "once":   init + syncOnce, optionally with the app's media service drawing thumbnails;
+ *   mode "cycles": the same, then `cycles` more syncOnce calls, each timed: the no-op cycle of an
+ *                  engine that is already running (the app runs one every poll interval).
  */
 import { SyncEngine } from '../../main/engine/engine.js';
 import { openIndex } from '../../main/index/sync-index.js';
@@ -16,7 +16,7 @@ import { ServiceClient } from '../../main/service-client/index.js';
 import type { SyncReport } from '../../shared/engine.js';
 
 export interface EngineChildConfig {
-  mode: 'once' | 'watch';
+  mode: 'once' | 'cycles';
   baseUrl: string;
   accountId: string;
   key: string;
@@ -29,6 +29,8 @@ export interface EngineChildConfig {
   pollIntervalMs?: number;
   /** Draw thumbnails of the files the sync brings down, as the app does, into this cache folder. */
   thumbnailsDir?: string;
+  /** Mode "cycles": how many cycles after the first (default 3). */
+  cycles?: number;
 }
 
 export interface EngineSynced {
@@ -50,6 +52,8 @@ export interface EngineSynced {
   problems: { count: number; first: string[] };
   /** With thumbnails: seconds from the start until every file's grid picture existed, and how many. */
   pictures?: { doneSeconds: number; drawn: number; files: number; cacheMiB: number };
+  /** Mode "cycles": seconds of each cycle after the first, and the peak RSS after them. */
+  cycles?: { seconds: number[]; rssMiB: number };
 }
 
 const rssMiB = (): number => process.resourceUsage().maxRSS / 1024;
@@ -132,17 +136,17 @@ if (media) {
   pictures = { doneSeconds: seconds(started), drawn, files: files.length, cacheMiB: Number((media.cache.totalBytes / 1024 / 1024).toFixed(1)) };
   mark(`${drawn} pictures drawn`);
 }
-say({ event: 'synced', initSeconds, syncSeconds, report, rssMiB: syncRss, cpuSeconds: syncCpu, minorFaults: process.resourceUsage().minorPageFault, timeline: timeline.sort((a, b) => a[0] - b[0]), problems, ...(pictures ? { pictures } : {}) } satisfies EngineSynced);
-
-if (config.mode === 'watch') {
-  process.once('SIGTERM', () => {
-    void close().then(() => {
-      say({ event: 'stopped', rssMiB: rssMiB() });
-      process.exit(0);
-    });
-  });
-  await engine.start();
-  say({ event: 'watching' });
-} else {
-  await close();
+let cycles: EngineSynced['cycles'];
+if (config.mode === 'cycles') {
+  const times: number[] = [];
+  for (let i = 0; i < (config.cycles ?? 3); i += 1) {
+    const cycleStarted = process.hrtime.bigint();
+    const again = await engine.syncOnce();
+    times.push(seconds(cycleStarted));
+    const work = again.workspaces.reduce((n, w) => n + w.downloaded + w.uploaded + w.deleted + w.moved + w.conflicts, 0);
+    if (work !== 0 || !again.ok) throw new Error(`cycle ${i + 2} was not a no-op: ${JSON.stringify(again).slice(0, 500)}`);
+  }
+  cycles = { seconds: times, rssMiB: rssMiB() };
 }
+say({ event: 'synced', initSeconds, syncSeconds, report, rssMiB: syncRss, cpuSeconds: syncCpu, minorFaults: process.resourceUsage().minorPageFault, timeline: timeline.sort((a, b) => a[0] - b[0]), problems, ...(pictures ? { pictures } : {}), ...(cycles ? { cycles } : {}) } satisfies EngineSynced);
+await close();

@@ -1,43 +1,31 @@
 /**
- * The children (engine, scanner, service, seeding) run as plain JavaScript, as the shipped app
- * does: under tsx, the loader thread and its transforms alone add about 80 MiB to a process's
- * RSS and slow its start, which would blur the memory and start-up figures. Each source file is
- * transpiled on its own (TypeScript's transpileModule, no type checking: `npm run typecheck`
- * does that) into a build folder inside the repository, so packages resolve from node_modules.
+ * Everything the bench runs is built JavaScript, as an installation runs it: `npm run build`
+ * (scripts/build.mjs) makes dist/node, whose CLI (`bin/asset-sync.js`) and service are what the
+ * cases time; the bench's own children (the in-process engine, the scanner, the seeding) are
+ * built by the same script beside a copy of the programs, into dist/bench. Under tsx, the loader thread and its transforms alone added about
+ * 80 MiB to a process and slowed its start.
  */
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
-import ts from 'typescript';
-import { ROOT } from './proc.js';
+import { join } from 'node:path';
+import { ROOT, run } from './proc.js';
 
-const SOURCES = ['main', 'shared', 'service', 'bench/children', 'bench/lib'];
+/** The children, by the name of their built file. */
+export const CHILDREN = {
+  'bench-engine': 'bench/children/engine.ts',
+  'bench-scan': 'bench/children/scan.ts',
+  'bench-seed': 'bench/children/seed-scale.ts',
+} as const;
 
-async function sourceFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await sourceFiles(path)));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
+export type ChildName = keyof typeof CHILDREN;
 
-/** Transpiles the sources the children need into `outDir`; returns how many files. */
-export async function buildChildren(outDir: string): Promise<number> {
-  await rm(outDir, { recursive: true, force: true });
-  const options: ts.CompilerOptions = { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2023, verbatimModuleSyntax: false, sourceMap: false };
-  await mkdir(outDir, { recursive: true });
-  // Below node_modules the repository's "type": "module" no longer applies: say it again.
-  await writeFile(join(outDir, 'package.json'), '{ "type": "module" }\n');
-  let count = 0;
-  for (const folder of SOURCES) {
-    for (const file of await sourceFiles(join(ROOT, folder))) {
-      const { outputText } = ts.transpileModule(await readFile(file, 'utf8'), { compilerOptions: options, fileName: file });
-      const target = join(outDir, relative(ROOT, file)).replace(/\.ts$/, '.js');
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, outputText);
-      count += 1;
-    }
-  }
-  return count;
+export const CHILDREN_DIR = join(ROOT, 'dist', 'bench');
+
+/** The built file of a child. */
+export const builtChild = (name: ChildName): string => join(CHILDREN_DIR, `${name}.js`);
+
+/** Builds dist/node and the children; returns what the build printed. */
+export async function buildAll(): Promise<string> {
+  const built = await run(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT });
+  const entries = Object.entries(CHILDREN).flatMap(([name, path]) => ['--entry', `${name}=${path}`]);
+  const children = await run(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--outdir', CHILDREN_DIR, ...entries], { cwd: ROOT });
+  return `${built.trim()}; ${children.trim()}`;
 }

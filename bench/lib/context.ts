@@ -18,10 +18,13 @@ export interface Sizes {
   /** Case 4: one large file, and a few medium ones. */
   large: { bytes: number };
   medium: { files: number; bytes: number };
-  /** Case 5: samples per direction; poll interval (absent: the engine's default). */
-  latency: { fileBytes: number; localSamples: number; remoteSamples: number; pollIntervalMs?: number };
-  /** Case 6: assets seeded into the service. */
-  scale: { assets: number; folders: number; bytes: number };
+  /** Case 5: samples of each kind; poll interval in seconds (absent: the default). */
+  latency: { fileBytes: number; samples: number; pollSeconds?: number };
+  /**
+   * Case 6: workspaces of these many assets of `bytes` each, `perFolder` to a folder; the first
+   * sync is a download up to `downloadUpTo` assets, above it a sync over the same files on disk.
+   */
+  scale: { assets: number[]; bytes: number; perFolder: number; downloadUpTo: number };
   /** Case 7: a tree of small files, synced with a service this many ms away. */
   wan: { files: number; folders: number; minBytes: number; maxBytes: number; latencyMs: number };
 }
@@ -34,8 +37,8 @@ export const FULL: Sizes = {
   rescan: { files: 100_000, folders: 1_000, minBytes: 1 * KiB, maxBytes: 16 * KiB, runs: 5 },
   large: { bytes: 2048 * MiB },
   medium: { files: 3, bytes: 256 * MiB },
-  latency: { fileBytes: 1 * MiB, localSamples: 10, remoteSamples: 8 },
-  scale: { assets: 100_000, folders: 1_000, bytes: 512 },
+  latency: { fileBytes: 1 * MiB, samples: 20 },
+  scale: { assets: [100_000, 1_000_000], bytes: 512, perFolder: 100, downloadUpTo: 100_000 },
   wan: { files: 1_000, folders: 20, minBytes: 4 * KiB, maxBytes: 64 * KiB, latencyMs: 50 },
 };
 
@@ -44,8 +47,8 @@ export const QUICK: Sizes = {
   rescan: { files: 5_000, folders: 100, minBytes: 1 * KiB, maxBytes: 16 * KiB, runs: 3 },
   large: { bytes: 64 * MiB },
   medium: { files: 3, bytes: 16 * MiB },
-  latency: { fileBytes: 1 * MiB, localSamples: 2, remoteSamples: 2, pollIntervalMs: 5_000 },
-  scale: { assets: 2_000, folders: 40, bytes: 512 },
+  latency: { fileBytes: 1 * MiB, samples: 2, pollSeconds: 5 },
+  scale: { assets: [2_000], bytes: 512, perFolder: 50, downloadUpTo: 100_000 },
   wan: { files: 100, folders: 5, minBytes: 4 * KiB, maxBytes: 64 * KiB, latencyMs: 50 },
 };
 

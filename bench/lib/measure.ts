@@ -11,8 +11,10 @@ export interface Run {
   rssMiB?: number | undefined;
   /** One-minute load average when the run ended. */
   load: number;
-  /** Asset Sync runs: from the first transfer's start to the last one's end, seconds. */
+  /** Asset Sync runs: from the first transfer done to the last, seconds. */
   transferSeconds?: number | undefined;
+  /** CPU seconds of the measured process (user + system, all its threads), when known. */
+  cpuSeconds?: number | undefined;
 }
 
 /** One tool on one case, e.g. "rclone copy (webdav)" downloading 10,000 files. */
@@ -35,11 +37,20 @@ export interface Target {
   detail: string;
 }
 
+/** A line of the README's table (`--markdown`): a case, Asset Sync's figures, the peers'. */
+export interface SummaryLine {
+  what: string;
+  assetSync: string;
+  peers: string;
+}
+
 export interface CaseResult {
   rows: Row[];
   targets: Target[];
   /** Figures that are not runs of a tool (index size, latencies), already formatted. */
   facts?: Array<{ case: string; what: string; value: string }>;
+  /** The case in the README's table. */
+  summary?: SummaryLine[];
 }
 
 export const MiB = 1024 * 1024;
@@ -95,6 +106,12 @@ export function target(caseName: string, what: string, needs: readonly Row[], ju
 /** "; 1.23x <label>": `seconds` as a multiple of the row's median, or nothing if the row did not run. */
 export function timesOf(seconds: number, row: Row, label: string): string {
   return row.runs.length > 0 ? `; ${(seconds / medianSeconds(row)).toFixed(2)}x ${label}` : '';
+}
+
+/** `items` starting at the `i`-th (round `i` of a case that takes its tools in turn). */
+export function rotate<T>(items: readonly T[], i: number): T[] {
+  const k = i % items.length;
+  return [...items.slice(k), ...items.slice(0, k)];
 }
 
 /**

@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import { load1, type Run } from './measure.js';
 import { run, runTimed } from './proc.js';
 
-// openssl hashes the files of the curl floor that checks what it fetched.
-const PEER_PACKAGES = ['rclone', 'syncthing', 'curl', 'openssl'];
+// openssl hashes the files of the curl floor that checks what it fetched; GNU time measures every
+// timed process (wall time, peak RSS, CPU).
+const PEER_PACKAGES = ['rclone', 'syncthing', 'curl', 'openssl', 'time'];
 
 async function has(command: string): Promise<boolean> {
   return run('sh', ['-c', `command -v ${command}`]).then(() => true, () => false);

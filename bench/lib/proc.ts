@@ -1,6 +1,7 @@
 /**
- * Child processes of the benchmark: peers timed with their peak RSS (GNU time), and our own
- * TypeScript children (the engine, the scanner, the service) that talk in JSON lines on stdout.
+ * Child processes of the benchmark: commands timed with their peak RSS (GNU time), and our own
+ * built children (the service, the in-process engine, the scanner) that talk in JSON lines on
+ * stdout.
  */
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { once } from 'node:events';
@@ -60,17 +61,11 @@ async function collect(child: ChildProcess): Promise<{ code: number | null; stde
   return { code, stderr: Buffer.concat(chunks).toString('utf8') };
 }
 
-/** Where `buildChildren` put the JavaScript; unset: children run their TypeScript under tsx. */
-let buildDir: string | undefined;
+/** The service as built (dist/node/service.js), as `npm run service` runs it. */
+export const SERVICE_SCRIPT = join(ROOT, 'dist', 'node', 'service.js');
 
-export function runChildrenFrom(dir: string | undefined): void {
-  buildDir = dir;
-}
-
-/** `node` arguments that run a TypeScript file of this repository (built, or under tsx). */
-function scriptArgs(script: string): string[] {
-  return buildDir ? [join(buildDir, script.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', join(ROOT, script)];
-}
+/** The command line as installed: `asset-sync` is this file. */
+export const CLI_SCRIPT = join(ROOT, 'bin', 'asset-sync.js');
 
 export interface ScriptOptions {
   env?: NodeJS.ProcessEnv;
@@ -81,7 +76,7 @@ export interface ScriptOptions {
 }
 
 /**
- * A child running one of our scripts that prints JSON lines on stdout. `next()` waits for the
+ * A child running one of our built scripts (a file of dist/) that prints JSON lines on stdout. `next()` waits for the
  * next JSON line; the child's stderr passes through, so its failures are seen.
  */
 export class ScriptChild {
@@ -91,7 +86,7 @@ export class ScriptChild {
 
   constructor(script: string, args: readonly string[], options: ScriptOptions = {}) {
     const profile = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
-    this.child = spawn(process.execPath, [...profile, ...scriptArgs(script), ...args], {
+    this.child = spawn(process.execPath, ['--enable-source-maps', ...profile, script, ...args], {
       cwd: ROOT,
       env: options.env ?? process.env,
       stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'inherit'],
@@ -128,12 +123,6 @@ export class ScriptChild {
   /** Closes the child's stdin: a child reading commands takes that as the end. */
   endInput(): void {
     this.child.stdin?.end();
-  }
-
-  /** Asks the child to finish (SIGTERM) and returns its last JSON line. */
-  async finish<T>(): Promise<T> {
-    this.child.kill('SIGTERM');
-    return this.next<T>();
   }
 
   async exit(): Promise<number | null> {

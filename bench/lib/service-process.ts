@@ -1,10 +1,10 @@
 /**
- * The service under test, in its own process (`service/cli.ts`), so its event loop and memory
- * are not the load generator's. `--demo --demo-assets 0` gives a Pro account, a user with an API
+ * The service under test, in its own process (dist/node/service.js, as `npm run service` runs
+ * it), so its event loop and memory are not the load generator's. `--demo --demo-assets 0` gives a Pro account, a user with an API
  * key and an empty workspace; a data folder seeded beforehand (children/seed-scale.ts) brings its
  * own credentials instead.
  */
-import { ScriptChild } from './proc.js';
+import { SERVICE_SCRIPT, ScriptChild } from './proc.js';
 
 export interface Tenant {
   accountId: string;
@@ -44,7 +44,7 @@ export async function startServiceProcess(options: {
     ...(options.demo ? ['--demo', '--demo-assets', '0'] : []),
     ...(options.faults ? ['--faults', options.faults] : []),
   ];
-  const child = new ScriptChild('service/cli.ts', args, { profileDir: options.profileDir });
+  const child = new ScriptChild(SERVICE_SCRIPT, args, { profileDir: options.profileDir });
   let info: CliInfo;
   try {
     info = await child.next<CliInfo>();

@@ -64,7 +64,7 @@ if (!app.requestSingleInstanceLock()) {
       const config = loadConfig(configFile);
       const devServer = app.isPackaged ? undefined : process.env.ASSET_SYNC_RENDERER_URL;
       const target = rendererTarget(devServer);
-      // Not app.getAppPath(): `electron dist/app/main/app/main.js` makes that the script's folder.
+      // Not app.getAppPath(): `electron dist/node/app.js` makes that the script's folder.
       const root = packageRoot();
 
       serveRenderer(join(root, 'dist', 'renderer'), () => api?.media ?? null);

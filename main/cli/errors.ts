@@ -6,20 +6,9 @@ import { CredentialsError } from '../bootstrap.js';
 import { UnsafeRootError } from '../root-check.js';
 import { KeychainUnavailableError } from '../secrets/secret-store.js';
 import { isServiceError, type ServiceError } from '../service-client/index.js';
+import { EXIT_PROBLEMS, EXIT_USAGE, RefusedError, UsageError } from './outcomes.js';
 
-export const EXIT_OK = 0;
-export const EXIT_PROBLEMS = 1;
-export const EXIT_USAGE = 2;
-
-/** A mistake in how the command was called or configured: nothing was done. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
-
-/** A refusal that protects the user's data (e.g. an existing file): something to decide, not a bug. */
-export class RefusedError extends Error {
-  override readonly name = 'RefusedError';
-}
+export { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, RefusedError, UsageError } from './outcomes.js';
 
 export interface DescribedError {
   message: string;

@@ -7,13 +7,13 @@ import { realpath, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Config } from '../config.js';
 import { indexPathFor } from '../config.js';
-import { SERVICE_SETTING, type ServiceSetting } from '../bootstrap.js';
+import { SERVICE_SETTING, type ServiceSetting } from '../session-settings.js';
 import { openIndex, type SyncIndex } from '../index/sync-index.js';
 import type { WorkspaceRecord } from '../index/workspaces.js';
 import { MARKER_FILE_NAME } from '../local/own-files.js';
 import { toRelative } from '../local/paths.js';
 import type { BaseFile } from '../sync/model.js';
-import { UsageError } from './errors.js';
+import { UsageError } from './outcomes.js';
 
 /** A file inside a synced workspace folder, synced or not. */
 export interface WorkspaceFile {

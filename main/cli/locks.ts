@@ -3,24 +3,15 @@
  * syncs with. While you hold it, everyone else's copy is read-only and their edits wait; a lock
  * someone else holds is refused with their name.
  */
-import type { Command } from 'commander';
 import { connect } from '../bootstrap.js';
 import { LockHeldError, LockNotAllowedError, setAssetLock } from '../engine/asset-lock.js';
-import { EXIT_OK, RefusedError } from './errors.js';
+import { EXIT_OK, RefusedError } from './outcomes.js';
 import { locateSyncedFile } from './local-file.js';
-import { addRootOption, addServiceOptions, readConfig, type GlobalOptions, type Run } from './options.js';
+import { readConfig, type GlobalOptions } from './options.js';
 import { print } from './output.js';
 import { serviceFor, type FileOptions } from './versions.js';
 
-export function registerLocks(program: Command, run: Run): void {
-  for (const locked of [true, false]) {
-    addRootOption(addServiceOptions(program.command(`${locked ? 'lock' : 'unlock'} <file>`)))
-      .description(locked ? 'lock a synced file while you edit it: it is read-only for everyone else until you unlock it' : 'release your lock on a synced file')
-      .action((file: string, options: FileOptions, command: Command) => run(() => setLock(file, locked, options, command.optsWithGlobals<GlobalOptions>())));
-  }
-}
-
-async function setLock(fileArg: string, locked: boolean, options: FileOptions, globals: GlobalOptions): Promise<number> {
+export async function setLock(fileArg: string, locked: boolean, options: FileOptions, globals: GlobalOptions): Promise<number> {
   const file = await locateSyncedFile(fileArg, options.root, readConfig());
   const connection = await connect({ ...serviceFor(file, options), logToStderr: globals.verbose });
   try {

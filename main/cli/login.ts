@@ -2,26 +2,17 @@
  * `asset-sync login`: checks an API key with the service, keeps it in the OS keychain and the
  * service URL and account in the config file (never the secret).
  */
-import type { Command } from 'commander';
 import { connect } from '../bootstrap.js';
 import { configPath, saveConfig } from '../config.js';
 import { KeychainSecretStore, KeychainUnavailableError, accountRef, type SecretStore } from '../secrets/secret-store.js';
-import { EXIT_OK, EXIT_PROBLEMS, UsageError } from './errors.js';
-import { addServiceOptions, checkBaseUrl, readConfig, type GlobalOptions, type Run, type ServiceOptions } from './options.js';
+import { EXIT_OK, EXIT_PROBLEMS, UsageError } from './outcomes.js';
+import { checkBaseUrl, readConfig, type GlobalOptions, type ServiceOptions } from './options.js';
 import { personName, print, printError } from './output.js';
 import { ask, canPrompt } from './prompt.js';
 
-interface LoginOptions extends ServiceOptions {
+export interface LoginOptions extends ServiceOptions {
   key?: string;
   secret?: string;
-}
-
-export function registerLogin(program: Command, run: Run): void {
-  addServiceOptions(program.command('login'))
-    .description('check an API key with the service and store it in the OS keychain')
-    .option('--key <key>', 'API key id (default: asked, or ASSET_SYNC_API_KEY)')
-    .option('--secret <secret>', 'API secret (default: asked without echo, or ASSET_SYNC_API_SECRET); prefer the prompt: options show in the process list')
-    .action((options: LoginOptions, command: Command) => run(() => login(options, command.optsWithGlobals<GlobalOptions>())));
 }
 
 async function value(given: string | undefined, question: string, name: string, hidden = false): Promise<string> {

@@ -1,23 +1,14 @@
 /**
- * The `asset-sync` command line: one module per command, wired here. Every failure ends as a
+ * The `asset-sync` command line: the commands are declared in commands.ts, each in its own module. Every failure ends as a
  * message saying what to do and an exit code (0 fine, 1 problems remain, 2 usage or config),
  * with a stack trace only under --verbose.
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { EXIT_USAGE, describeError } from './errors.js';
-import { registerLocks } from './locks.js';
-import { registerLogin } from './login.js';
+import { registerCommands } from './commands.js';
+import { EXIT_USAGE } from './outcomes.js';
 import type { GlobalOptions, Run } from './options.js';
 import { printError, stdoutGone } from './output.js';
-import { registerReviews } from './reviews.js';
-import { registerResolve } from './resolve.js';
-import { registerRestore } from './restore.js';
-import { registerSaveVersion } from './save-version.js';
-import { registerStatus } from './status.js';
-import { registerSync } from './sync.js';
-import { registerVersions } from './versions.js';
-import { registerWorkspaces } from './workspaces.js';
 
 function packageVersion(): string {
   try {
@@ -48,16 +39,7 @@ export function buildProgram(run: Run): Command {
         '    --base-url https://api.example.com --account ACCOUNT --workspace WORKSPACE --root ~/AssetSync',
       ].join('\n'),
     );
-  registerLogin(program, run);
-  registerWorkspaces(program, run);
-  registerSync(program, run);
-  registerStatus(program, run);
-  registerVersions(program, run);
-  registerRestore(program, run);
-  registerSaveVersion(program, run);
-  registerReviews(program, run);
-  registerResolve(program, run);
-  registerLocks(program, run);
+  registerCommands(program, run);
   return program;
 }
 
@@ -75,6 +57,8 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
     try {
       exitCode = await task();
     } catch (error) {
+      // Loaded only now: it knows every error the engine, keychain and client may throw.
+      const { describeError } = await import('./errors.js');
       const described = describeError(error);
       printError(`asset-sync: ${described.message}`);
       if (program?.opts<GlobalOptions>().verbose && error instanceof Error && error.stack) printError(error.stack);

@@ -4,10 +4,9 @@
  * machine (no config file) works from options and environment alone.
  */
 import { resolve } from 'node:path';
-import { Option, type Command } from 'commander';
 import type { EngineWorkspace } from '../engine/engine.js';
 import { loadConfig, type Config } from '../config.js';
-import { UsageError } from './errors.js';
+import { UsageError } from './outcomes.js';
 
 export interface ServiceOptions {
   baseUrl?: string | undefined;
@@ -21,22 +20,6 @@ export interface GlobalOptions {
 export interface ServiceSettings {
   baseUrl: string;
   accountId: string;
-}
-
-export function addServiceOptions(command: Command): Command {
-  return command
-    .option('--base-url <url>', 'service URL, e.g. https://api.example.com (default: from the config file)')
-    .option('--account <id>', 'account id (default: from the config file)');
-}
-
-export function addRootOption(command: Command): Command {
-  return command.option('--root <dir>', 'the sync folder holding one folder per workspace (default: from the config file)');
-}
-
-export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-
-export function repeatable(flags: string, description: string): Option {
-  return new Option(flags, description).argParser(collect);
 }
 
 export function readConfig(): Config {

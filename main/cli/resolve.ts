@@ -4,30 +4,22 @@
  * it was made from when that has one open conflict. A sync follows, which brings the kept
  * version to the file's name and removes the copy's asset on the service (softly).
  */
-import { Option, type Command } from 'commander';
 import { ConflictNotFoundError, CopyChangingError, type KeepSide } from '../engine/conflict-resolution.js';
 import { pathKey } from '../local/paths.js';
 import { waitingConflicts, type OpenConflict } from '../sync/executor/open-conflicts.js';
-import { EXIT_OK, EXIT_PROBLEMS, RefusedError } from './errors.js';
+import { EXIT_OK, EXIT_PROBLEMS, RefusedError } from './outcomes.js';
 import { openFileSession } from './file-session.js';
 import { locateFile } from './local-file.js';
-import { addRootOption, addServiceOptions, readConfig, type GlobalOptions, type Run } from './options.js';
+import { readConfig, type GlobalOptions } from './options.js';
 import { print, problemLines } from './output.js';
 import { syncOnceShown } from './progress.js';
 import type { FileOptions } from './versions.js';
 
-interface ResolveOptions extends FileOptions {
+export interface ResolveOptions extends FileOptions {
   keep: KeepSide;
 }
 
-export function registerResolve(program: Command, run: Run): void {
-  addRootOption(addServiceOptions(program.command('resolve <file>')))
-    .description('resolve a conflict: keep your version (the conflicted copy), theirs (the file), or both')
-    .addOption(new Option('--keep <side>', 'mine: your copy becomes the new version; theirs: your copy goes to the trash; both: keep the two files').choices(['mine', 'theirs', 'both']).makeOptionMandatory())
-    .action((file: string, options: ResolveOptions, command: Command) => run(() => resolve(file, options, command.optsWithGlobals<GlobalOptions>())));
-}
-
-async function resolve(fileArg: string, options: ResolveOptions, globals: GlobalOptions): Promise<number> {
+export async function resolve(fileArg: string, options: ResolveOptions, globals: GlobalOptions): Promise<number> {
   const file = await locateFile(fileArg, options.root, readConfig(), (found, index) => ({ ...found, conflict: conflictOf(waitingConflicts(index, found.workspace.id), found.relPath) }));
   const session = await openFileSession(file, options, globals);
   try {

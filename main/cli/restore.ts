@@ -5,34 +5,25 @@
  */
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Command } from 'commander';
 import type { Session } from '../bootstrap.js';
 import { hashFile } from '../local/hash.js';
 import { commitFileAsVersion } from '../sync/commit-version.js';
 import { tempFileName } from '../local/own-files.js';
-import { EXIT_OK, EXIT_PROBLEMS, RefusedError } from './errors.js';
+import { EXIT_OK, EXIT_PROBLEMS, RefusedError } from './outcomes.js';
 import { openFileSession } from './file-session.js';
 import { locateSyncedFile, type SyncedFile } from './local-file.js';
-import { addRootOption, addServiceOptions, parsePositiveInt, readConfig, type GlobalOptions, type Run } from './options.js';
+import { parsePositiveInt, readConfig, type GlobalOptions } from './options.js';
 import { print, printProblems } from './output.js';
 import { syncOnceShown } from './progress.js';
 import { downloadVersion, pickVersion } from './version-file.js';
 import type { FileOptions } from './versions.js';
 
-interface RestoreOptions extends FileOptions {
+export interface RestoreOptions extends FileOptions {
   version: string;
   note?: string;
 }
 
-export function registerRestore(program: Command, run: Run): void {
-  addRootOption(addServiceOptions(program.command('restore <file>')))
-    .description('make an earlier version current again (as a new version; history is kept)')
-    .requiredOption('--version <n>', 'the version number to restore (see `asset-sync versions FILE`)')
-    .option('--note <text>', 'the new version’s note (default: "Restored from version N")')
-    .action((file: string, options: RestoreOptions, command: Command) => run(() => restore(file, options, command.optsWithGlobals<GlobalOptions>())));
-}
-
-async function restore(fileArg: string, options: RestoreOptions, globals: GlobalOptions): Promise<number> {
+export async function restore(fileArg: string, options: RestoreOptions, globals: GlobalOptions): Promise<number> {
   const number = parsePositiveInt('--version', options.version);
   const file = await locateSyncedFile(fileArg, options.root, readConfig());
   const session = await openFileSession(file, options, globals);

@@ -1,5 +1,4 @@
 /** `asset-sync reviews`: review requests waiting for you, and change requests assigned to you. */
-import type { Command } from 'commander';
 import type { AssetReview, ReviewRequest } from '../../shared/api/index.js';
 import type { ReviewNotification } from '../../shared/engine.js';
 import { existsSync } from 'node:fs';
@@ -9,8 +8,8 @@ import { indexPathFor } from '../config.js';
 import { fromChangeRequest, fromReviewRequest } from '../engine/review-poller.js';
 import type { NotificationKey } from '../index/notifications.js';
 import { openIndex } from '../index/sync-index.js';
-import { EXIT_OK } from './errors.js';
-import { addRootOption, addServiceOptions, readConfig, resolveService, type GlobalOptions, type Run, type ServiceOptions } from './options.js';
+import { EXIT_OK } from './outcomes.js';
+import { readConfig, resolveService, type GlobalOptions, type ServiceOptions } from './options.js';
 import { formatDate, print, printJson } from './output.js';
 
 export interface ReviewItem {
@@ -82,14 +81,7 @@ export function reviewLines(requests: readonly ReviewItem[], changes: readonly R
   ];
 }
 
-export function registerReviews(program: Command, run: Run): void {
-  addRootOption(addServiceOptions(program.command('reviews')))
-    .description('list review requests and change requests for you; those not yet read in the app are marked (new)')
-    .option('--json', 'print JSON')
-    .action((options: ServiceOptions & { json?: boolean; root?: string }, command: Command) => run(() => reviews(options, command.optsWithGlobals<GlobalOptions>())));
-}
-
-async function reviews(options: ServiceOptions & { json?: boolean; root?: string }, globals: GlobalOptions): Promise<number> {
+export async function reviews(options: ServiceOptions & { json?: boolean; root?: string }, globals: GlobalOptions): Promise<number> {
   const connection = await connect({ ...resolveService(options, readConfig()), logToStderr: globals.verbose });
   try {
     const [requests, changes] = await Promise.all([connection.client.listReviewRequests(), connection.client.listChangeRequests()]);

@@ -8,38 +8,27 @@
 import { constants } from 'node:fs';
 import { copyFile, link, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { Command } from 'commander';
 import { connect } from '../bootstrap.js';
 import { hashFile } from '../local/hash.js';
 import { writeVersionNote } from '../version-notes.js';
 import { tempFileName } from '../local/own-files.js';
-import { EXIT_OK, EXIT_PROBLEMS, RefusedError, UsageError } from './errors.js';
+import { EXIT_OK, EXIT_PROBLEMS, RefusedError, UsageError } from './outcomes.js';
 import { locateSyncedFile } from './local-file.js';
-import { addRootOption, addServiceOptions, parsePositiveInt, readConfig, type GlobalOptions, type Run } from './options.js';
+import { parsePositiveInt, readConfig, type GlobalOptions } from './options.js';
 import { formatBytes, print, printProblems } from './output.js';
 import { openFileSession } from './file-session.js';
 import { syncOnceShown } from './progress.js';
 import { downloadVersion, pickVersion } from './version-file.js';
 import { serviceFor, type FileOptions } from './versions.js';
 
-interface SaveOptions extends FileOptions {
+export interface SaveOptions extends FileOptions {
   version?: string;
   to?: string;
   force?: boolean;
   note?: string;
 }
 
-export function registerSaveVersion(program: Command, run: Run): void {
-  addRootOption(addServiceOptions(program.command('save-version <file>')))
-    .description('save a copy of one version of a synced file (--version, --to), or your changes as a new version with a note (--note)')
-    .option('--version <n>', 'the version number to copy (see `asset-sync versions FILE`)')
-    .option('--to <path>', 'where to write the copy (a folder: the file keeps its name)')
-    .option('--force', 'replace the file at --to if there is one')
-    .option('--note <text>', 'save your changes to the file now, as a new version with this note')
-    .action((file: string, options: SaveOptions, command: Command) => run(() => save(file, options, command.optsWithGlobals<GlobalOptions>())));
-}
-
-function save(fileArg: string, options: SaveOptions, globals: GlobalOptions): Promise<number> {
+export function save(fileArg: string, options: SaveOptions, globals: GlobalOptions): Promise<number> {
   if (options.note !== undefined && (options.version !== undefined || options.to !== undefined)) {
     throw new UsageError('--note saves your changes as a new version; --version and --to save a copy of an old one: give one or the other.');
   }

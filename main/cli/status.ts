@@ -4,9 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Command } from 'commander';
 import { isNotice, type Problem, type ProblemKind } from '../../shared/engine.js';
-import { LAST_SYNC_SETTING, PAUSED_SETTING, SERVICE_SETTING, WORKSPACE_PROBLEMS_SETTING, type PausedSetting, type ServiceSetting } from '../bootstrap.js';
+import { LAST_SYNC_SETTING, PAUSED_SETTING, SERVICE_SETTING, WORKSPACE_PROBLEMS_SETTING, type PausedSetting, type ServiceSetting } from '../session-settings.js';
 import { indexPathFor } from '../config.js';
 import { openIndex, type SyncIndex } from '../index/sync-index.js';
 import { notSyncedSetting } from '../engine/skipped.js';
@@ -14,8 +13,8 @@ import { waitingConflicts } from '../sync/executor/open-conflicts.js';
 import { pathKey } from '../local/paths.js';
 import type { PathError } from '../index/path-errors.js';
 import { rootHeld } from '../root-lock.js';
-import { EXIT_OK } from './errors.js';
-import { addRootOption, readConfig, resolveRoot, type Run } from './options.js';
+import { EXIT_OK } from './outcomes.js';
+import { readConfig, resolveRoot } from './options.js';
 import { activityLine, formatDate, formatTable, print, printJson, problemLines } from './output.js';
 
 /**
@@ -203,14 +202,7 @@ export function statusLines(report: StatusReport): string[] {
   return lines;
 }
 
-export function registerStatus(program: Command, run: Run): void {
-  addRootOption(program.command('status'))
-    .description('show the state of the last sync, without syncing')
-    .option('--json', 'print one JSON object')
-    .action((options: { root?: string; json?: boolean }) => run(() => status(options)));
-}
-
-async function status(options: { root?: string; json?: boolean }): Promise<number> {
+export async function status(options: { root?: string; json?: boolean }): Promise<number> {
   const root = resolveRoot(options.root, readConfig());
   const indexPath = indexPathFor(root);
   const index = existsSync(indexPath) ? openIndex(indexPath) : null;

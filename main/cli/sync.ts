@@ -4,32 +4,26 @@
  * cut short stay journalled and resume at the next start.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Command } from 'commander';
 import { isNotice, type EngineStatus, type SyncReport } from '../../shared/engine.js';
 import { createFileLogger, openSession, type Session, type SessionOptions } from '../bootstrap.js';
 import { closeLogger } from '../logging.js';
 import { isServiceError } from '../service-client/errors.js';
-import { parseUiPort, startSessionUi, type SessionUi } from '../ui-server/index.js';
-import { NOT_BUILT_HINT } from '../ui-server/static-files.js';
-import { EXIT_OK, EXIT_PROBLEMS } from './errors.js';
+import type { SessionUi } from '../ui-server/index.js';
+import { EXIT_OK, EXIT_PROBLEMS } from './outcomes.js';
 import {
-  addRootOption,
-  addServiceOptions,
   parsePositiveInt,
   parseRate,
   readConfig,
-  repeatable,
   resolveRoot,
   resolveService,
   resolveWorkspaces,
   type GlobalOptions,
-  type Run,
   type ServiceOptions,
 } from './options.js';
 import { print, problemLines } from './output.js';
 import { attachReporter, type EngineEventSource } from './progress.js';
 
-interface SyncOptions extends ServiceOptions {
+export interface SyncOptions extends ServiceOptions {
   once?: boolean;
   allowMassDelete?: boolean;
   root?: string;
@@ -38,19 +32,6 @@ interface SyncOptions extends ServiceOptions {
   poll?: string;
   bandwidthLimit?: string;
   ui?: string | boolean;
-}
-
-export function registerSync(program: Command, run: Run): void {
-  addRootOption(addServiceOptions(program.command('sync')))
-    .description('sync the workspaces: once (--once) or watching until Ctrl+C')
-    .option('--once', 'sync until nothing is left to do, then exit (0: in sync, 1: problems remain)')
-    .option('--allow-mass-delete', 'carry out deletions even when they look like an accident (many files at once)')
-    .addOption(repeatable('--workspace <id>', 'workspace to sync, instead of those in the config file (repeatable)'))
-    .addOption(repeatable('--exclude <path>', 'a remote folder not to sync on this device (repeatable)'))
-    .option('--poll <seconds>', 'how often to ask the service for changes while watching')
-    .option('--bandwidth-limit <rate>', 'bytes per second for all transfers, e.g. 500K or 10M ("off": unlimited)')
-    .option('--ui [port]', 'also serve the app to a browser on this machine, on 127.0.0.1 (any free port unless given); prints its address')
-    .action((options: SyncOptions, command: Command) => run(() => sync(options, command.optsWithGlobals<GlobalOptions>())));
 }
 
 /** The session `sync` opens: options first, then the config file. */
@@ -69,7 +50,7 @@ export function sessionOptionsFrom(options: SyncOptions, globals: GlobalOptions)
   };
 }
 
-async function sync(options: SyncOptions, globals: GlobalOptions): Promise<number> {
+export async function sync(options: SyncOptions, globals: GlobalOptions): Promise<number> {
   const settings = sessionOptionsFrom(options, globals);
   const withUi = options.ui !== undefined && !options.once;
   // With the UI, the command's logger outlives its session: the UI closes that session when it
@@ -80,6 +61,10 @@ async function sync(options: SyncOptions, globals: GlobalOptions): Promise<numbe
     let ui: SessionUi | null = null;
     try {
       if (withUi) {
+        // Loaded only here: the UI server brings the media pipeline (sharp, pdf.js), which a
+        // sync without it does not need.
+        const { parseUiPort, startSessionUi } = await import('../ui-server/index.js');
+        const { NOT_BUILT_HINT } = await import('../ui-server/static-files.js');
         ui = await startSessionUi({ session, settings, port: parseUiPort(options.ui) });
         print('Open Asset Sync in a browser on this machine (the address holds an access key: keep it private):');
         print(ui.url);

@@ -7,7 +7,7 @@ import { open, rm } from 'node:fs/promises';
 import type { AssetVersion } from '../../shared/api/index.js';
 import { hashFile } from '../local/hash.js';
 import type { ServiceClient } from '../service-client/index.js';
-import { RefusedError } from './errors.js';
+import { RefusedError } from './outcomes.js';
 
 /** Downloads `version` into `target`, which must not exist yet (it is created exclusively). */
 export async function downloadVersion(client: ServiceClient, workspaceId: string, version: AssetVersion, target: string, signal?: AbortSignal): Promise<void> {

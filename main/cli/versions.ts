@@ -2,13 +2,12 @@
  * `asset-sync versions <file>`: the version history of the asset a local file syncs with; with
  * `--note`, the note of one of the user's own versions (`--version N`, else the one on disk).
  */
-import type { Command } from 'commander';
 import type { AssetVersion } from '../../shared/api/index.js';
 import { connect } from '../bootstrap.js';
 import { writeVersionNote } from '../version-notes.js';
-import { EXIT_OK, RefusedError, UsageError } from './errors.js';
+import { EXIT_OK, RefusedError, UsageError } from './outcomes.js';
 import { locateSyncedFile, type SyncedFile, type WorkspaceFile } from './local-file.js';
-import { addRootOption, addServiceOptions, parsePositiveInt, readConfig, resolveService, type GlobalOptions, type Run, type ServiceOptions } from './options.js';
+import { parsePositiveInt, readConfig, resolveService, type GlobalOptions, type ServiceOptions } from './options.js';
 import { pickVersion } from './version-file.js';
 import { formatBytes, formatDate, formatTable, personName, print, printJson } from './output.js';
 
@@ -31,21 +30,10 @@ export interface VersionRow {
   description: string | null;
 }
 
-interface VersionsOptions extends FileOptions {
+export interface VersionsOptions extends FileOptions {
   json?: boolean;
   note?: string;
   version?: string;
-}
-
-export function registerVersions(program: Command, run: Run): void {
-  addRootOption(addServiceOptions(program.command('versions <file>')))
-    .description('list the versions of a synced file, or write the note of one of yours (--note)')
-    .option('--json', 'print JSON')
-    .option('--note <text>', 'write this note on one of your versions ("" clears it)')
-    .option('--version <n>', 'with --note: the version to write it on (default: the one this file holds)')
-    .action((file: string, options: VersionsOptions, command: Command) =>
-      run(() => (options.note === undefined ? versions(file, options, command.optsWithGlobals<GlobalOptions>()) : noteVersion(file, options.note, options, command.optsWithGlobals<GlobalOptions>()))),
-    );
 }
 
 export function versionRows(list: readonly AssetVersion[], currentId: string, localId: string): VersionRow[] {
@@ -90,7 +78,7 @@ export function serviceFor(file: WorkspaceFile, options: ServiceOptions): { base
   return resolveService(options, { ...config, baseUrl: file.service.baseUrl ?? config.baseUrl, accountId: file.workspace.accountId });
 }
 
-async function versions(fileArg: string, options: VersionsOptions, globals: GlobalOptions): Promise<number> {
+export async function versions(fileArg: string, options: VersionsOptions, globals: GlobalOptions): Promise<number> {
   if (options.version !== undefined) throw new UsageError('--version names the version whose note --note writes; to list the versions, leave both out.');
   const file = await locateSyncedFile(fileArg, options.root, readConfig());
   const connection = await connect({ ...serviceFor(file, options), logToStderr: globals.verbose });
@@ -109,7 +97,7 @@ async function versions(fileArg: string, options: VersionsOptions, globals: Glob
 }
 
 /** Writes the note of version `--version` (default: the one the file holds), which must be the user's. */
-async function noteVersion(fileArg: string, note: string, options: VersionsOptions, globals: GlobalOptions): Promise<number> {
+export async function noteVersion(fileArg: string, note: string, options: VersionsOptions, globals: GlobalOptions): Promise<number> {
   const number = options.version === undefined ? null : parsePositiveInt('--version', options.version);
   const file = await locateSyncedFile(fileArg, options.root, readConfig());
   const connection = await connect({ ...serviceFor(file, options), logToStderr: globals.verbose });

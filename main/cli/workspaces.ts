@@ -1,6 +1,5 @@
 /** `asset-sync workspaces`: the account's workspaces, and which of them this device syncs. */
 import { existsSync } from 'node:fs';
-import type { Command } from 'commander';
 import { connect, CredentialsError } from '../bootstrap.js';
 import { indexPathFor, saveConfig, type Config } from '../config.js';
 import { forgetSyncedState } from '../engine/workspace-sync.js';
@@ -9,41 +8,21 @@ import { checkSyncRoot } from '../root-check.js';
 import { lockRoot } from '../root-lock.js';
 import { KeychainUnavailableError } from '../secrets/secret-store.js';
 import { isServiceError } from '../service-client/index.js';
-import { EXIT_OK, UsageError } from './errors.js';
-import { addRootOption, addServiceOptions, normalizeExcluded, readConfig, repeatable, resolveRoot, resolveService, type GlobalOptions, type Run, type ServiceOptions } from './options.js';
+import { EXIT_OK, UsageError } from './outcomes.js';
+import { normalizeExcluded, readConfig, resolveRoot, resolveService, type GlobalOptions, type ServiceOptions } from './options.js';
 import { formatTable, print, printError, printJson } from './output.js';
 
-interface ListOptions extends ServiceOptions {
+export interface ListOptions extends ServiceOptions {
   json?: boolean;
 }
 
-interface AddOptions extends ServiceOptions, GlobalOptions {
+export interface AddOptions extends ServiceOptions, GlobalOptions {
   folder?: string;
   exclude?: string[];
   root?: string;
 }
 
-export function registerWorkspaces(program: Command, run: Run): void {
-  const workspaces = addServiceOptions(program.command('workspaces'))
-    .description("list the account's workspaces, marking those this device syncs")
-    .option('--json', 'print JSON')
-    .action((options: ListOptions, command: Command) => run(() => listWorkspaces(options, command.optsWithGlobals<GlobalOptions>())));
-  addServiceOptions(workspaces.command('add <id>'))
-    .description('sync this workspace (edits the config file); the service is asked whether the account has it')
-    .option('--folder <name>', "folder name under the sync folder (default: the workspace's name)")
-    .addOption(repeatable('--exclude <path>', 'a remote folder not to sync here (repeatable)'))
-    .option('--root <dir>', 'also set the sync folder')
-    .action((id: string, _options: AddOptions, command: Command) => run(() => addWorkspace(id, command.optsWithGlobals<AddOptions>())));
-  workspaces
-    .command('remove <id>')
-    .description('stop syncing this workspace (its local folder is kept; adding it again starts afresh)')
-    .action((id: string) => run(() => removeWorkspace(id)));
-  addRootOption(workspaces.command('reset <id>'))
-    .description('forget what was synced of this workspace: the next sync merges its folder with the service by content and deletes nothing')
-    .action((id: string, options: { root?: string }) => run(() => resetWorkspace(id, options)));
-}
-
-async function listWorkspaces(options: ListOptions, globals: GlobalOptions): Promise<number> {
+export async function listWorkspaces(options: ListOptions, globals: GlobalOptions): Promise<number> {
   const config = readConfig();
   const service = resolveService(options, config);
   const connection = await connect({ ...service, logToStderr: globals.verbose });
@@ -68,7 +47,7 @@ async function listWorkspaces(options: ListOptions, globals: GlobalOptions): Pro
   }
 }
 
-async function addWorkspace(id: string, options: AddOptions): Promise<number> {
+export async function addWorkspace(id: string, options: AddOptions): Promise<number> {
   const config = readConfig();
   const excluded = (options.exclude ?? []).map(normalizeExcluded);
   const existing = config.workspaces.find((w) => w.id === id);
@@ -128,7 +107,7 @@ async function lookUpWorkspace(id: string, options: AddOptions, config: Config):
   }
 }
 
-async function removeWorkspace(id: string): Promise<number> {
+export async function removeWorkspace(id: string): Promise<number> {
   const config = readConfig();
   if (!config.workspaces.some((w) => w.id === id)) throw new UsageError(`Workspace ${id} is not synced here; \`asset-sync workspaces\` lists them.`);
   saveConfig({ ...config, workspaces: config.workspaces.filter((w) => w.id !== id) });
@@ -139,7 +118,7 @@ async function removeWorkspace(id: string): Promise<number> {
   return EXIT_OK;
 }
 
-async function resetWorkspace(id: string, options: { root?: string }): Promise<number> {
+export async function resetWorkspace(id: string, options: { root?: string }): Promise<number> {
   const root = checkSyncRoot(resolveRoot(options.root, readConfig()));
   if (!(await forgetWorkspace(root, id))) {
     print(`Nothing was synced of workspace ${id} into ${root}: the next sync starts afresh anyway.`);

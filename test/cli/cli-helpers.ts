@@ -1,6 +1,6 @@
 /**
  * Running the real command line as a child process, as a user would: `node bin/asset-sync.js`,
- * with its own ASSET_SYNC_HOME and only the credentials the test gives it.
+ * which runs the build in dist/node (test/build-first.ts makes it), with its own ASSET_SYNC_HOME and only the credentials the test gives it.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = join(REPO, 'bin', 'asset-sync.js');
-export const TSX = join(REPO, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+/** What `npm run demo` runs (vitest's global setup builds it first). */
+export const DEMO = join(REPO, 'dist', 'node', 'demo.js');
 
 export interface CliResult {
   code: number | null;

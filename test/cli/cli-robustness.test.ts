@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +126,15 @@ describe('mistyped ids and flags', () => {
     }
   });
 
+  it('a config file with a value of the wrong type is named with the field and the reason, and kept', async () => {
+    const file = join(home, 'mistyped-config.json');
+    const text = '{"root": 5}\n';
+    writeFileSync(file, text);
+    const result = await runCli(['status'], { env: { ...env, ASSET_SYNC_CONFIG: file } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`The config file ${file} is invalid at "root": Invalid input: expected string, received number. Fix or delete it.`);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
 });
 
 describe('a service out of reach when sync starts', () => {

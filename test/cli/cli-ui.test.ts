@@ -52,15 +52,17 @@ function get(port: number, path: string): Promise<{ status: number; body: string
 }
 
 describe('the interface after installing', () => {
-  it('is built by npm’s prepare script, which `npm ci` runs', async () => {
+  it('is built by npm’s prepare script, which `npm ci` runs, with the command line', async () => {
     const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(manifest.scripts.prepare).toBeDefined();
     // Into a folder of the test's own: the checkout's build stays as it is for the other tests.
-    const out = join(dir, 'renderer');
+    const out = join(dir, 'dist');
     const built = await npmRun('prepare', ['--outDir', out]);
     expect(built.code, built.output).toBe(0);
-    expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('<div id="root">');
-    expect(readdirSync(join(out, 'assets')).some((f) => f.endsWith('.js'))).toBe(true);
+    expect(readFileSync(join(out, 'renderer', 'index.html'), 'utf8')).toContain('<div id="root">');
+    expect(readdirSync(join(out, 'renderer', 'assets')).some((f) => f.endsWith('.js'))).toBe(true);
+    for (const program of ['cli', 'service', 'demo', 'app', 'picture-worker']) expect(existsSync(join(out, 'node', `${program}.js`)), program).toBe(true);
+    expect(existsSync(join(out, 'app', 'preload', 'index.cjs'))).toBe(true);
   }, 120_000);
 
   it('is what `sync --ui` serves', async () => {

@@ -3,14 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { REPO, TSX, filesBelow, runNode } from './cli-helpers.js';
+import { DEMO, filesBelow, runNode } from './cli-helpers.js';
 
 const cwd = mkdtempSync(join(tmpdir(), 'asset-sync-demo-cwd-'));
 
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 it('syncs the demo workspace into ./AssetSync-demo and exits', async () => {
-  const result = await runNode([TSX, join(REPO, 'demo', 'demo.ts'), '--once'], { cwd });
+  const result = await runNode([DEMO, '--once'], { cwd });
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   expect(result.stdout).toMatch(/service: +http:\/\/127\.0\.0\.1:\d+/);
