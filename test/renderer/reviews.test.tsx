@@ -69,7 +69,7 @@ describe('Reviews screen', () => {
   });
 
   it("opens that version's preview in a dialog, and closes it back to the card", async () => {
-    const { bridge } = renderApp({ listReviews: oneRequest, mediaPreview: () => preview() }, REVIEWS);
+    const { bridge } = renderApp({ listReviews: oneRequest, mediaPreview: () => preview({ name: 'hero.psd', type: { category: 'psd', format: 'psd', mime: 'image/vnd.adobe.photoshop', fromBytes: true }, url: '/media/hero-v3.webp', height: 900 }) }, REVIEWS);
     const open = await screen.findByRole('button', { name: 'Open version 3 of hero.psd' });
     open.focus();
     fireEvent.click(open);
