@@ -1,4 +1,6 @@
 /** Options of the local service, from the command line or from tests. */
+import type { ChecksumAlgorithm } from './http/checksums.js';
+
 export interface FaultOptions {
   /** Milliseconds added to every API call. */
   latencyMs: number;
@@ -69,6 +71,8 @@ export interface ServiceOptions {
    * document alone would.
    */
   listingShape: 'full' | 'minimal';
+  /** The algorithm of every checksum the service takes and gives (lowercase hex). */
+  checksumAlgorithm: ChecksumAlgorithm;
   /** Requests per second per token; undefined disables rate limiting. */
   rateLimitPerSecond?: number | undefined;
   /**
@@ -98,6 +102,7 @@ export const DEFAULT_OPTIONS: ServiceOptions = {
   errorShape: 'object',
   workspacesShape: 'object',
   listingShape: 'full',
+  checksumAlgorithm: 'sha256',
   signedUrlTtlSeconds: 3600,
   failedAuthLimit: { burst: 20, perMinute: 20 },
   // As a single PUT to the usual object stores may hold.

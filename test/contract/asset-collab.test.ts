@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Asset, AssetReview, AssetVersion, Comment, HistoryEntry, ReviewRequest, Success, Tag, Task } from '../../shared/api/index.js';
+import { Asset, AssetReview, AssetVersion, Comment, HistoryEntry, ReviewRequest, Success, Tag, Task } from '../helpers/served.js';
 import { errorCode, startTestService, type Session, type TestService } from '../helpers/service.js';
 import { postVersion, upload } from '../helpers/uploads.js';
 

@@ -4,7 +4,7 @@
  * conditional deletes, each seen the way a sync client sees it (listing and changes feed).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Asset, ChangesPage, Hierarchy } from '../../shared/api/index.js';
+import { Asset, ChangesPage, Hierarchy } from '../helpers/served.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { createAsset, postAsset, postVersion, sha256, statusAndCode, upload } from '../helpers/uploads.js';
 

@@ -13,7 +13,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as sharedApi from '../../shared/api/index.js';
 import { normalizeErrorBody } from '../../shared/api/index.js';
-import * as clientSchemas from '../../main/service-client/schemas.js';
 import { parseRateLimit, type ServiceOptions } from '../../service/config.js';
 import { startTestService, type ApiResponse, type Session, type TestService } from '../helpers/service.js';
 
@@ -65,7 +64,7 @@ const EXAMPLES = examplesOf(DOC);
 
 /** The schemas the client reads answers with and types its requests with, by export name. */
 const SCHEMAS = new Map<string, z.ZodType>(
-  (Object.entries({ ...sharedApi, ...clientSchemas }) as Array<[string, unknown]>).filter((entry): entry is [string, z.ZodType] => entry[1] instanceof z.ZodType),
+  (Object.entries(sharedApi) as Array<[string, unknown]>).filter((entry): entry is [string, z.ZodType] => entry[1] instanceof z.ZodType),
 );
 
 function schemaOf(example: Example): z.ZodType {

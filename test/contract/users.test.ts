@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Account, Permissions, User } from '../../shared/api/index.js';
+import { Account, Permissions, User } from '../helpers/served.js';
 import { errorCode, getToken, startTestService, type TestService } from '../helpers/service.js';
 
 let t: TestService;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Asset, Library, Success, Tag, Task, Workspace } from '../../shared/api/index.js';
+import { Asset, Library, Success, Tag, Task, Workspace } from '../helpers/served.js';
 import { errorCode, startTestService, type Session, type TestService } from '../helpers/service.js';
 
 let t: TestService;
@@ -119,7 +119,7 @@ describe('tasks', () => {
     expect(res.status).toBe(200);
     const updated = Task.parse(res.json);
     expect(updated).toMatchObject({ status: 'done', assigned_user_id: null, due_date: '2030-07-01T12:00:00Z', title: 'Fix the margins' });
-    expect(updated.sequence).toBeGreaterThan(task.sequence ?? 0);
+    expect(Number(updated.sequence)).toBeGreaterThan(Number(task.sequence ?? 0));
   });
 
   it('answers 400 for bad input, 404 for unknown or foreign assets, assignees and tasks', async () => {
