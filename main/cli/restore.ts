@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { openSession, type Session } from '../bootstrap.js';
+import { hashingFor } from '../local/checksum.js';
 import { hashFile } from '../local/hash.js';
 import { tempFileName } from '../local/own-files.js';
 import { EXIT_OK, EXIT_PROBLEMS, RefusedError } from './errors.js';
@@ -60,7 +61,7 @@ async function commitOldVersion(session: Session, file: SyncedFile, number: numb
     return null;
   }
   // A restore on top of unsynced edits would turn them into a conflict copy: let the user choose.
-  const local = await hashFile(file.absPath);
+  const local = await hashFile(file.absPath, { algorithm: hashingFor(file.base.checksum) });
   if (local.checksum !== file.base.checksum) {
     throw new RefusedError(`${file.relPath} has changes that are not synced yet. Run \`asset-sync sync --once\` first (they become a version of their own), then restore.`);
   }
@@ -68,8 +69,8 @@ async function commitOldVersion(session: Session, file: SyncedFile, number: numb
   // The bytes pass through a hidden temp file beside the file, inside the sync folder.
   const temp = join(dirname(file.absPath), tempFileName());
   try {
-    await downloadVersion(client, ws, target, temp);
-    const ticket = await client.requestUpload(ws, { fileName: asset.file_name, contentType: target.content_type ?? 'application/octet-stream', checksum: target.checksum, size: target.size });
+    await downloadVersion(client, ws, assetId, target, temp);
+    const ticket = await client.requestUpload(ws, { fileName: asset.file_name ?? basename(file.relPath), contentType: target.content_type ?? 'application/octet-stream', checksum: target.checksum, size: target.size });
     await client.putSignedUpload(ticket.signed_url, () => createReadStream(temp), { size: target.size });
     const created = await client.createVersion(ws, assetId, {
       key: ticket.key,

@@ -55,7 +55,7 @@ async function saveVersion(fileArg: string, options: SaveOptions, globals: Globa
   const temp = join(dirname(target), tempFileName());
   try {
     const version = pickVersion(await connection.client.listVersions(file.workspace.id, file.base.assetId), number);
-    await downloadVersion(connection.client, file.workspace.id, version, temp);
+    await downloadVersion(connection.client, file.workspace.id, file.base.assetId, version, temp);
     if (options.force) await rename(temp, target);
     else await placeWithoutOverwrite(temp, target);
     print(`Saved version ${number} of ${file.relPath} to ${target} (${formatBytes(version.size)}, sha256 ${version.checksum.slice(0, 12)}…, verified).`);

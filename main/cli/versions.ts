@@ -1,6 +1,6 @@
 /** `asset-sync versions <file>`: the version history of the asset a local file syncs with. */
 import type { Command } from 'commander';
-import type { AssetVersion } from '../../shared/api/index.js';
+import type { AssetVersion } from '../service-client/index.js';
 import { connect } from '../bootstrap.js';
 import { EXIT_OK } from './errors.js';
 import { locateSyncedFile, type SyncedFile } from './local-file.js';
@@ -42,7 +42,7 @@ export function versionRows(list: readonly AssetVersion[], currentId: string, lo
     .map((v) => ({
       number: v.version_number,
       id: v.id,
-      author: personName(v.user, v.created_by_user_id),
+      author: personName(v.user, v.created_by_user_id ?? 'someone'),
       createdAt: v.created_at ?? null,
       size: v.size,
       checksum: v.checksum,
@@ -50,7 +50,7 @@ export function versionRows(list: readonly AssetVersion[], currentId: string, lo
       current: v.id === currentId,
       local: v.id === localId,
       deleted: v.deleted ?? false,
-      description: v.description,
+      description: v.description ?? null,
     }));
 }
 

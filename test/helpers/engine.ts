@@ -9,7 +9,7 @@ import { mkdtemp, mkdir, readdir, readFile, rm, writeFile, lstat } from 'node:fs
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { afterEach } from 'vitest';
-import type { Asset, AssetVersion, Hierarchy } from '../../shared/api/index.js';
+import type { Asset, AssetVersion, Listing } from '../../main/service-client/index.js';
 import type { SyncReport } from '../../shared/engine.js';
 import { SyncEngine, type EngineOptions, type EngineWorkspace } from '../../main/engine/engine.js';
 import { openIndex, type SyncIndex } from '../../main/index/sync-index.js';
@@ -119,7 +119,7 @@ export class RemoteActor {
     return this.client.createVersion(this.workspaceId, assetId, { key: up.key, checksum: up.checksum, size: up.size, commit_parent_id: asset.current_version_id });
   }
 
-  hierarchy(includeDeleted = false): Promise<Hierarchy> {
+  hierarchy(includeDeleted = false): Promise<Listing> {
     return this.client.getHierarchy(this.workspaceId, { includeDeleted });
   }
 

@@ -33,7 +33,7 @@ describe('index after a crash', () => {
     withIndex((index) => {
       index.workspaces.add(workspace());
       index.base.putFiles('ws-1', files);
-      index.remote.replaceAll('ws-1', { folders: [], files: remote, sequence: 10 }, 5000);
+      index.remote.replaceAll('ws-1', { folders: [], files: remote, sequence: '10' }, 5000);
     });
 
     await killMidWrite(mode);
