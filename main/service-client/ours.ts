@@ -226,7 +226,7 @@ function readChange(raw: unknown): FeedChange {
   if (deleted) return { type, id, deleted };
   const body = (raw as Record<string, unknown>)[type];
   if (body === undefined || body === null) {
-    return { type: 'unreadable', entry: { type, id, why: `a ${type} change that is not a deletion carries no ${type}` } };
+    return { type: 'unreadable', entry: { type, id, why: `the ${type} change is not a deletion and carries no ${type}` } };
   }
   if (type === 'folder') {
     const folder = readFolder(body);

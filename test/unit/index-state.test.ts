@@ -23,7 +23,7 @@ describe('workspaces', () => {
         accountId: 'acct-1',
         name: 'Brand',
         localPath: '/home/ana/Asset Sync/ws-1',
-        sequence: 1532,
+        sequence: '1532',
         lastFullListingAt: 1_700_000_000_000,
         excludedPaths: ['Raw footage', 'Old/2019'],
         paused: true,
@@ -86,7 +86,7 @@ describe('remote state', () => {
       const tree = index.remote.load('ws-1');
       expect([...tree.files.values()]).toEqual([remoteFile(3)]);
       expect(tree.folders).toEqual(new Map([['brand', folders[0]]]));
-      expect(index.workspaces.get('ws-1')).toMatchObject({ sequence: 20, lastFullListingAt: 2000 });
+      expect(index.workspaces.get('ws-1')).toMatchObject({ sequence: '20', lastFullListingAt: 2000 });
     });
   });
 
@@ -118,7 +118,7 @@ describe('remote state', () => {
       expect(tree.folders.get('brand/logos 2024')).toEqual(renamed);
       expect(index.remote.getFile('ws-1', 'asset-1')).toEqual(edited);
       expect(index.remote.getFolder('ws-1', 'folder-logos')).toEqual(renamed);
-      expect(index.workspaces.get('ws-1')).toMatchObject({ sequence: 14, lastFullListingAt: 1000 });
+      expect(index.workspaces.get('ws-1')).toMatchObject({ sequence: '14', lastFullListingAt: 1000 });
 
       index.remote.applyChanges('ws-1', { deletedFolderIds: ['folder-logos'], sequence: '15' });
       expect(index.remote.getFolder('ws-1', 'folder-logos')).toBeUndefined();
@@ -138,7 +138,7 @@ describe('remote state', () => {
         'page parse failed',
       );
       expect([...index.remote.load('ws-1').files.values()]).toEqual([remoteFile(1)]);
-      expect(index.workspaces.get('ws-1')?.sequence).toBe(10);
+      expect(index.workspaces.get('ws-1')?.sequence).toBe('10');
     });
   });
 

@@ -24,7 +24,7 @@ import type { SyncIndex } from '../../main/index/sync-index.js';
 import { WorkspaceStore } from '../../main/index/workspaces.js';
 import { ChangesAnswer, ListingAnswer, type FeedPage, type Listing } from '../../main/service-client/ours.js';
 import { Rng } from '../helpers/rng.js';
-import { checksumOf, remoteFile, useTempIndex, workspace } from './index-fixtures.js';
+import { addOldWorkspace, checksumOf, remoteFile, useTempIndex, workspace } from './index-fixtures.js';
 
 const { file: indexFile, withIndex } = useTempIndex();
 const WS = 'ws-1';
@@ -309,7 +309,7 @@ describe('migration to version 4', () => {
   it('keeps the placed rows of a version 3 index readable and lists once to get the tree', () => {
     const old = openDatabase(indexFile());
     expect(migrate(old, MIGRATIONS.slice(0, 3))).toBe(3);
-    new WorkspaceStore(old).add(workspace(WS));
+    addOldWorkspace(old, WS);
     // Version 3's own writes: placed rows only.
     old.prepare('INSERT INTO remote_folders (workspace_id, id, parent_id, path) VALUES (?, ?, ?, ?)').run(WS, 'folder-brand', null, 'Brand');
     const file = remoteFile(1);
