@@ -212,5 +212,5 @@ export function assetJson(db: Db, row: AssetRow, opts: { withVersions?: boolean;
       ? { id: type.id, name: type.name, displayType: type.display_type, color: type.color, generic: type.generic === 1, knownExtensions: JSON.parse(type.known_extensions) as string[] }
       : undefined,
     assetStatus: status ? present(status) : undefined,
-  });
+  }, ['folder_id']);
 }
