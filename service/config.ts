@@ -1,5 +1,6 @@
 /** Options of the local service, from the command line or from tests. */
 import type { ChecksumAlgorithm } from './http/checksums.js';
+import { DEFAULT_VARIANTS, type AnswerVariants } from './http/variants.js';
 
 export interface FaultOptions {
   /** Milliseconds added to every API call. */
@@ -54,7 +55,8 @@ export interface FailedAuthLimit {
   perMinute: number;
 }
 
-export interface ServiceOptions {
+/** Answers may vary within the reference (service/http/variants.ts). */
+export interface ServiceOptions extends AnswerVariants {
   host: string;
   /** 0 picks a free port. */
   port: number;
@@ -103,6 +105,7 @@ export const DEFAULT_OPTIONS: ServiceOptions = {
   workspacesShape: 'object',
   listingShape: 'full',
   checksumAlgorithm: 'sha256',
+  ...DEFAULT_VARIANTS,
   signedUrlTtlSeconds: 3600,
   failedAuthLimit: { burst: 20, perMinute: 20 },
   // As a single PUT to the usual object stores may hold.

@@ -17,6 +17,7 @@ import { sanitizeName } from '../../main/local/paths.js';
 import { MARKER_FILE_NAME, TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX } from '../../main/local/own-files.js';
 import { removeTreeSync, trashFilesFor } from './disk.js';
 import { serviceVariant } from './service-variant.js';
+import { newHasher } from '../../main/local/checksum.js';
 import { createLogger, type Logger } from '../../main/logging.js';
 import { ServiceClient, type RetryEvent } from '../../main/service-client/index.js';
 import { startService, type DemoInfo, type DemoOptions, type FaultOptions, type RunningService, type ServiceOptions } from '../../service/index.js';
@@ -36,10 +37,22 @@ process.env.XDG_DATA_HOME = TRASH_HOME;
 export async function trashedChecksums(): Promise<string[]> {
   const dir = trashFilesFor(tmpdir(), join(TRASH_HOME, 'Trash'));
   const files = await walkFiles(dir);
-  return Promise.all(files.map(async (rel) => sha256(await readFile(join(dir, rel)))));
+  return Promise.all(files.map(async (rel) => checksumOf(await readFile(join(dir, rel)))));
 }
 
 export const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex');
+
+const VARIANT_ALGORITHM = serviceVariant().checksumAlgorithm ?? 'sha256';
+
+/**
+ * The bytes' checksum as the client holds it (main/local/checksum.ts), in the algorithm of the
+ * service variant the tests run against: SHA-256 hex by default, `md5:<hex>` against an MD5 service.
+ */
+export function checksumOf(bytes: Uint8Array | string): string {
+  const hasher = newHasher(VARIANT_ALGORITHM);
+  hasher.update(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
+  return hasher.digest();
+}
 
 /** Fault options with everything off but what is given. */
 export const faults = (f: Partial<FaultOptions>): FaultOptions => ({ latencyMs: 0, error5xx: 0, drop: 0, truncate: 0, seed: 1, ...f });
@@ -82,7 +95,7 @@ export class RemoteActor {
   /** Asks for a signed URL and PUTs the bytes: the key is ready to commit. */
   async upload(bytes: Buffer | string, fileName = 'file.bin'): Promise<{ key: string; checksum: string; size: number }> {
     const data = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
-    const checksum = sha256(data);
+    const checksum = checksumOf(data);
     const ticket = await this.client.requestUpload(this.workspaceId, { fileName, contentType: 'application/octet-stream', checksum, size: data.length });
     await this.client.putSignedUpload(ticket.signed_url, data, { size: data.length });
     return { key: ticket.key, checksum, size: data.length };
@@ -130,8 +143,9 @@ export class RemoteActor {
     return entry;
   }
 
-  versions(assetId: string): Promise<AssetVersion[]> {
-    return this.client.listVersions(this.workspaceId, assetId);
+  /** The asset's versions, newest first (the reference promises no order). */
+  async versions(assetId: string): Promise<AssetVersion[]> {
+    return (await this.client.listVersions(this.workspaceId, assetId)).sort((a, b) => b.version_number - a.version_number);
   }
 }
 
@@ -183,12 +197,12 @@ export async function walkFiles(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-/** The files a user sees in a workspace folder (the engine's marker left out), with their SHA-256. */
+/** The files a user sees in a workspace folder (the engine's marker left out), with their checksums (`checksumOf`). */
 export async function localFiles(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const rel of await walkFiles(dir)) {
     if (rel === MARKER_FILE_NAME) continue;
-    out.set(rel, sha256(await readFile(join(dir, rel))));
+    out.set(rel, checksumOf(await readFile(join(dir, rel))));
   }
   return out;
 }
