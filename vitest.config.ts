@@ -6,7 +6,8 @@ import { defineConfig } from 'vitest/config';
  * sync listing and the changes feed with only the fields docs/protocol.md shows, MD5 checksums,
  * optional strings sent empty instead of left out, sequences as digit strings, a field no client
  * knows in every record, and every list in reverse order. The client must converge as it does
- * against the default service.
+ * against the default service. The run goes through Stoplight Prism as a validating proxy
+ * (test/helpers/prism.ts): a request or an answer outside docs/openapi.json fails the scenario.
  */
 const VARIANT_SCENARIOS = [
   'test/integration/engine-mirror.test.ts',
@@ -27,7 +28,7 @@ export default defineConfig({
       { extends: true, test: { name: 'default', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'] } },
       {
         extends: true,
-        test: { name: 'service-variants', include: VARIANT_SCENARIOS, env: { ASSET_SYNC_SERVICE_VARIANT: OTHER_VARIANT } },
+        test: { name: 'service-variants', include: VARIANT_SCENARIOS, env: { ASSET_SYNC_SERVICE_VARIANT: OTHER_VARIANT, ASSET_SYNC_VIA_PRISM: '1' } },
       },
     ],
   },

@@ -17,6 +17,7 @@ import { sanitizeName } from '../../main/local/paths.js';
 import { MARKER_FILE_NAME, TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX } from '../../main/local/own-files.js';
 import { removeTreeSync, trashFilesFor } from './disk.js';
 import { serviceVariant } from './service-variant.js';
+import { startPrismProxy } from './prism.js';
 import { newHasher } from '../../main/local/checksum.js';
 import { createLogger, type Logger } from '../../main/logging.js';
 import { ServiceClient, type RetryEvent } from '../../main/service-client/index.js';
@@ -69,7 +70,7 @@ export interface Credentials {
 }
 
 export function serviceClient(
-  service: RunningService,
+  service: RunningService | { url: string },
   accountId: string,
   credentials: Credentials,
   options: { maxAttempts?: number; onRetry?: (event: RetryEvent) => void } = {},
@@ -349,13 +350,17 @@ export function worlds(): (options?: Parameters<typeof startWorld>[0]) => Promis
 
 export async function startWorld(options: { service?: Partial<ServiceOptions>; demo?: DemoOptions } = {}): Promise<World> {
   const service = await startService({ ...serviceVariant(), ...options.service });
+  // Under ASSET_SYNC_VIA_PRISM=1 every client talks to the service through Stoplight Prism as a
+  // validating proxy, and a world whose requests or answers left docs/openapi.json fails on close.
+  const prism = process.env.ASSET_SYNC_VIA_PRISM === '1' ? await startPrismProxy(service.url) : undefined;
+  const api = { url: prism?.url ?? service.url };
   const home = await mkdtemp(join(tmpdir(), 'asset-sync-it-'));
   const devices: Device[] = [];
   const clients: ServiceClient[] = [];
   try {
     const demo = await service.seedDemo(options.demo);
     const actor = (c: { apiKey: string; apiSecret: string }): RemoteActor => {
-      const client = serviceClient(service, demo.accountId, { key: c.apiKey, secret: c.apiSecret });
+      const client = serviceClient(api, demo.accountId, { key: c.apiKey, secret: c.apiSecret });
       clients.push(client);
       return new RemoteActor(client, demo.workspaceId);
     };
@@ -379,7 +384,7 @@ export async function startWorld(options: { service?: Partial<ServiceOptions>; d
         const index = openIndex(indexFile, { backoff: TEST_BACKOFF });
         const retries: RetryEvent[] = [];
         const credentials = deviceOptions.credentials ?? { key: demo.user.apiKey, secret: demo.user.apiSecret };
-        const client = serviceClient(service, demo.accountId, credentials, { onRetry: (event) => retries.push(event) });
+        const client = serviceClient(api, demo.accountId, credentials, { onRetry: (event) => retries.push(event) });
         const workspaces = deviceOptions.workspaces ?? [{ id: demo.workspaceId }];
         const engine = new SyncEngine({
           root,
@@ -406,12 +411,16 @@ export async function startWorld(options: { service?: Partial<ServiceOptions>; d
       async close() {
         await Promise.all(devices.map((d) => d.close().catch(() => undefined)));
         await Promise.all(clients.map((c) => c.close()));
+        await prism?.close();
         await service.stop();
         removeTreeSync(home);
+        const violations = prism?.violations ?? [];
+        if (violations.length > 0) throw new Error(`Prism saw ${violations.length} violation(s) of docs/openapi.json: ${JSON.stringify(violations.slice(0, 5))}`);
       },
     };
     return world;
   } catch (error) {
+    await prism?.close();
     await service.stop();
     removeTreeSync(home);
     throw error;
