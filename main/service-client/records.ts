@@ -84,6 +84,17 @@ const quietListOf = <T extends z.ZodType>(item: T) =>
 /** A nested record the client reads for display: absent when it does not read. */
 const optionalRecord = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 
+/**
+ * `POST /auth/token`: the JWT as a JSON string, or `{ token, expires_in }` as the reference's
+ * guidance names them. A lifetime that is no positive number is unknown: the JWT's own `exp`, or
+ * a refusal later, tells when a new one is needed.
+ */
+export const TokenAnswer = z.union([
+  z.string().min(1),
+  z.looseObject({ token: z.string().min(1), expires_in: z.number().positive().optional().catch(undefined) }),
+]);
+export type TokenAnswer = z.output<typeof TokenAnswer>;
+
 export const User = z.looseObject({
   id: someId,
   email: text,
