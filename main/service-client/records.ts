@@ -161,6 +161,9 @@ export type Asset = z.output<typeof Asset>;
 
 export const ReviewStatus = z.enum(['approved', 'rejected']);
 
+/** The version a review or a request is about, as shown: its name and number. */
+const VersionShown = optionalRecord(z.looseObject({ name: text, version_number: z.number().int().optional().catch(undefined) }));
+
 /** A review (a change request): the client names the asset it is about and what was said. */
 export const AssetReview = z.looseObject({
   id: requiredId,
@@ -171,7 +174,7 @@ export const AssetReview = z.looseObject({
   content: text,
   created_at: text,
   user: optionalRecord(User),
-  version: optionalRecord(z.looseObject({ name: text, version_number: z.number().int().optional().catch(undefined) })),
+  version: VersionShown,
 });
 export type AssetReview = z.output<typeof AssetReview>;
 
@@ -186,6 +189,6 @@ export const ReviewRequest = z.looseObject({
   created_at: text,
   requestor: optionalRecord(User),
   asset: optionalRecord(z.looseObject({ file_name: text, name: text })),
-  version: optionalRecord(z.looseObject({ name: text, version_number: z.number().int().optional().catch(undefined) })),
+  version: VersionShown,
 });
 export type ReviewRequest = z.output<typeof ReviewRequest>;
