@@ -131,7 +131,15 @@ export interface PlacedRemoteTree {
    * path key where the tree knows where they are. Neither what was synced of them nor a local
    * file at their path takes part in a plan: nothing there is deleted, uploaded or replaced.
    */
-  held: { assetIds: Set<string>; pathKeys: Set<string> };
+  held: {
+    assetIds: Set<string>;
+    pathKeys: Set<string>;
+    /**
+     * A folder the service sent could not be read: whatever the tree lacks may be inside it, so
+     * nothing missing from the tree is taken as deleted while this holds.
+     */
+    incomplete: boolean;
+  };
   /** Every item of the tree by id, with its path or null: what the index stores (treeDiff). */
   paths: TreePaths;
 }
@@ -173,7 +181,7 @@ export function placeRemoteTree(tree: RawRemoteTree, excludedPaths: readonly str
     folderIds: new Map([['', null]]),
     excluded: 0,
     unplaced: new Set(),
-    held: { assetIds: new Set(), pathKeys: new Set() },
+    held: { assetIds: new Set(), pathKeys: new Set(), incomplete: false },
     paths,
   };
   const excludedFolderIds = new Set<string>();
@@ -241,6 +249,7 @@ export function placeRemoteTree(tree: RawRemoteTree, excludedPaths: readonly str
 /** The ids and paths of unreadable assets the tree did not know: held where they say they are. */
 function holdUnknown(tree: RawRemoteTree, placed: PlacedRemoteTree): void {
   for (const entry of tree.unknown.values()) {
+    if (entry.type === 'folder') placed.held.incomplete = true;
     if (entry.type !== 'asset' || (entry.id !== undefined && tree.assets.has(entry.id))) continue;
     if (entry.id !== undefined) placed.held.assetIds.add(entry.id);
     if (entry.fileName === undefined) continue;

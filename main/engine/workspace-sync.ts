@@ -217,7 +217,11 @@ export class WorkspaceSync {
     for (const problem of notSynced) this.deps.onProblem(problem);
     for (const problem of stillOpen(index, ws.id, scan.files)) this.deps.onProblem(problem);
     let baseFiles = base.files;
-    if (remote.held.assetIds.size > 0 || remote.held.pathKeys.size > 0) {
+    if (remote.held.incomplete) {
+      const listed = new Set([...remote.files.values()].map((file) => file.assetId));
+      for (const synced of baseFiles.values()) if (!listed.has(synced.assetId)) remote.held.assetIds.add(synced.assetId);
+    }
+    if (remote.held.assetIds.size > 0 || remote.held.pathKeys.size > 0 || remote.held.incomplete) {
       baseFiles = standAside(remote.held.assetIds, baseFiles, local.files, remote.held.pathKeys);
       this.deps.onProblem(unreadableProblem(ws.id, this.tree));
     }
