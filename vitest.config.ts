@@ -1,17 +1,21 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Engine scenarios run a second time against a service that sends only the fields
- * docs/protocol.md shows in the sync listing and the changes feed, as a service written from that
- * document alone would: the client must converge on the documented shape, not on our service's
- * extras (test/helpers/service-variant.ts).
+ * Engine scenarios run a second time against a service that uses every switch the reference
+ * leaves open at its other value (test/helpers/service-variant.ts, service/http/variants.ts): the
+ * sync listing and the changes feed with only the fields docs/protocol.md shows, MD5 checksums,
+ * optional strings sent empty instead of left out, sequences as digit strings, a field no client
+ * knows in every record, and every list in reverse order. The client must converge as it does
+ * against the default service. The run goes through Stoplight Prism as a validating proxy
+ * (test/helpers/prism.ts): a request or an answer outside docs/openapi.json fails the scenario.
  */
-const DOCUMENTED_SHAPE_SCENARIOS = [
+const VARIANT_SCENARIOS = [
   'test/integration/engine-mirror.test.ts',
   'test/integration/engine-conflicts.test.ts',
   'test/integration/engine-deletes.test.ts',
   'test/integration/engine-moves.test.ts',
 ];
+const OTHER_VARIANT = 'listingShape=minimal,checksumAlgorithm=md5,absentFields=empty,sequenceType=string,extraFields=some,arrayOrder=reversed';
 
 export default defineConfig({
   test: {
@@ -26,7 +30,7 @@ export default defineConfig({
       { extends: true, test: { name: 'default', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'] } },
       {
         extends: true,
-        test: { name: 'documented-listing', include: DOCUMENTED_SHAPE_SCENARIOS, env: { ASSET_SYNC_SERVICE_VARIANT: 'listingShape=minimal' } },
+        test: { name: 'service-variants', include: VARIANT_SCENARIOS, env: { ASSET_SYNC_SERVICE_VARIANT: OTHER_VARIANT, ASSET_SYNC_VIA_PRISM: '1' } },
       },
     ],
   },

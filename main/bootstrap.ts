@@ -11,7 +11,7 @@ import { checkSyncRoot } from './root-check.js';
 import { lockRoot } from './root-lock.js';
 import { LAST_SYNC_SETTING, PAUSED_SETTING, SERVICE_SETTING, WORKSPACE_PROBLEMS_SETTING, type PausedSetting, type ServiceSetting } from './session-settings.js';
 import { accountRef, resolveCredentials, type ApiCredentials, type SecretStore } from './secrets/secret-store.js';
-import { ServiceClient } from './service-client/index.js';
+import { ServiceClient, type UnreadableItem } from './service-client/index.js';
 
 /** No usable API key: nothing was given, stored or set in the environment (or the keychain failed). */
 export class CredentialsError extends Error {
@@ -33,6 +33,8 @@ export interface ConnectOptions {
    * Absent: the connection makes a file logger and closes it with itself.
    */
   logger?: Logger | undefined;
+  /** An item of an answer the client skipped because it cannot use it (see ServiceClientOptions). */
+  onUnreadable?: ((item: UnreadableItem) => void) | undefined;
 }
 
 export interface Connection {
@@ -77,7 +79,14 @@ export function createFileLogger(options: Pick<ConnectOptions, 'logLevel' | 'log
 export async function connect(options: ConnectOptions): Promise<Connection> {
   const credentials = await credentialsFor(options);
   const logger = options.logger ?? createFileLogger(options);
-  const client = new ServiceClient({ baseUrl: options.baseUrl, accountId: options.accountId, credentials, logger, userAgent: 'asset-sync' });
+  const client = new ServiceClient({
+    baseUrl: options.baseUrl,
+    accountId: options.accountId,
+    credentials,
+    logger,
+    userAgent: 'asset-sync',
+    ...(options.onUnreadable ? { onUnreadable: options.onUnreadable } : {}),
+  });
   return {
     client,
     logger,

@@ -3,7 +3,8 @@
  * command line both write it. A note is written only on a version the user made: it is its
  * author's account of the change, and the service would let any editor overwrite it.
  */
-import { personName, type AssetVersion } from '../shared/api/index.js';
+import { personName } from '../shared/api/index.js';
+import type { AssetVersion } from './service-client/index.js';
 import { holderNames } from './engine/lock-holders.js';
 import type { ServiceClient } from './service-client/index.js';
 
@@ -18,8 +19,10 @@ export async function authorNames(client: ServiceClient, workspaceId: string, ve
   const names = new Map<string, string>();
   const unnamed = new Map<string, string>();
   for (const v of versions) {
-    if (v.user) names.set(v.created_by_user_id, personName(v.user, `user ${v.created_by_user_id}`));
-    else unnamed.set(v.created_by_user_id, v.created_by_user_id);
+    const id = v.created_by_user_id;
+    if (id === undefined) continue;
+    if (v.user) names.set(id, personName(v.user, `user ${id}`));
+    else unnamed.set(id, id);
   }
   for (const id of names.keys()) unnamed.delete(id);
   if (unnamed.size > 0) for (const [id, name] of await holderNames(client, workspaceId, unnamed, undefined)) names.set(id, name);
@@ -27,10 +30,11 @@ export async function authorNames(client: ServiceClient, workspaceId: string, ve
 }
 
 /** Writes the note of `version`, which `selfUserId` must have made; '' (or only spaces) clears it. */
-export async function writeVersionNote(client: ServiceClient, workspaceId: string, version: AssetVersion, note: string, selfUserId: string): Promise<AssetVersion> {
-  if (version.created_by_user_id !== selfUserId) {
+export async function writeVersionNote(client: ServiceClient, workspaceId: string, assetId: string, version: AssetVersion, note: string, selfUserId: string): Promise<AssetVersion> {
+  const author = version.created_by_user_id;
+  if (author !== selfUserId) {
     const names = await authorNames(client, workspaceId, [version]);
-    throw new NotYourVersionError(`Version ${version.version_number} was made by ${names.get(version.created_by_user_id) ?? 'someone else'}: only they can change its note.`);
+    throw new NotYourVersionError(`Version ${version.version_number} was made by ${(author === undefined ? undefined : names.get(author)) ?? 'someone else'}: only they can change its note.`);
   }
-  return client.updateVersion(workspaceId, version.asset_id, version.id, { description: note.trim() });
+  return client.updateVersion(workspaceId, assetId, version.id, { description: note.trim() });
 }

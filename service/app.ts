@@ -6,6 +6,7 @@ import { routeFaultCode } from './http/faults.js';
 import { checkJsonDepth } from './http/json-depth.js';
 import { authLevel, authorize, checkRoutesCovered } from './http/permissions.js';
 import { createRateLimiter } from './http/rate-limit.js';
+import { varyAnswer, variesAnswers } from './http/variants.js';
 import { registerRoutes } from './routes/index.js';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -72,6 +73,12 @@ export async function createApiServer(ctx: ServiceContext): Promise<FastifyInsta
     if (wait > 0) throw rateLimited(wait);
     authorize(request, auth);
   });
+
+  if (variesAnswers(ctx.options)) {
+    app.addHook('preSerialization', async (request, reply, payload) =>
+      reply.statusCode < 300 ? varyAnswer(payload, request.url.split('?')[0] ?? '', ctx.options) : payload,
+    );
+  }
 
   app.addHook('onSend', async (_request, reply, payload) => {
     if (!faults || reply.statusCode >= 300 || !faults.roll('drop')) return payload;

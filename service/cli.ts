@@ -37,6 +37,11 @@ const program = new Command('asset-service')
   .option('--error-shape <shape>', 'error bodies: object | flat', oneOf(['object', 'flat']), 'object')
   .option('--workspaces-shape <shape>', 'GET /workspaces: object | list', oneOf(['object', 'list']), 'object')
   .option('--listing-shape <shape>', 'sync listing and changes feed entries: full | minimal', oneOf(['full', 'minimal']), 'full')
+  .option('--checksum <algorithm>', 'the checksum algorithm: sha256 | md5', oneOf(['sha256', 'md5']), 'sha256')
+  .option('--absent-fields <how>', 'optional strings without a value: omitted | empty', oneOf(['omitted', 'empty']), 'omitted')
+  .option('--sequence-type <type>', 'workspace and sync sequences: number | string', oneOf(['number', 'string']), 'number')
+  .option('--extra-fields <which>', 'fields no client knows in every record: none | some', oneOf(['none', 'some']), 'none')
+  .option('--array-order <order>', 'every list: natural | reversed', oneOf(['natural', 'reversed']), 'natural')
   .option('--rate-limit <rate>', 'requests per second per token, e.g. 50/s', wrap(parseRateLimit))
   .option('--max-upload-bytes <n>', 'the most bytes one upload may hold (default 5 GiB)', int('--max-upload-bytes'))
   .option('--failed-auth-limit <n>', 'failed authentications per minute per client address (a burst of as many), or off', wrap(parseFailedAuthLimit))
@@ -47,12 +52,14 @@ program.parse();
 const o = program.opts<{
   host: string; port: number; blobPort: number; data?: string; demo?: boolean; demoAssets?: number; json?: boolean;
   tokenTtl: number; tokenShape: 'string' | 'object'; errorShape: 'object' | 'flat'; workspacesShape: 'object' | 'list';
-  listingShape: 'full' | 'minimal'; rateLimit?: number; maxUploadBytes?: number; failedAuthLimit?: ReturnType<typeof parseFailedAuthLimit>; faults?: ReturnType<typeof parseFaults>; log?: boolean;
+  listingShape: 'full' | 'minimal'; checksum: 'sha256' | 'md5'; absentFields: 'omitted' | 'empty'; sequenceType: 'number' | 'string';
+  extraFields: 'none' | 'some'; arrayOrder: 'natural' | 'reversed'; rateLimit?: number; maxUploadBytes?: number; failedAuthLimit?: ReturnType<typeof parseFailedAuthLimit>; faults?: ReturnType<typeof parseFaults>; log?: boolean;
 }>();
 
 const service = await startService({
   host: o.host, port: o.port, blobPort: o.blobPort, dataDir: o.data, tokenTtlSeconds: o.tokenTtl, tokenShape: o.tokenShape,
   errorShape: o.errorShape, workspacesShape: o.workspacesShape, listingShape: o.listingShape, rateLimitPerSecond: o.rateLimit,
+  checksumAlgorithm: o.checksum, absentFields: o.absentFields, sequenceType: o.sequenceType, extraFields: o.extraFields, arrayOrder: o.arrayOrder,
   failedAuthLimit: o.failedAuthLimit ?? DEFAULT_OPTIONS.failedAuthLimit, maxUploadBytes: o.maxUploadBytes ?? DEFAULT_OPTIONS.maxUploadBytes, faults: o.faults, logger: o.log ?? false,
 });
 const demo = o.demo ? await service.seedDemo(o.demoAssets !== undefined ? { assets: o.demoAssets } : {}) : undefined;

@@ -1,4 +1,7 @@
 /** Options of the local service, from the command line or from tests. */
+import type { ChecksumAlgorithm } from './http/checksums.js';
+import { DEFAULT_VARIANTS, type AnswerVariants } from './http/variants.js';
+
 export interface FaultOptions {
   /** Milliseconds added to every API call. */
   latencyMs: number;
@@ -52,7 +55,8 @@ export interface FailedAuthLimit {
   perMinute: number;
 }
 
-export interface ServiceOptions {
+/** Answers may vary within the reference (service/http/variants.ts). */
+export interface ServiceOptions extends AnswerVariants {
   host: string;
   /** 0 picks a free port. */
   port: number;
@@ -69,6 +73,8 @@ export interface ServiceOptions {
    * document alone would.
    */
   listingShape: 'full' | 'minimal';
+  /** The algorithm of every checksum the service takes and gives (lowercase hex). */
+  checksumAlgorithm: ChecksumAlgorithm;
   /** Requests per second per token; undefined disables rate limiting. */
   rateLimitPerSecond?: number | undefined;
   /**
@@ -98,6 +104,8 @@ export const DEFAULT_OPTIONS: ServiceOptions = {
   errorShape: 'object',
   workspacesShape: 'object',
   listingShape: 'full',
+  checksumAlgorithm: 'sha256',
+  ...DEFAULT_VARIANTS,
   signedUrlTtlSeconds: 3600,
   failedAuthLimit: { burst: 20, perMinute: 20 },
   // As a single PUT to the usual object stores may hold.

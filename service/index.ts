@@ -43,7 +43,7 @@ export async function startService(partial: Partial<ServiceOptions> = {}): Promi
   mkdirSync(dataDir, { recursive: true });
   const db = openServiceDb(join(dataDir, 'service.db'));
   const secret = options.secret ?? loadOrCreateSecret(db);
-  const blobs = new BlobStore(join(dataDir, 'blobs'));
+  const blobs = new BlobStore(join(dataDir, 'blobs'), options.checksumAlgorithm);
   let blobOrigin = '';
   const signer = new UrlSigner(secret, () => blobOrigin, options.signedUrlTtlSeconds);
   const faults = options.faults ? createFaultInjector(options.faults) : undefined;

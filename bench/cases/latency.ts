@@ -97,7 +97,7 @@ export async function latencyCase(ctx: BenchContext): Promise<CaseResult> {
       if (!reviewedAsset) throw new Error('latency: no asset to review');
       await client.requestReview(ws.workspaceId, reviewedAsset.id, me, { message: `round ${i + 1}` });
       const requestedAt = process.hrtime.bigint();
-      const shownLine = new RegExp(`^review request: ${reviewedAsset.file_name.replace(/\./g, '\\.')} `);
+      const shownLine = new RegExp(`^review request: ${(reviewedAsset.file_name ?? '').replace(/\./g, '\\.')} `);
       const [down, review] = await Promise.all([
         until(versionAt, 'the remote version on disk', async () => sha256(await readFile(file).catch(() => Buffer.alloc(0))) === remoteSum),
         watching.lineAfter(requestedAt, shownLine, GIVE_UP_MS).then((at) => since(requestedAt, at)),

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { runPool } from '../../main/local/pool.js';
 import { ServiceClient } from '../../main/service-client/index.js';
-import type { Hierarchy } from '../../shared/api/index.js';
+import type { Listing } from '../../main/service-client/index.js';
 import type { DataSet, ManifestFile } from './dataset.js';
 import type { ServiceProcess, Tenant } from './service-process.js';
 
@@ -61,7 +61,7 @@ export async function uploadThroughApi(client: ServiceClient, workspaceId: strin
 }
 
 /** Active assets by path of service names ("d000/s001/f000042.bin"). */
-export function assetsByPath(listing: Hierarchy): Map<string, { id: string; checksum: string; versionId: string }> {
+export function assetsByPath(listing: Listing): Map<string, { id: string; checksum: string; versionId: string }> {
   const folders = new Map(listing.folders.filter((f) => f.isActive).map((f) => [f.id, f]));
   const pathOf = (id: string | null | undefined): string => {
     const folder = id ? folders.get(id) : undefined;

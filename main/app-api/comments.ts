@@ -6,7 +6,8 @@
  * names its key.
  */
 import { createHash } from 'node:crypto';
-import { personName, type Comment, type WorkspaceMember } from '../../shared/api/index.js';
+import { personName, type Comment } from '../../shared/api/index.js';
+import type { WorkspaceMember } from '../service-client/index.js';
 import { ATTACHMENT_MAX_BYTES, type CommentView, type MemberView, type ParsedRequestOf } from '../../shared/ipc.js';
 import type { Logger } from '../logging.js';
 import { sanitizeName } from '../local/paths.js';
@@ -16,7 +17,7 @@ import { AppError } from './errors.js';
 export async function listMembers(client: ServiceClient, workspaceId: string, selfUserId: string | null): Promise<MemberView[]> {
   const members = await client.listWorkspaceMembers(workspaceId);
   return members
-    .map((m) => ({ userId: m.user_id, name: personName(m.user, `user ${m.user_id}`), roles: m.roles, you: m.user_id === selfUserId }))
+    .map((m) => ({ userId: m.user_id, name: personName(m.user, `user ${m.user_id}`), roles: m.roles ?? [], you: m.user_id === selfUserId }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -56,16 +57,17 @@ async function membersOrNone(client: ServiceClient, workspaceId: string, logger?
 }
 
 function commentView(c: Comment, members: readonly WorkspaceMember[], selfUserId: string | null): CommentView {
-  const nameOf = (userId: string): string => personName(members.find((m) => m.user_id === userId)?.user, `user ${userId}`);
+  const nameOf = (userId: string | undefined): string =>
+    userId === undefined ? 'someone' : personName(members.find((m) => m.user_id === userId)?.user, `user ${userId}`);
   return {
     id: c.id,
-    authorId: c.user_id,
+    authorId: c.user_id ?? '',
     author: c.user ? personName(c.user, nameOf(c.user_id)) : nameOf(c.user_id),
     content: c.content,
     createdAt: c.created_at ?? null,
-    mentions: c.mentions.map((userId) => ({ userId, name: nameOf(userId) })),
-    attachments: c.attachments.flatMap(attachmentName),
-    yours: c.user_id === selfUserId,
+    mentions: (c.mentions ?? []).map((userId) => ({ userId, name: nameOf(userId) })),
+    attachments: (c.attachments ?? []).flatMap(attachmentName),
+    yours: c.user_id !== undefined && c.user_id === selfUserId,
   };
 }
 

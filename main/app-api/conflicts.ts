@@ -5,7 +5,8 @@
  * copy's path.
  */
 import { lstat } from 'node:fs/promises';
-import { personName, type AssetVersion } from '../../shared/api/index.js';
+import { personName } from '../../shared/api/index.js';
+import type { AssetVersion } from '../service-client/index.js';
 import type { ConflictView } from '../../shared/ipc.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import type { Logger } from '../logging.js';

@@ -1,9 +1,10 @@
 /**
  * Downloads one version's bytes to a path the user chose (a saved copy, a file to open, the
  * source of a restore): into a hidden temp file beside it, hashed on the way, and renamed into
- * place only when size and SHA-256 match. A failed or cut download leaves nothing behind.
+ * place only when size and checksum match (by size alone where the checksum's algorithm cannot be
+ * told). A failed or cut download leaves nothing behind.
  */
-import { createHash } from 'node:crypto';
+import { hashingFor, newHasher, verifies } from '../local/checksum.js';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -26,7 +27,7 @@ export async function downloadVersionTo(client: ServiceClient, version: VersionB
   const signed = await client.getDownloadUrl(version.workspaceId, version.assetId, version.versionId, call);
   const response = await client.downloadRange(signed.url, call);
   const temp = join(dirname(destination), tempFileName());
-  const hash = createHash('sha256');
+  const hash = newHasher(hashingFor(version.checksum));
   let size = 0;
   const hasher = new Transform({
     transform(chunk: Buffer, _encoding, done) {
@@ -37,8 +38,7 @@ export async function downloadVersionTo(client: ServiceClient, version: VersionB
   });
   try {
     await pipeline(response.body, hasher, createWriteStream(temp, { flags: 'wx', mode: 0o644 }));
-    const checksum = hash.digest('hex');
-    if (checksum !== version.checksum || size !== version.size) {
+    if (!verifies(version, { checksum: hash.digest(), size })) {
       throw new AppError('checksum_mismatch', 'The downloaded bytes do not match the version on the service. Nothing was saved; try again.');
     }
     await rename(temp, destination);

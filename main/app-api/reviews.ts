@@ -49,13 +49,13 @@ export async function decideReview(client: ServiceClient, index: SyncIndex, deci
     reviewId: review.id,
     workspaceId: decision.workspaceId,
     assetId: decision.assetId,
-    versionId: review.asset_version_id,
+    versionId: review.asset_version_id ?? decision.versionId,
     versionNumber: review.version?.version_number ?? request?.versionNumber ?? null,
     assetName: request?.assetName ?? review.version?.name ?? 'an asset',
     folder: request?.folder ?? null,
     requestedBy: request?.from ?? null,
-    status: review.status,
-    content: review.content,
+    status: review.status ?? decision.status,
+    content: review.content ?? decision.content,
     decidedAt: new Date().toISOString(),
   };
   keepDecided(index, [kept, ...decidedOf(index)]);
@@ -69,9 +69,9 @@ export async function changeDecision(client: ServiceClient, index: SyncIndex, ch
   const decided = decidedOf(index);
   const before = decided.find((d) => d.reviewId === change.reviewId);
   const updated: DecidedReview = {
-    ...(before ?? { reviewId: review.id, workspaceId: change.workspaceId, assetId: change.assetId, versionId: review.asset_version_id, versionNumber: review.version?.version_number ?? null, assetName: review.version?.name ?? 'an asset', folder: null, requestedBy: null }),
-    status: review.status,
-    content: review.content,
+    ...(before ?? { reviewId: review.id, workspaceId: change.workspaceId, assetId: change.assetId, versionId: review.asset_version_id ?? null, versionNumber: review.version?.version_number ?? null, assetName: review.version?.name ?? 'an asset', folder: null, requestedBy: null }),
+    status: review.status ?? change.status,
+    content: review.content ?? change.content,
     decidedAt: new Date().toISOString(),
   };
   keepDecided(index, [updated, ...decided.filter((d) => d.reviewId !== change.reviewId)]);

@@ -4,7 +4,7 @@
  * download): the feed asks for the entries it shows, and answers are kept a while, so a feed
  * shown again asks for nothing. A note changed here replaces its entry at once.
  */
-import type { AssetVersion } from '../../shared/api/index.js';
+import type { AssetVersion } from '../service-client/index.js';
 import type { VersionSummary } from '../../shared/ipc.js';
 import type { ServiceClient } from '../service-client/index.js';
 import { authorNames } from '../version-notes.js';
@@ -44,7 +44,7 @@ export class VersionSummaries {
       const summary = {
         versionId: v.id,
         number: v.version_number,
-        author: names.get(v.created_by_user_id) ?? `user ${v.created_by_user_id}`,
+        author: (v.created_by_user_id === undefined ? undefined : names.get(v.created_by_user_id)) ?? (v.created_by_user_id === undefined ? 'someone' : `user ${v.created_by_user_id}`),
         mine: selfUserId !== null && v.created_by_user_id === selfUserId,
         note: v.description || null,
       };

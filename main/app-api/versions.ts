@@ -6,7 +6,8 @@
 import { createReadStream } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import { personName, type AssetVersion } from '../../shared/api/index.js';
+import { personName } from '../../shared/api/index.js';
+import type { AssetVersion } from '../service-client/index.js';
 import type { OpenOutcome, VersionInfo } from '../../shared/ipc.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import { pathKey, sanitizeName } from '../local/paths.js';
@@ -46,7 +47,7 @@ export function versionInfo(v: AssetVersion, currentVersionId: string, names: Re
   return {
     id: v.id,
     number: v.version_number,
-    author: names.get(v.created_by_user_id) ?? personName(v.user, `user ${v.created_by_user_id}`),
+    author: (v.created_by_user_id === undefined ? undefined : names.get(v.created_by_user_id)) ?? personName(v.user, v.created_by_user_id === undefined ? 'someone' : `user ${v.created_by_user_id}`),
     mine: selfUserId !== null && v.created_by_user_id === selfUserId,
     createdAt: v.created_at ?? null,
     size: v.size,
@@ -71,7 +72,7 @@ export async function setVersionNote(ctx: VersionsContext, ref: FileRef, version
   if (ctx.selfUserId === null) throw new AppError('offline', 'Asset Sync cannot tell who you are on the service right now, so it cannot change a note. Try again in a moment.');
   let updated: AssetVersion;
   try {
-    updated = await writeVersionNote(ctx.client, ref.workspaceId, version, note, ctx.selfUserId);
+    updated = await writeVersionNote(ctx.client, ref.workspaceId, assetId, version, note, ctx.selfUserId);
   } catch (error) {
     if (error instanceof NotYourVersionError) throw new AppError(error.code, error.message);
     throw error;
@@ -106,13 +107,13 @@ export async function saveVersionCopy(ctx: VersionsContext, ref: FileRef, versio
 export async function newestAuthor(client: ServiceClient, workspaceId: string, assetId: string): Promise<string | null> {
   const versions = await client.listVersions(workspaceId, assetId);
   const newest = versions.filter((v) => !v.deleted).sort((a, b) => b.version_number - a.version_number)[0];
-  return newest ? personName(newest.user, newest.created_by_user_id) : null;
+  return newest ? personName(newest.user, newest.created_by_user_id ?? 'someone') : null;
 }
 
 export async function openVersion(ctx: VersionsContext, ref: FileRef, versionId: string, runConfirmed: boolean): Promise<OpenOutcome> {
   const { assetId, version } = await findVersion(ctx, ref, versionId);
   const name = copyName(ref.path, version.version_number);
-  const refused = await refusalToOpen(ctx.hooks, { name, uploadedBy: async () => personName(version.user, version.created_by_user_id) }, runConfirmed);
+  const refused = await refusalToOpen(ctx.hooks, { name, uploadedBy: async () => personName(version.user, version.created_by_user_id ?? 'someone') }, runConfirmed);
   if (refused) return refused;
   const folder = await mkdtemp(join(ctx.tempRoot, 'version-'));
   const file = join(folder, name);
@@ -136,7 +137,7 @@ export async function restoreVersion(ctx: VersionsContext, ref: FileRef, version
     const { checksum, size } = source;
     await downloadVersionTo(client, { workspaceId: ref.workspaceId, assetId, versionId, checksum, size }, file);
     const contentType = source.content_type ?? 'application/octet-stream';
-    const ticket = await client.requestUpload(ref.workspaceId, { fileName: asset.file_name, contentType, checksum, size });
+    const ticket = await client.requestUpload(ref.workspaceId, { fileName: asset.file_name ?? asset.name ?? basename(ref.path), contentType, checksum, size });
     await client.putSignedUpload(ticket.signed_url, () => createReadStream(file), { size, contentType });
     const created = await client.createVersion(ref.workspaceId, assetId, {
       key: ticket.key,

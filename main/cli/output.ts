@@ -100,6 +100,11 @@ export function problemLines(problem: Problem, prefix = ''): string[] {
   return lines;
 }
 
+/** An item of an answer that was skipped, as a note: what it was, its id, why. */
+export function skippedLine(item: { what: string; id?: string | undefined; why: string }): string {
+  return `note: skipped a ${item.what} the service sent that Asset Sync cannot use${item.id ? ` (id ${item.id})` : ''}: ${item.why}`;
+}
+
 export function reviewLine(review: ReviewNotification): string {
   const what = review.kind === 'review_request' ? 'review request' : 'change request';
   return `${what}: ${review.assetName} from ${review.from}: "${review.message}"`;

@@ -4,8 +4,9 @@
  * local file is then brought up to date by a sync of its workspace.
  */
 import { rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Session } from '../bootstrap.js';
+import { hashingFor } from '../local/checksum.js';
 import { hashFile } from '../local/hash.js';
 import { commitFileAsVersion } from '../sync/commit-version.js';
 import { tempFileName } from '../local/own-files.js';
@@ -49,7 +50,7 @@ async function commitOldVersion(session: Session, file: SyncedFile, number: numb
     return null;
   }
   // A restore on top of unsynced edits would turn them into a conflict copy: let the user choose.
-  const local = await hashFile(file.absPath);
+  const local = await hashFile(file.absPath, { algorithm: hashingFor(file.base.checksum) });
   if (local.checksum !== file.base.checksum) {
     throw new RefusedError(`${file.relPath} has changes that are not synced yet. Run \`asset-sync sync --once\` first (they become a version of their own), then restore.`);
   }
@@ -57,10 +58,10 @@ async function commitOldVersion(session: Session, file: SyncedFile, number: numb
   // The bytes pass through a hidden temp file beside the file, inside the sync folder.
   const temp = join(dirname(file.absPath), tempFileName());
   try {
-    await downloadVersion(client, ws, target, temp);
+    await downloadVersion(client, ws, assetId, target, temp);
     const created = await commitFileAsVersion(client, ws, assetId, {
       absPath: temp,
-      fileName: asset.file_name,
+      fileName: asset.file_name ?? basename(file.relPath),
       checksum: target.checksum,
       size: target.size,
       contentType: target.content_type ?? undefined,
@@ -80,7 +81,7 @@ async function commitOldVersion(session: Session, file: SyncedFile, number: numb
 async function updateLocalFile(session: Session, file: SyncedFile, checksum: string): Promise<number> {
   print(`Syncing ${file.workspace.name} to bring it down (anything else waiting is synced too)…`);
   const report = await syncOnceShown(session.engine);
-  const now = await hashFile(file.absPath).catch(() => null);
+  const now = await hashFile(file.absPath, { algorithm: hashingFor(checksum) }).catch(() => null);
   if (now?.checksum === checksum) {
     print(`Updated ${file.absPath}.`);
     return EXIT_OK;

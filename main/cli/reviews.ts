@@ -1,5 +1,5 @@
 /** `asset-sync reviews`: review requests waiting for you, and change requests assigned to you. */
-import type { AssetReview, ReviewRequest } from '../../shared/api/index.js';
+import type { AssetReview, ReviewRequest, UnreadableItem } from '../service-client/index.js';
 import type { ReviewNotification } from '../../shared/engine.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -10,7 +10,7 @@ import type { NotificationKey } from '../index/notifications.js';
 import { openIndex } from '../index/sync-index.js';
 import { EXIT_OK } from './outcomes.js';
 import { readConfig, resolveService, type GlobalOptions, type ServiceOptions } from './options.js';
-import { formatDate, print, printJson } from './output.js';
+import { formatDate, print, printError, printJson, skippedLine } from './output.js';
 
 export interface ReviewItem {
   assetId: string;
@@ -82,9 +82,11 @@ export function reviewLines(requests: readonly ReviewItem[], changes: readonly R
 }
 
 export async function reviews(options: ServiceOptions & { json?: boolean; root?: string }, globals: GlobalOptions): Promise<number> {
-  const connection = await connect({ ...resolveService(options, readConfig()), logToStderr: globals.verbose });
+  const skipped: UnreadableItem[] = [];
+  const connection = await connect({ ...resolveService(options, readConfig()), logToStderr: globals.verbose, onUnreadable: (item) => skipped.push(item) });
   try {
     const [requests, changes] = await Promise.all([connection.client.listReviewRequests(), connection.client.listChangeRequests()]);
+    for (const item of skipped) printError(skippedLine(item));
     const read = readState(options.root);
     const requestItems = requests.map((r) => reviewRequestItem(r, read));
     const changeItems = changes.map((r) => changeRequestItem(r, read));

@@ -64,7 +64,7 @@ async function saveVersion(fileArg: string, options: SaveOptions & { version: st
   const temp = join(dirname(target), tempFileName());
   try {
     const version = pickVersion(await connection.client.listVersions(file.workspace.id, file.base.assetId), number);
-    await downloadVersion(connection.client, file.workspace.id, version, temp);
+    await downloadVersion(connection.client, file.workspace.id, file.base.assetId, version, temp);
     if (options.force) await rename(temp, target);
     else await placeWithoutOverwrite(temp, target);
     print(`Saved version ${number} of ${file.relPath} to ${target} (${formatBytes(version.size)}, sha256 ${version.checksum.slice(0, 12)}…, verified).`);
@@ -125,7 +125,7 @@ async function saveWithNote(fileArg: string, note: string, options: SaveOptions,
       return EXIT_PROBLEMS;
     }
     const [version, self] = await Promise.all([session.client.getVersion(file.workspace.id, synced.assetId, synced.versionId), session.client.getUser()]);
-    const noted = await writeVersionNote(session.client, file.workspace.id, version, note, self.id ?? '');
+    const noted = await writeVersionNote(session.client, file.workspace.id, synced.assetId, version, note, self.id ?? '');
     print(`Saved ${file.relPath} as version ${noted.version_number}${noted.description ? ` with the note “${noted.description}”` : ''}.`);
     return EXIT_OK;
   } finally {

@@ -1,18 +1,20 @@
 /**
- * The bytes of one version in a new file, checked against the version's SHA-256 before anyone
- * uses them: a file that does not match is removed, never left looking like the real thing.
+ * The bytes of one version in a new file, checked against the version's checksum (in the
+ * service's algorithm; by size where it cannot be told) before anyone uses them: a file that does
+ * not match is removed, never left looking like the real thing.
  */
 import { once } from 'node:events';
 import { open, rm } from 'node:fs/promises';
-import type { AssetVersion } from '../../shared/api/index.js';
+import type { AssetVersion } from '../service-client/index.js';
 import { hashFile } from '../local/hash.js';
+import { hashingFor, verifies } from '../local/checksum.js';
 import type { ServiceClient } from '../service-client/index.js';
 import { RefusedError } from './outcomes.js';
 
 /** Downloads `version` into `target`, which must not exist yet (it is created exclusively). */
-export async function downloadVersion(client: ServiceClient, workspaceId: string, version: AssetVersion, target: string, signal?: AbortSignal): Promise<void> {
+export async function downloadVersion(client: ServiceClient, workspaceId: string, assetId: string, version: AssetVersion, target: string, signal?: AbortSignal): Promise<void> {
   const opts = signal ? { signal } : {};
-  const { url } = await client.getDownloadUrl(workspaceId, version.asset_id, version.id, opts);
+  const { url } = await client.getDownloadUrl(workspaceId, assetId, version.id, opts);
   // Exclusive create: an existing file is never touched, and a failure below removes only ours.
   const handle = await open(target, 'wx');
   try {
@@ -25,8 +27,9 @@ export async function downloadVersion(client: ServiceClient, workspaceId: string
         await once(stream, 'close');
       }
     }
-    const { checksum, size } = await hashFile(target, opts);
-    if (checksum !== version.checksum || size !== version.size) {
+    const got = await hashFile(target, { ...opts, algorithm: hashingFor(version.checksum) });
+    const { checksum } = got;
+    if (!verifies(version, got)) {
       throw new RefusedError(
         `The download of version ${version.version_number} did not match its checksum (got ${checksum.slice(0, 12)}…, expected ${version.checksum.slice(0, 12)}…); nothing was kept. Try again.`,
       );

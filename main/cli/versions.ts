@@ -2,7 +2,7 @@
  * `asset-sync versions <file>`: the version history of the asset a local file syncs with; with
  * `--note`, the note of one of the user's own versions (`--version N`, else the one on disk).
  */
-import type { AssetVersion } from '../../shared/api/index.js';
+import type { AssetVersion } from '../service-client/index.js';
 import { connect } from '../bootstrap.js';
 import { writeVersionNote } from '../version-notes.js';
 import { EXIT_OK, RefusedError, UsageError } from './outcomes.js';
@@ -43,7 +43,7 @@ export function versionRows(list: readonly AssetVersion[], currentId: string, lo
     .map((v) => ({
       number: v.version_number,
       id: v.id,
-      author: personName(v.user, v.created_by_user_id),
+      author: personName(v.user, v.created_by_user_id ?? 'someone'),
       createdAt: v.created_at ?? null,
       size: v.size,
       checksum: v.checksum,
@@ -51,7 +51,7 @@ export function versionRows(list: readonly AssetVersion[], currentId: string, lo
       current: v.id === currentId,
       local: v.id === localId,
       deleted: v.deleted ?? false,
-      description: v.description,
+      description: v.description ?? null,
     }));
 }
 
@@ -107,7 +107,7 @@ export async function noteVersion(fileArg: string, note: string, options: Versio
     const version = number === null ? list.find((v) => v.id === file.base.versionId) : pickVersion(list, number);
     if (!version) throw new RefusedError(`The version ${file.relPath} holds is gone from the service. Name one with --version (see \`asset-sync versions ${fileArg}\`).`);
     if (!self.id) throw new RefusedError('The service did not say who you are, so no note was written. Try again.');
-    const updated = await writeVersionNote(client, file.workspace.id, version, note, self.id);
+    const updated = await writeVersionNote(client, file.workspace.id, file.base.assetId, version, note, self.id);
     const what = `Version ${updated.version_number} of ${file.relPath}`;
     print(updated.description ? `${what} now has the note “${updated.description}”.` : `${what} has no note now.`);
     return EXIT_OK;

@@ -7,10 +7,10 @@ import { openIndex } from '../index/sync-index.js';
 import { checkSyncRoot } from '../root-check.js';
 import { lockRoot } from '../root-lock.js';
 import { KeychainUnavailableError } from '../secrets/secret-store.js';
-import { isServiceError } from '../service-client/index.js';
+import { isServiceError, type UnreadableItem } from '../service-client/index.js';
 import { EXIT_OK, UsageError } from './outcomes.js';
 import { normalizeExcluded, readConfig, resolveRoot, resolveService, type GlobalOptions, type ServiceOptions } from './options.js';
-import { formatTable, print, printError, printJson } from './output.js';
+import { formatTable, print, printError, printJson, skippedLine } from './output.js';
 
 export interface ListOptions extends ServiceOptions {
   json?: boolean;
@@ -25,9 +25,11 @@ export interface AddOptions extends ServiceOptions, GlobalOptions {
 export async function listWorkspaces(options: ListOptions, globals: GlobalOptions): Promise<number> {
   const config = readConfig();
   const service = resolveService(options, config);
-  const connection = await connect({ ...service, logToStderr: globals.verbose });
+  const skipped: UnreadableItem[] = [];
+  const connection = await connect({ ...service, logToStderr: globals.verbose, onUnreadable: (item) => skipped.push(item) });
   try {
     const list = await connection.client.listWorkspaces();
+    for (const item of skipped) printError(skippedLine(item));
     const synced = new Map(config.workspaces.map((w) => [w.id, w]));
     const rows = list.map((w) => ({ id: w.id, name: w.name, synced: synced.has(w.id), folder: synced.get(w.id)?.folder ?? null, excluded: synced.get(w.id)?.excluded ?? [] }));
     if (options.json) {

@@ -41,10 +41,10 @@ export async function setAssetLock(client: ServiceClient, workspaceId: string, a
     const asset = await client.updateAsset(workspaceId, assetId, { locked }, opts);
     return { locked: Boolean(asset.locked_by_user_id), holderId: asset.locked_by_user_id ?? null };
   } catch (error) {
-    if (isServiceError(error) && error.kind === 'forbidden') throw new LockNotAllowedError((await client.getAsset(workspaceId, assetId, opts)).file_name);
+    if (isServiceError(error) && error.kind === 'forbidden') throw new LockNotAllowedError(nameOf(await client.getAsset(workspaceId, assetId, opts)));
     if (!(isServiceError(error) && error.kind === 'locked')) throw error;
     const asset = await client.getAsset(workspaceId, assetId, opts);
-    throw new LockHeldError(asset.file_name, await holderName(client, workspaceId, asset.locked_by_user_id ?? null, signal));
+    throw new LockHeldError(nameOf(asset), await holderName(client, workspaceId, asset.locked_by_user_id ?? null, signal));
   }
 }
 
@@ -53,3 +53,5 @@ async function holderName(client: ServiceClient, workspaceId: string, holderId: 
   if (holderId === null) return 'another user';
   return (await holderNames(client, workspaceId, new Map([[holderId, holderId]]), undefined, signal)).get(holderId) ?? `user ${holderId}`;
 }
+
+const nameOf = (asset: { file_name?: string | undefined }): string => asset.file_name ?? 'this file';

@@ -13,7 +13,7 @@
  *
  * Any failure leaves both files where they are and the conflict open.
  */
-import type { AssetVersion } from '../../shared/api/index.js';
+import type { AssetVersion } from '../service-client/index.js';
 import { hashFile } from '../local/hash.js';
 import { pathKey } from '../local/paths.js';
 import { readStamp, sameStamp } from '../local/stamp.js';

@@ -24,7 +24,7 @@ import { watchTree, type TreeWatcher } from '../local/watcher.js';
 import { IGNORE_FILE_NAME } from '../local/own-files.js';
 import { loadIgnoreMatcher } from '../local/ignore.js';
 import type { Logger } from '../logging.js';
-import type { ServiceClient } from '../service-client/index.js';
+import type { Sequence, ServiceClient } from '../service-client/index.js';
 import { ServiceError, isServiceError } from '../service-client/errors.js';
 import { recoverJournal, type ExecutionResult } from '../sync/executor/execute-plan.js';
 import { TransferQueue } from '../sync/transfer-queue.js';
@@ -120,7 +120,7 @@ interface WorkspaceRuntime {
    * cycle: the cycle could not take them in (a missing marker, a listing that fails). Probes then
    * leave it to the cycle at the configured interval rather than start one every 2 s.
    */
-  probedFrom: number | null;
+  probedFrom: Sequence | null;
   /** Files the last cycle held back as still being written, and the wait for them to settle (settle.ts). */
   settling: readonly string[];
   settled: Promise<void> | null;
@@ -488,7 +488,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
 
   /** Asks the feed whether the workspace changed since its cursor; starts a cycle if so (with `triggers`). */
   private async probe(id: string, runtime: WorkspaceRuntime, options: { triggers: boolean }): Promise<void> {
-    let cursor: number | null;
+    let cursor: Sequence | null;
     let answer;
     try {
       // No cursor yet: the first cycle lists the workspace in full.

@@ -4,7 +4,7 @@
  * change; the cycle it triggers then reads the feed in full pages (workspace-sync.ts).
  */
 import type { Problem } from '../../shared/engine.js';
-import type { ServiceClient } from '../service-client/index.js';
+import { compareSequences, readSequence, type Sequence, type ServiceClient } from '../service-client/index.js';
 
 /**
  * 'changed': something happened after the cursor (a cycle brings it); 'unchanged': nothing did;
@@ -13,13 +13,13 @@ import type { ServiceClient } from '../service-client/index.js';
  */
 export type ProbeAnswer = 'changed' | 'unchanged' | 'no-feed' | 'relist';
 
-export async function probeChanges(client: ServiceClient, workspaceId: string, cursor: number, signal: AbortSignal): Promise<ProbeAnswer> {
+export async function probeChanges(client: ServiceClient, workspaceId: string, cursor: Sequence, signal: AbortSignal): Promise<ProbeAnswer> {
   const answer = await client.getChanges(workspaceId, cursor, 1, { signal });
   if (!answer.ok) return answer.reason === 'unsupported' ? 'no-feed' : 'relist';
   const { page } = answer;
   // The cursor moves for changes the listing does not show too (the service's counter is
   // workspace-wide): the cycle then only stores the new cursor.
-  return page.changes.length > 0 || page.has_more || page.sequence !== cursor ? 'changed' : 'unchanged';
+  return page.changes.length > 0 || page.has_more || compareSequences(cursor, readSequence(page.sequence)) !== 'same' ? 'changed' : 'unchanged';
 }
 
 /** Told while the service offers no changes feed: sync works, changes from elsewhere come at the poll interval. */

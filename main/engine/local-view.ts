@@ -171,16 +171,23 @@ export function holdBack(
 
 /**
  * Files whose asset the service still lists but that cannot be placed here (remote-tree.ts
- * `unplaced`): neither their synced state nor the local file takes part in the plan, so a
- * broken listing neither deletes them nor uploads them again. Returns the base without them and
- * drops them from `local`.
+ * `unplaced`), or that it sent in a form this device cannot read (`held`): neither their synced
+ * state nor the local file takes part in the plan, so a broken listing neither deletes them nor
+ * uploads them again. `pathKeys`: paths held whatever was synced there. Returns the base
+ * without them and drops them from `local`.
  */
-export function standAside(unplaced: ReadonlySet<string>, base: ReadonlyMap<string, BaseFile>, local: Map<string, LocalFile>): Map<string, BaseFile> {
+export function standAside(
+  assetIds: ReadonlySet<string>,
+  base: ReadonlyMap<string, BaseFile>,
+  local: Map<string, LocalFile>,
+  pathKeys: ReadonlySet<string> = new Set(),
+): Map<string, BaseFile> {
   const kept = new Map<string, BaseFile>();
   for (const [key, synced] of base) {
-    if (unplaced.has(synced.assetId)) local.delete(key);
+    if (assetIds.has(synced.assetId) || pathKeys.has(key)) local.delete(key);
     else kept.set(key, synced);
   }
+  for (const key of pathKeys) local.delete(key);
   return kept;
 }
 

@@ -4,10 +4,14 @@
  * function that makes every name safe (main/local/paths.ts), disambiguates clashes per folder
  * deterministically, and leaves out what selective sync excludes. A folder rename on the service
  * thus moves every path below it, with no special case.
+ *
+ * An item the service sent that this device cannot read is unknown, never absent: the tree keeps
+ * what it knew of it (its place, so names around it stay put) and says so (`unknown`), and
+ * placing it holds its path, so that neither side deletes or overwrites it.
  */
-import type { AssetEntry, Change, Folder, Hierarchy } from '../../shared/api/index.js';
+import { sequenceNumber, type FeedChange, type ListedAsset, type ListedFolder, type Listing, type Sequence, type UnreadableEntry } from '../service-client/index.js';
 import type { PlacedItem, RawAsset, RawFolder, TreeWrite } from '../index/remote-state.js';
-import { MAX_PATH_BYTES, assignLocalNames, pathKey, utf8Length, type NamedItem } from '../local/paths.js';
+import { MAX_PATH_BYTES, assignLocalNames, pathKey, sanitizeName, utf8Length, type NamedItem } from '../local/paths.js';
 import type { RemoteFile, RemoteFolder } from '../sync/model.js';
 
 export type { RawAsset, RawFolder };
@@ -19,7 +23,12 @@ export type { RawAsset, RawFolder };
 export interface RawRemoteTree {
   folders: Map<string, RawFolder>;
   assets: Map<string, RawAsset>;
-  sequence: number;
+  sequence: Sequence;
+  /**
+   * Items the service sent that could not be read, by id (by `?folder/name` when they have none):
+   * unknown, not gone. An asset among them that the tree knew stays in `assets` as it was known.
+   */
+  unknown: Map<string, UnreadableEntry>;
 }
 
 /** The ids a page of the changes feed set or removed. */
@@ -30,10 +39,10 @@ export interface TreeChanges {
 
 export const noChanges = (): TreeChanges => ({ folders: new Set(), assets: new Set() });
 
-const rawFolder = (f: Folder): RawFolder => ({ id: f.id, parentId: f.parent_id, name: f.name });
+const rawFolder = (f: ListedFolder): RawFolder => ({ id: f.id, parentId: f.parent_id, name: f.name });
 
 /** Fields the service may leave out are kept as 0 or null: shown to the user at most, never decided with. */
-const rawAsset = (a: AssetEntry): RawAsset => ({
+const rawAsset = (a: ListedAsset): RawAsset => ({
   id: a.id,
   folderId: a.folder_id,
   fileName: a.file_name,
@@ -42,28 +51,54 @@ const rawAsset = (a: AssetEntry): RawAsset => ({
   checksum: a.checksum,
   size: a.size,
   lockedByUserId: a.locked_by_user_id ?? null,
-  sequence: a.sequence ?? 0,
+  sequence: sequenceNumber(a.sequence),
 });
 
 /** An entry without `isActive` is active: the listing lists active items unless asked otherwise. */
 const active = (entry: { isActive?: boolean | undefined }): boolean => entry.isActive !== false;
 
-export function treeFromListing(listing: Hierarchy): RawRemoteTree {
-  const tree: RawRemoteTree = { folders: new Map(), assets: new Map(), sequence: listing.sequence };
+/**
+ * The tree a listing describes. `known`: the tree as this device knew it before, whose state of
+ * an item the listing sends unreadable is kept.
+ */
+export function treeFromListing(listing: Listing, known?: RawRemoteTree | null): RawRemoteTree {
+  const tree: RawRemoteTree = { folders: new Map(), assets: new Map(), sequence: listing.sequence, unknown: new Map() };
   for (const f of listing.folders) if (active(f)) tree.folders.set(f.id, rawFolder(f));
   for (const a of listing.assets) if (active(a)) tree.assets.set(a.id, rawAsset(a));
+  for (const entry of listing.unreadable) markUnknown(tree, entry, known);
   return tree;
 }
 
+/** An unreadable item: unknown in `tree`, as `known` knew it if it did. */
+function markUnknown(tree: RawRemoteTree, entry: UnreadableEntry, known: RawRemoteTree | null | undefined): void {
+  const key = entry.id ?? (entry.fileName === undefined ? undefined : `?${entry.folderId ?? ''}/${entry.fileName}`);
+  if (key === undefined) return;
+  tree.unknown.set(key, entry);
+  if (entry.id === undefined) return;
+  if (entry.type === 'folder') {
+    const was = known?.folders.get(entry.id);
+    if (was) tree.folders.set(entry.id, was);
+  } else {
+    const was = known?.assets.get(entry.id);
+    if (was) tree.assets.set(entry.id, was);
+  }
+}
+
 /** Applies one page of the changes feed in place; the ids it touched are added to `touched`. */
-export function applyChanges(tree: RawRemoteTree, changes: readonly Change[], sequence: number, touched: TreeChanges = noChanges()): TreeChanges {
+export function applyChanges(tree: RawRemoteTree, changes: readonly FeedChange[], sequence: Sequence, touched: TreeChanges = noChanges()): TreeChanges {
   for (const change of changes) {
-    if (change.type === 'folder') {
+    if (change.type === 'unreadable') {
+      const { entry } = change;
+      if (entry.id !== undefined) (entry.type === 'folder' ? touched.folders : touched.assets).add(entry.id);
+      markUnknown(tree, entry, tree);
+    } else if (change.type === 'folder') {
       touched.folders.add(change.id);
+      tree.unknown.delete(change.id);
       if (change.deleted || !change.folder || !active(change.folder)) tree.folders.delete(change.id);
       else tree.folders.set(change.id, rawFolder(change.folder));
     } else {
       touched.assets.add(change.id);
+      tree.unknown.delete(change.id);
       if (change.deleted || !change.asset || !active(change.asset)) tree.assets.delete(change.id);
       else tree.assets.set(change.id, rawAsset(change.asset));
     }
@@ -91,6 +126,20 @@ export interface PlacedRemoteTree {
    * cannot place them says nothing about them: they must not read as deleted.
    */
   unplaced: Set<string>;
+  /**
+   * Assets the service sent that could not be read (`RawRemoteTree.unknown`): by id, and by the
+   * path key where the tree knows where they are. Neither what was synced of them nor a local
+   * file at their path takes part in a plan: nothing there is deleted, uploaded or replaced.
+   */
+  held: {
+    assetIds: Set<string>;
+    pathKeys: Set<string>;
+    /**
+     * A folder the service sent could not be read: whatever the tree lacks may be inside it, so
+     * nothing missing from the tree is taken as deleted while this holds.
+     */
+    incomplete: boolean;
+  };
   /** Every item of the tree by id, with its path or null: what the index stores (treeDiff). */
   paths: TreePaths;
 }
@@ -126,7 +175,15 @@ export function placeRemoteTree(tree: RawRemoteTree, excludedPaths: readonly str
   for (const a of tree.assets.values()) add({ id: `a:${a.id}`, parentKey: a.folderId ?? '', name: a.fileName }, a);
 
   const paths: TreePaths = { folders: new Map(), assets: new Map() };
-  const placed: PlacedRemoteTree = { files: new Map(), folders: new Map(), folderIds: new Map([['', null]]), excluded: 0, unplaced: new Set(), paths };
+  const placed: PlacedRemoteTree = {
+    files: new Map(),
+    folders: new Map(),
+    folderIds: new Map([['', null]]),
+    excluded: 0,
+    unplaced: new Set(),
+    held: { assetIds: new Set(), pathKeys: new Set(), incomplete: false },
+    paths,
+  };
   const excludedFolderIds = new Set<string>();
   // Breadth first from the top: an item whose parent is not in the tree is never reached.
   const queue: Array<{ parentId: string | null; path: string }> = [{ parentId: null, path: '' }];
@@ -155,6 +212,13 @@ export function placeRemoteTree(tree: RawRemoteTree, excludedPaths: readonly str
         queue.push({ parentId: id, path: childPath });
       } else {
         const a = item as RawAsset;
+        paths.assets.set(a.id, childPath);
+        // Known as it was, but unreadable now: its name stays taken, its path held.
+        if (tree.unknown.has(a.id)) {
+          placed.held.assetIds.add(a.id);
+          placed.held.pathKeys.add(key);
+          continue;
+        }
         placed.files.set(key, {
           path: childPath,
           assetId: a.id,
@@ -166,10 +230,10 @@ export function placeRemoteTree(tree: RawRemoteTree, excludedPaths: readonly str
           lockedByUserId: a.lockedByUserId,
           sequence: a.sequence,
         });
-        paths.assets.set(a.id, childPath);
       }
     }
   }
+  holdUnknown(tree, placed);
   placed.excluded = tree.folders.size + tree.assets.size - placed.folders.size - placed.files.size;
   if (paths.folders.size < tree.folders.size) for (const id of tree.folders.keys()) if (!paths.folders.has(id)) paths.folders.set(id, null);
   if (paths.assets.size < tree.assets.size) {
@@ -180,6 +244,20 @@ export function placeRemoteTree(tree: RawRemoteTree, excludedPaths: readonly str
     }
   }
   return placed;
+}
+
+/** The ids and paths of unreadable assets the tree did not know: held where they say they are. */
+function holdUnknown(tree: RawRemoteTree, placed: PlacedRemoteTree): void {
+  for (const entry of tree.unknown.values()) {
+    if (entry.type === 'folder') placed.held.incomplete = true;
+    if (entry.type !== 'asset' || (entry.id !== undefined && tree.assets.has(entry.id))) continue;
+    if (entry.id !== undefined) placed.held.assetIds.add(entry.id);
+    if (entry.fileName === undefined) continue;
+    const folderPath = entry.folderId === null || entry.folderId === undefined ? '' : placed.paths.folders.get(entry.folderId);
+    if (folderPath === undefined || folderPath === null) continue;
+    const name = sanitizeName(entry.fileName);
+    placed.held.pathKeys.add(pathKey(folderPath ? `${folderPath}/${name}` : name));
+  }
 }
 
 /** Whether the chain of folders up from `folderId` meets one of `ids` (a cycle or a missing folder ends it). */

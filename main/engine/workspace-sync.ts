@@ -13,8 +13,10 @@ import { checkMarker, newMarker, writeMarker } from '../local/marker.js';
 import { pathKey } from '../local/paths.js';
 import { scanTree } from '../local/scanner.js';
 import type { Logger } from '../logging.js';
-import type { ServiceClient } from '../service-client/index.js';
+import { compareSequences, type Listing, type Sequence, type ServiceClient } from '../service-client/index.js';
 import { isServiceError } from '../service-client/errors.js';
+import { hashingAlgorithm, keepChecksumForm, keptChecksumForm, unknownChecksums, checksumFormSetting } from './checksum-form.js';
+import type { ChecksumForm } from '../local/checksum.js';
 import { discardUnplannedDownloads, executePlan, forgetSettledFailures, type ExecutionResult, type ExecutorDeps } from '../sync/executor/execute-plan.js';
 import type { Action } from '../sync/actions.js';
 import { plan, type Plan } from '../sync/planner.js';
@@ -102,6 +104,7 @@ export function forgetSyncedState(index: SyncIndex, workspaceId: string): boolea
     // A workspace reset or removed starts its mass-delete window afresh, like its base.
     index.settings.delete(recentDeletesSetting(workspaceId));
     index.settings.delete(notSyncedSetting(workspaceId));
+    index.settings.delete(checksumFormSetting(workspaceId));
     return known;
   });
 }
@@ -142,7 +145,7 @@ export class WorkspaceSync {
   /** The placement of the tree as it is (while nothing is touched): a quiet poll reuses it. */
   private placed: PlacedRemoteTree | null = null;
   /** What the index holds: the tree at `sequence`, placed at `paths`. A write stores the difference. */
-  private stored: { sequence: number; paths: TreePaths } | null = null;
+  private stored: { sequence: Sequence; paths: TreePaths } | null = null;
   /** When the tree last came from a full listing (ms since the epoch); null: not known. */
   private listedAt: number | null = null;
   /** After a failed periodic listing: not tried again before this time. */
@@ -189,9 +192,12 @@ export class WorkspaceSync {
     // One matcher for the whole cycle: the watcher may drop the cached one meanwhile.
     const ignore = (this.ignore ??= await loadIgnoreMatcher(ws.dir));
     const hashCache = index.hashCache(ws.id);
+    const form = keptChecksumForm(index, ws.id);
+    const algorithm = hashingAlgorithm(form);
+    if (form === null) this.deps.onProblem(unknownChecksums(ws.id));
     let scan;
     try {
-      scan = await scanTree(ws.dir, { hashCache, ignore, ...(options.signal ? { signal: options.signal } : {}) });
+      scan = await scanTree(ws.dir, { hashCache, ignore, algorithm, ...(options.signal ? { signal: options.signal } : {}) });
     } catch (error) {
       const gone = await this.markerProblem(hasBase);
       if (gone !== null && gone !== 'unguarded') return { ...idle, blocked: gone };
@@ -212,8 +218,16 @@ export class WorkspaceSync {
     for (const problem of notSynced) this.deps.onProblem(problem);
     for (const problem of stillOpen(index, ws.id, scan.files)) this.deps.onProblem(problem);
     let baseFiles = base.files;
+    if (remote.held.incomplete) {
+      const listed = new Set([...remote.files.values()].map((file) => file.assetId));
+      for (const synced of baseFiles.values()) if (!listed.has(synced.assetId)) remote.held.assetIds.add(synced.assetId);
+    }
+    if (remote.held.assetIds.size > 0 || remote.held.pathKeys.size > 0 || remote.held.incomplete) {
+      baseFiles = standAside(remote.held.assetIds, baseFiles, local.files, remote.held.pathKeys);
+      this.deps.onProblem(unreadableProblem(ws.id, this.tree));
+    }
     if (remote.unplaced.size > 0) {
-      baseFiles = standAside(remote.unplaced, base.files, local.files);
+      baseFiles = standAside(remote.unplaced, baseFiles, local.files);
       this.deps.onProblem({
         workspaceId: ws.id,
         path: null,
@@ -287,6 +301,7 @@ export class WorkspaceSync {
       lockHolder: holderAt(holders, names),
       selfUserId: this.deps.selfUserId,
       backoff: notYetDue,
+      algorithm,
       ...(this.deps.onDone ? { onDone: this.deps.onDone } : {}),
     });
     await this.guardLocks(remote, actions, options.signal);
@@ -327,17 +342,20 @@ export class WorkspaceSync {
     const ws = this.target;
     const opts = signal ? { signal } : {};
     if (!this.tree) this.loadStoredTree();
+    // A start that follows the feed without a listing names uploads as the service writes them.
+    const kept = keptChecksumForm(this.deps.index, ws.id);
+    if (kept && this.deps.client.checksumForm(ws.id) === undefined) this.deps.client.rememberChecksumForm(ws.id, kept);
     const feed = this.tree && !this.feedResting() ? await this.followChanges(this.tree, opts) : null;
     if (feed === 'unavailable') this.forgetTree();
     let tree = this.tree;
     let listedAt: number | undefined;
     if (!tree) {
       listedAt = Date.now();
-      tree = this.adoptListing(treeFromListing(await this.deps.client.getHierarchy(ws.id, opts)), listedAt);
+      tree = this.adoptListing(this.treeFrom(await this.deps.client.getHierarchy(ws.id, opts)), listedAt);
     } else if (this.feedRest !== null) {
       // The feed could not bring the tree up to date: a listing does, and only what differs is stored.
       listedAt = Date.now();
-      const listed = treeFromListing(await this.deps.client.getHierarchy(ws.id, opts));
+      const listed = this.treeFrom(await this.deps.client.getHierarchy(ws.id, opts));
       this.markDifferences(tree, listed);
       tree = this.adoptListing(listed, listedAt);
     } else if (this.listingDue(!this.refreshed)) {
@@ -358,6 +376,19 @@ export class WorkspaceSync {
     return this.placed;
   }
 
+  /**
+   * The tree a listing describes, keeping what this device knew of any item the listing sends
+   * unreadable; the service's checksum form is learned from it too.
+   */
+  private treeFrom(listing: Listing): RawRemoteTree {
+    if (listing.checksumForm !== undefined) this.learnChecksumForm(listing.checksumForm);
+    return treeFromListing(listing, this.tree);
+  }
+
+  private learnChecksumForm(form: ChecksumForm | null): void {
+    keepChecksumForm(this.deps.index, this.target.id, form);
+  }
+
   private adoptListing(listed: RawRemoteTree, listedAt: number): RawRemoteTree {
     this.tree = listed;
     this.listedAt = listedAt;
@@ -373,7 +404,7 @@ export class WorkspaceSync {
    */
   private async periodicListing(opts: { signal?: AbortSignal }): Promise<RawRemoteTree | null> {
     try {
-      const listed = treeFromListing(await this.deps.client.getHierarchy(this.target.id, opts));
+      const listed = this.treeFrom(await this.deps.client.getHierarchy(this.target.id, opts));
       this.retryListingAt = null;
       return listed;
     } catch (error) {
@@ -412,7 +443,7 @@ export class WorkspaceSync {
     const differ = this.markDifferences(kept, listed);
     const counts = { folders: differ.folders.size, assets: differ.assets.size, feedSequence: kept.sequence, listingSequence: listed.sequence };
     if (counts.folders + counts.assets === 0) this.deps.logger.info(counts, 'the periodic full listing agrees with the tree the changes feed kept');
-    else if (kept.sequence === listed.sequence) this.deps.logger.warn(counts, 'the periodic full listing found changes the changes feed never reported; the listing replaces the tree');
+    else if (compareSequences(kept.sequence, listed.sequence) === 'same') this.deps.logger.warn(counts, 'the periodic full listing found changes the changes feed never reported; the listing replaces the tree');
     else this.deps.logger.info(counts, 'the periodic full listing differs from the tree the changes feed kept (changes came in meanwhile); the listing replaces the tree');
   }
 
@@ -434,10 +465,12 @@ export class WorkspaceSync {
     const stored = this.stored;
     if (stored?.sequence === tree.sequence && stored.paths === placed.paths) return;
     const sameRows = stored?.paths === placed.paths;
+    // Items that could not be read would never be told again by the feed: a restart lists in full.
+    const resumable = tree.unknown.size === 0;
     const written =
       stored !== null &&
-      index.remote.saveTree(ws.id, { sequence: tree.sequence, since: stored.sequence, ...(sameRows ? {} : treeDiff(tree, placed.paths, stored.paths, this.touched)) }, listedAt);
-    if (!written) index.remote.saveTree(ws.id, { sequence: tree.sequence, full: true, ...treeRows(tree, placed.paths) }, listedAt);
+      index.remote.saveTree(ws.id, { sequence: tree.sequence, since: stored.sequence, resumable, ...(sameRows ? {} : treeDiff(tree, placed.paths, stored.paths, this.touched)) }, listedAt);
+    if (!written) index.remote.saveTree(ws.id, { sequence: tree.sequence, full: true, resumable, ...treeRows(tree, placed.paths) }, listedAt);
     this.stored = { sequence: tree.sequence, paths: placed.paths };
   }
 
@@ -463,8 +496,10 @@ export class WorkspaceSync {
         this.feedRest = null;
         return 'unavailable';
       }
-      // A page that does not move the cursor on would be asked for again and again.
-      if (answer.page.has_more && answer.page.sequence <= since) return this.restFeed(new Error(`the page after ${since} does not move the cursor on`));
+      // A page that does not move the cursor on would be asked for again and again. An opaque
+      // cursor can only be seen to change.
+      const moved = compareSequences(since, answer.page.sequence);
+      if (answer.page.has_more && moved !== 'later' && moved !== 'changed') return this.restFeed(new Error(`the page after ${since} does not move the cursor on`));
       applyChanges(tree, answer.page.changes, answer.page.sequence, this.touched);
       if (!answer.page.has_more) {
         if (this.feedRest !== null) this.deps.logger.info('the changes feed reads again; changes are followed from it again');
@@ -497,7 +532,7 @@ export class WorkspaceSync {
       return;
     }
     if (!kept) return;
-    this.tree = { folders: kept.folders, assets: kept.assets, sequence: kept.sequence };
+    this.tree = { folders: kept.folders, assets: kept.assets, sequence: kept.sequence, unknown: new Map() };
     this.listedAt = kept.listedAt;
     this.touched = noChanges();
     this.placed = null;
@@ -573,6 +608,22 @@ export class WorkspaceSync {
     }
   }
 
+}
+
+/** Told while the service sends items this device cannot read: which, and that they are left as they are. */
+function unreadableProblem(workspaceId: string, tree: RawRemoteTree | null): Problem {
+  const items = [...(tree?.unknown.values() ?? [])];
+  const named = items
+    .slice(0, 3)
+    .map((item) => `${item.type} ${item.id ?? item.fileName ?? '(no id)'} (${item.why})`)
+    .join('; ');
+  return {
+    workspaceId,
+    path: null,
+    kind: 'degraded',
+    message: `The service sent ${items.length} item(s) Asset Sync cannot read: ${named}${items.length > 3 ? '; …' : ''}. They are left as they are, here and on the service.`,
+    hint: 'Nothing was deleted. The next sync reads them again; if this stays, the service needs a look.',
+  };
 }
 
 /**

@@ -198,8 +198,19 @@ const FOLDER_INODES = 'ALTER TABLE base_folders ADD COLUMN inode INTEGER;';
  */
 const HASH_CACHE_CTIME = 'ALTER TABLE hash_cache ADD COLUMN ctime_ns TEXT;';
 
+/**
+ * Version 7: the change cursor as the text the service gave. A sequence may be a string of
+ * digits beyond 64 bits, or an opaque token, which the INTEGER columns of a STRICT table cannot
+ * hold; `cursor` and `tree_cursor` replace `sequence` and `tree_sequence`, which stay unused.
+ */
+const TEXT_CURSORS = `
+ALTER TABLE workspaces ADD COLUMN cursor TEXT;
+ALTER TABLE workspaces ADD COLUMN tree_cursor TEXT;
+UPDATE workspaces SET cursor = CAST(sequence AS TEXT), tree_cursor = CAST(tree_sequence AS TEXT);
+`;
+
 /** Version 1 held the sync state; version 2 added what the user sees (errors, notices, log, settings). */
-export const MIGRATIONS: readonly Migration[] = [STATE_SCHEMA, USER_FACING_SCHEMA, journalByPathKey, REMOTE_TREE_SCHEMA, FOLDER_INODES, HASH_CACHE_CTIME];
+export const MIGRATIONS: readonly Migration[] = [STATE_SCHEMA, USER_FACING_SCHEMA, journalByPathKey, REMOTE_TREE_SCHEMA, FOLDER_INODES, HASH_CACHE_CTIME, TEXT_CURSORS];
 
 export class SchemaTooNewError extends Error {
   constructor(

@@ -19,7 +19,7 @@ export interface RemoteListing {
   folders: Iterable<RemoteFolder>;
   files: Iterable<RemoteFile>;
   /** The listing's cursor (`sequence` at the top of the hierarchy answer). */
-  sequence: number;
+  sequence: string;
 }
 
 export interface RemoteChanges {
@@ -29,7 +29,7 @@ export interface RemoteChanges {
   deletedFolderIds?: Iterable<string>;
   deletedAssetIds?: Iterable<string>;
   /** The feed's cursor once `has_more` is false. */
-  sequence: number;
+  sequence: string;
 }
 
 export interface RemoteTree {
@@ -67,7 +67,7 @@ export interface PlacedItem<T> {
 
 /** The raw tree as stored, with where each item was placed when it was stored. */
 export interface StoredTree {
-  sequence: number;
+  sequence: string;
   /** When the workspace was last listed in full (ms since the epoch); null if never recorded. */
   listedAt: number | null;
   folders: Map<string, RawFolder>;
@@ -79,14 +79,19 @@ export interface StoredTree {
 
 export interface TreeWrite {
   /** The cursor the stored tree is at once this write commits. */
-  sequence: number;
+  sequence: string;
+  /**
+   * False: the tree holds items this device could not read; a restart must list in full rather
+   * than follow the feed from this cursor, which would never tell them again.
+   */
+  resumable?: boolean;
   /** Every row of the workspace is replaced by `folders` and `assets`. */
   full?: boolean;
   /**
    * For a write of differences: the cursor of the stored tree they were computed against. If
    * the index holds another (a second process wrote meanwhile), nothing is written.
    */
-  since?: number;
+  since?: string;
   /** Rows to insert or replace. */
   folders?: Iterable<PlacedItem<RawFolder>>;
   assets?: Iterable<PlacedItem<RawAsset>>;
@@ -199,14 +204,14 @@ export class RemoteStateStore {
     this.clearFoldersStmt = db.prepare<[string]>('DELETE FROM remote_folders WHERE workspace_id = ?');
     this.clearAssetsStmt = db.prepare<[string]>('DELETE FROM remote_assets WHERE workspace_id = ?');
     // Placed-only writes leave rows without the service's names: the raw tree is no longer whole.
-    this.cursorStmt = db.prepare<[number, string]>('UPDATE workspaces SET sequence = ?, tree_sequence = NULL WHERE id = ?');
-    this.listingStmt = db.prepare<[number, number, string]>(
-      'UPDATE workspaces SET sequence = ?, last_full_listing_at = ?, tree_sequence = NULL WHERE id = ?',
+    this.cursorStmt = db.prepare<[string, string]>('UPDATE workspaces SET cursor = ?, tree_cursor = NULL WHERE id = ?');
+    this.listingStmt = db.prepare<[string, number, string]>(
+      'UPDATE workspaces SET cursor = ?, last_full_listing_at = ?, tree_cursor = NULL WHERE id = ?',
     );
-    this.treeCursorStmt = db.prepare<[number, number, string]>('UPDATE workspaces SET sequence = ?, tree_sequence = ? WHERE id = ?');
+    this.treeCursorStmt = db.prepare<[string, string | null, string]>('UPDATE workspaces SET cursor = ?, tree_cursor = ? WHERE id = ?');
     this.listedAtStmt = db.prepare<[number, string]>('UPDATE workspaces SET last_full_listing_at = ? WHERE id = ?');
-    this.treeSequenceStmt = db.prepare<[string], { sequence: number | null; tree_sequence: number | null; last_full_listing_at: number | null }>(
-      'SELECT sequence, tree_sequence, last_full_listing_at FROM workspaces WHERE id = ?',
+    this.treeSequenceStmt = db.prepare<[string], { cursor: string | null; tree_cursor: string | null; last_full_listing_at: number | null }>(
+      'SELECT cursor, tree_cursor, last_full_listing_at FROM workspaces WHERE id = ?',
     );
     this.allFoldersStmt = db.prepare<[string], FolderRow>(`SELECT id, parent_id, path FROM remote_folders WHERE workspace_id = ? AND ${PLACED}`);
     this.allAssetsStmt = db.prepare<[string], AssetRow>(`SELECT ${ASSET_COLUMNS} FROM remote_assets WHERE workspace_id = ? AND ${PLACED}`);
@@ -238,8 +243,9 @@ export class RemoteStateStore {
       this.upsert(workspaceId, changes.folders ?? [], changes.files ?? []);
     });
     this.saveTreeTx = db.transaction((workspaceId: string, write: TreeWrite, listedAt: number | undefined): boolean => {
-      if (write.since !== undefined && this.treeSequenceStmt.get(workspaceId)?.tree_sequence !== write.since) return false;
-      if (this.treeCursorStmt.run(write.sequence, write.sequence, workspaceId).changes === 0) throw new UnknownWorkspaceError(workspaceId);
+      if (write.since !== undefined && this.treeSequenceStmt.get(workspaceId)?.tree_cursor !== write.since) return false;
+      const treeCursor = write.resumable === false ? null : write.sequence;
+      if (this.treeCursorStmt.run(write.sequence, treeCursor, workspaceId).changes === 0) throw new UnknownWorkspaceError(workspaceId);
       if (listedAt !== undefined) this.listedAtStmt.run(listedAt, workspaceId);
       if (write.full) {
         this.clearFoldersStmt.run(workspaceId);
@@ -268,9 +274,9 @@ export class RemoteStateStore {
     // One read transaction: cursor and rows from the same commit, even with a writer beside us.
     this.loadTreeTx = db.transaction((workspaceId: string): StoredTree | null => {
       const cursor = this.treeSequenceStmt.get(workspaceId);
-      if (!cursor || cursor.sequence === null || cursor.tree_sequence !== cursor.sequence) return null;
+      if (!cursor || cursor.cursor === null || cursor.tree_cursor !== cursor.cursor) return null;
       const tree: StoredTree = {
-        sequence: cursor.sequence,
+        sequence: cursor.cursor,
         listedAt: cursor.last_full_listing_at,
         folders: new Map(),
         assets: new Map(),

@@ -7,8 +7,8 @@ export interface WorkspaceRecord {
   name: string;
   /** Absolute path of the local folder this workspace syncs into. */
   localPath: string;
-  /** Remote change cursor (`GET /workspaces/changes?since=`); null until the first full listing. */
-  sequence: number | null;
+  /** Remote change cursor (`GET /workspaces/changes?since=`), as the service gave it; null until the first full listing. */
+  sequence: string | null;
   /** When the last full listing was applied, ms since the epoch. */
   lastFullListingAt: number | null;
   /** Selective sync: folders (relative paths) this device does not sync. */
@@ -27,13 +27,13 @@ interface WorkspaceRow {
   account_id: string;
   name: string;
   local_path: string;
-  sequence: number | null;
+  cursor: string | null;
   last_full_listing_at: number | null;
   excluded_paths: string;
   paused: number;
 }
 
-const COLUMNS = 'id, account_id, name, local_path, sequence, last_full_listing_at, excluded_paths, paused';
+const COLUMNS = 'id, account_id, name, local_path, cursor, last_full_listing_at, excluded_paths, paused';
 
 function fromRow(row: WorkspaceRow): WorkspaceRecord {
   return {
@@ -41,7 +41,7 @@ function fromRow(row: WorkspaceRow): WorkspaceRecord {
     accountId: row.account_id,
     name: row.name,
     localPath: row.local_path,
-    sequence: row.sequence,
+    sequence: row.cursor,
     lastFullListingAt: row.last_full_listing_at,
     excludedPaths: JSON.parse(row.excluded_paths) as string[],
     paused: row.paused === 1,

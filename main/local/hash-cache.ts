@@ -10,7 +10,7 @@ export interface HashCacheEntry extends Omit<FileStamp, 'ctimeNs'> {
    * trusted on size, mtime and inode as it was then, and the next scan fills the ctime in.
    */
   ctimeNs?: string;
-  /** SHA-256, lowercase hex. */
+  /** In the client's form, which carries its algorithm (main/local/checksum.ts). */
   checksum: string;
 }
 

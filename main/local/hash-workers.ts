@@ -3,6 +3,7 @@
  * while the walk goes on: a first scan reads every file, and hashing them one promise at a time
  * on the main thread, after the walk, used one core where Syncthing uses all of them.
  */
+import { DEFAULT_ALGORITHM, type HashAlgorithm } from './checksum.js';
 import { type FsWorkerPool, fsWorkers, type HashAnswer } from './fs-workers.js';
 
 export type { HashAnswer } from './fs-workers.js';
@@ -40,6 +41,7 @@ export class HashQueue<T extends HashItem> {
     private readonly onAnswer: (item: T, answer: HashAnswer) => void,
     private readonly signal?: AbortSignal,
     private readonly pool: FsWorkerPool = fsWorkers(),
+    private readonly algorithm: HashAlgorithm = DEFAULT_ALGORITHM,
   ) {
     signal?.addEventListener('abort', this.stop, { once: true });
   }
@@ -85,7 +87,7 @@ export class HashQueue<T extends HashItem> {
       const batch = this.waiting.shift();
       if (!batch) break;
       this.inFlight++;
-      this.pool.hash(batch.map((item) => item.absPath), this.cancel).then(
+      this.pool.hash(batch.map((item) => item.absPath), this.cancel, this.algorithm).then(
         (answers) => {
           this.inFlight--;
           if (this.failure) return;

@@ -15,6 +15,7 @@ import { FolderPlans } from './folder-plans.js';
 import { EntryType, entryText, entryTimes, entryTimesAre, type FolderListing, type FsError, fsWorkers, type ListAnswer, StatResult } from './fs-workers.js';
 import type { HashCache, HashCacheEntry } from './hash-cache.js';
 import { type HashAnswer, type HashItem, HashQueue } from './hash-workers.js';
+import { DEFAULT_ALGORITHM, algorithmOf, type HashAlgorithm } from './checksum.js';
 import type { IgnoreMatcher } from './ignore.js';
 import { pathKey } from './paths.js';
 import { runPool } from './pool.js';
@@ -69,6 +70,11 @@ export interface ScanProgress {
 export interface ScanOptions {
   hashCache: HashCache;
   ignore: IgnoreMatcher;
+  /**
+   * The algorithm of the service's checksums (default SHA-256), so local and remote checksums
+   * compare. A cached checksum of another algorithm is no hit: the file is read again.
+   */
+  algorithm?: HashAlgorithm;
   signal?: AbortSignal;
   onProgress?: (progress: ScanProgress) => void;
 }
@@ -136,6 +142,7 @@ class TreeScan {
   private readonly toHash: PendingHash[] = [];
   /** Cache misses whose inode, size and mtime match another path's entry (`settleRenames`). */
   private readonly maybeRenamed: Array<{ pending: PendingHash; from: string; checksum: string }> = [];
+  private readonly algorithm: HashAlgorithm;
   /** Inode -> the one cache key holding it (null: several), built at the first miss. */
   private byInode: Map<number, string | null> | undefined;
   private readonly startedMs = Date.now();
@@ -157,7 +164,8 @@ class TreeScan {
   ) {
     this.plans = new FolderPlans(opts.ignore, root);
     this.cacheWriter = new CacheWriter(opts.hashCache);
-    this.hashing = new HashQueue((pending, answer) => this.record(pending, answer), opts.signal);
+    this.algorithm = opts.algorithm ?? DEFAULT_ALGORITHM;
+    this.hashing = new HashQueue((pending, answer) => this.record(pending, answer), opts.signal, undefined, this.algorithm);
   }
 
   /** Phase 1: list every folder and lstat every file; cache hits are final here. */
@@ -301,7 +309,7 @@ class TreeScan {
     const size = listing.sizes[index] as number;
     const inode = listing.inodes[index] as number;
     const cached = this.known ? this.known.get(key) : this.opts.hashCache.get(key);
-    if (cached !== undefined && cached.size === size && cached.inode === inode && entryTimesAre(listing, index, cached.mtimeNs, cached.ctimeNs)) {
+    if (cached !== undefined && algorithmOf(cached.checksum) === this.algorithm && cached.size === size && cached.inode === inode && entryTimesAre(listing, index, cached.mtimeNs, cached.ctimeNs)) {
       let { ctimeNs } = cached;
       if (ctimeNs === undefined) {
         // An entry from before the ctime was kept: it vouched on the rest then, and does now.
@@ -341,7 +349,7 @@ class TreeScan {
     const from = this.byInode.get(stamp.inode);
     if (from === undefined || from === null || from === key) return undefined;
     const entry = known.get(from) as HashCacheEntry;
-    return entry.size === stamp.size && entry.mtimeNs === stamp.mtimeNs ? from : undefined;
+    return entry.size === stamp.size && entry.mtimeNs === stamp.mtimeNs && algorithmOf(entry.checksum) === this.algorithm ? from : undefined;
   }
 
   /** Whether `key` lies below a folder the walk could not enter: it may still be there. */

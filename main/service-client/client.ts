@@ -8,38 +8,63 @@ import { setMaxListeners } from 'node:events';
 import type { Writable } from 'node:stream';
 import { z } from 'zod';
 import {
-  Account,
-  Asset,
-  AssetReview,
-  AssetVersion,
-  ChangesPage,
   Comment,
   CreateAssetRequest,
   CreateVersionRequest,
   UpdateVersionRequest,
-  Folder,
-  FolderDetail,
-  Hierarchy,
   HistoryEntry,
-  Permissions,
-  ReviewRequest,
-  SignedDownload,
+  ReviewHistoryEntry,
   Success,
   UploadTicket,
-  User,
-  Workspace,
-  WorkspaceMember,
   type CreateCommentRequest,
-  type DeleteAssetsRequest,
   type ReviewStatus,
   type UpdateReviewRequest,
 } from '../../shared/api/index.js';
+import type { ChecksumForm } from '../local/checksum.js';
 import { ServiceError } from './errors.js';
 import { MiB, Transport, type Logger } from './http.js';
 import type { SocketBody } from './blob-socket.js';
 import { DEFAULT_RETRY_POLICY, type RetryEvent, type RetryPolicy } from './retry.js';
 import type { ClientContext } from './context.js';
-import { DeleteAssetsResult, ReviewHistoryEntry, WorkspaceAnswer } from './schemas.js';
+import {
+  ASSETS_PATH,
+  CHANGES_PATH,
+  ChangesAnswer,
+  DeleteAssetsAnswer,
+  FOLDERS_PATH,
+  FolderAnswer,
+  FolderDetailAnswer,
+  LISTING_PATH,
+  ListingAnswer,
+  SignedDownloadAnswer,
+  UPLOAD_PATH,
+  changesQuery,
+  deleteAssetsBody,
+  downloadQuery,
+  listingQuery,
+  uploadQuery,
+  withServiceChecksum,
+  type DeleteAssetsResult,
+  type FeedPage,
+  type FolderDetail,
+  type Listing,
+  type SignedDownload,
+  type UploadInput,
+} from './ours.js';
+import {
+  Asset,
+  AssetReview,
+  AssetVersion,
+  Permissions,
+  ReviewRequest,
+  User,
+  Workspace,
+  WorkspaceMember,
+  listOf,
+  type Listed,
+  type SkippedItem,
+} from './records.js';
+import { readSequence, type Sequence } from './sequence.js';
 import { ApiSession, type ApiCall, type Query } from './session.js';
 import type { Credentials, CredentialsProvider } from './token.js';
 import {
@@ -81,8 +106,19 @@ export interface ServiceClientOptions {
   /** pino-compatible; gets request lines and retries, never tokens, keys or query strings. */
   logger?: Logger;
   onRetry?: (event: RetryEvent) => void;
+  /**
+   * An item of an answer the client could not use (a review request without an asset id, an
+   * asset with a negative size): it was skipped and the rest of the answer used. Told once per
+   * request and item; the log gets it too.
+   */
+  onUnreadable?: (item: UnreadableItem) => void;
   /** Clock for token lifetimes (ms since the epoch). */
   now?: () => number;
+}
+
+/** An item skipped from an answer, with the request that brought it. */
+export interface UnreadableItem extends SkippedItem {
+  request: string;
 }
 
 export interface CallOptions {
@@ -90,17 +126,12 @@ export interface CallOptions {
 }
 
 export type ChangesResult =
-  | { ok: true; page: ChangesPage }
+  | { ok: true; page: FeedPage }
   /** No usable feed: list the workspace in full (`getHierarchy`) and start again from its sequence. */
   | { ok: false; reason: 'unsupported' | 'cursor_expired' };
 
-export interface UploadRequest {
-  fileName: string;
-  contentType: string;
-  /** SHA-256 hex of the bytes. */
-  checksum: string;
-  size?: number;
-}
+/** An upload to ask for; `checksum` in the client's form (main/local/checksum.ts), sent as the service writes it. */
+export type UploadRequest = UploadInput;
 
 export type CreateAssetInput = z.input<typeof CreateAssetRequest>;
 
@@ -132,13 +163,23 @@ export interface CreateReviewInput {
 
 const seg = encodeURIComponent;
 
+/** `GET /workspaces`: the reference's Workspace, or its getting-started example's list; as a list. */
+const WorkspaceAnswer = z.union([
+  z.looseObject({ workspaces: listOf(Workspace, 'workspace') }).transform((answer) => answer.workspaces),
+  Workspace.transform((workspace): Listed<Workspace> => ({ items: [workspace], skipped: [] })),
+]);
+
 export class ServiceClient {
   private readonly transport: Transport;
   private readonly session: ApiSession;
   private readonly context: ClientContext;
   private readonly shutdown = new AbortController();
+  /** How each workspace's service writes checksums, learned from its listings: uploads are named that way. */
+  private readonly forms = new Map<string, ChecksumForm>();
+  /** Unreadable items already told, so each is told once. */
+  private readonly told = new Set<string>();
 
-  constructor(options: ServiceClientOptions) {
+  constructor(private readonly options: ServiceClientOptions) {
     // Every request in flight listens on the shutdown signal; dozens at once are normal.
     setMaxListeners(0, this.shutdown.signal);
     const policy: RetryPolicy = {
@@ -185,8 +226,36 @@ export class ServiceClient {
     await this.transport.close();
   }
 
+  /** How the workspace's service writes checksums, once a listing told (undefined before, or with no asset). */
+  checksumForm(workspaceId: string): ChecksumForm | undefined {
+    return this.forms.get(workspaceId);
+  }
+
+  /** The form the workspace's service writes checksums in, as this device kept it from an earlier listing. */
+  rememberChecksumForm(workspaceId: string, form: ChecksumForm): void {
+    this.forms.set(workspaceId, form);
+  }
+
+  /** Items the client could not use, told once each: to the log and to `onUnreadable`. */
+  tellUnreadable(request: string, items: readonly SkippedItem[]): void {
+    for (const item of items) {
+      const key = `${request} ${item.what} ${item.id ?? item.why}`;
+      if (this.told.has(key)) continue;
+      this.told.add(key);
+      this.options.logger?.warn({ request, what: item.what, id: item.id, why: item.why }, 'skipped an item of an answer that cannot be used');
+      this.options.onUnreadable?.({ ...item, request });
+    }
+  }
+
   private call<S extends z.ZodType>(spec: ApiCall<S>): Promise<z.output<S>> {
     return this.session.call(spec);
+  }
+
+  /** A list read item by item: what reads is returned, the rest told (`tellUnreadable`). */
+  private async list<T>(spec: ApiCall<z.ZodType<Listed<T>>>): Promise<T[]> {
+    const listed = await this.session.call(spec);
+    this.tellUnreadable(`${spec.method} ${spec.path}`, listed.skipped);
+    return listed.items;
   }
 
   // Users and accounts
@@ -199,15 +268,11 @@ export class ServiceClient {
     return this.call({ method: 'GET', path: '/users/permissions', schema: Permissions, retriable: true, scope: { user: true }, ...options });
   }
 
-  listAccounts(options: CallOptions = {}): Promise<Account[]> {
-    return this.call({ method: 'GET', path: '/accounts', schema: z.array(Account), retriable: true, scope: { account: true }, ...options });
-  }
-
   // Workspaces
 
   /** The workspace, whether the service answers with it or with the list that holds it. */
   async getWorkspace(workspaceId: string, options: CallOptions = {}): Promise<Workspace> {
-    const answer = await this.call({
+    const answer = await this.list({
       method: 'GET',
       path: '/workspaces',
       schema: WorkspaceAnswer,
@@ -227,63 +292,74 @@ export class ServiceClient {
     return found;
   }
 
-  /** The account's workspaces: `/accounts/workspaces`, or the list shape of `GET /workspaces`. */
+  /**
+   * The account's workspaces: `GET /accounts/workspaces`, whose payload the reference does not
+   * show; when it fails or is not understood, the account's entry of `GET /users/permissions`,
+   * which the reference specifies in full.
+   */
   async listWorkspaces(options: CallOptions = {}): Promise<Workspace[]> {
     try {
-      return await this.call({
+      return await this.list({
         method: 'GET',
         path: '/accounts/workspaces',
-        schema: z.array(Workspace),
+        schema: listOf(Workspace, 'workspace'),
         retriable: true,
         scope: { account: true },
         ...options,
       });
     } catch (err) {
-      if (!(err instanceof ServiceError) || err.status !== 404) throw err;
+      if (!(err instanceof ServiceError) || err.kind === 'auth' || err.kind === 'aborted') throw err;
+      this.options.logger?.warn({ err }, 'GET /accounts/workspaces could not be used; listing the workspaces from GET /users/permissions');
     }
-    return this.call({
-      method: 'GET',
-      path: '/workspaces',
-      schema: WorkspaceAnswer,
-      retriable: true,
-      scope: { account: true },
-      ...options,
-    });
+    const permissions = await this.getPermissions(options);
+    const accounts = [...permissions.accounts, ...(permissions.personalAccount ? [permissions.personalAccount] : [])];
+    const mine = accounts.filter((account) => account.id === this.options.accountId);
+    const workspaces = new Map<string, Workspace>();
+    for (const account of mine) for (const workspace of account.workspaces) workspaces.set(workspace.id, workspace);
+    return [...workspaces.values()];
   }
 
   /** The workspace's members with their user records: who holds a lock, by name. */
   listWorkspaceMembers(workspaceId: string, options: CallOptions = {}): Promise<WorkspaceMember[]> {
-    return this.call({ method: 'GET', path: '/workspaces/members', schema: z.array(WorkspaceMember), retriable: true, scope: { workspaceId }, ...options });
+    return this.list({ method: 'GET', path: '/workspaces/members', schema: listOf(WorkspaceMember, 'member'), retriable: true, scope: { workspaceId }, ...options });
   }
 
   /** The whole workspace in one listing (sync's full scan of the remote side). */
-  getHierarchy(workspaceId: string, options: CallOptions & { includeDeleted?: boolean } = {}): Promise<Hierarchy> {
-    return this.call({
+  async getHierarchy(workspaceId: string, options: CallOptions & { includeDeleted?: boolean } = {}): Promise<Listing> {
+    const listing = await this.call({
       method: 'GET',
-      path: '/workspaces/folders/hierarchy',
-      query: { include_deleted: options.includeDeleted ? true : undefined },
-      schema: Hierarchy,
+      path: LISTING_PATH,
+      query: listingQuery(options.includeDeleted === true),
+      schema: ListingAnswer,
       retriable: true,
       scope: { workspaceId },
       maxBytes: HIERARCHY_LIMIT,
       signal: options.signal,
     });
+    if (listing.checksumForm) this.forms.set(workspaceId, listing.checksumForm);
+    this.tellUnreadable(`GET ${LISTING_PATH}`, listing.unreadable.map(({ type, id, why }) => ({ what: type, ...(id ? { id } : {}), why })));
+    return listing;
   }
 
-  /** Changes after `since`; `ok: false` when the caller must list in full instead. */
-  async getChanges(workspaceId: string, since: number, limit = 1000, options: CallOptions = {}): Promise<ChangesResult> {
+  /**
+   * Changes after `since` (a sequence as the listing or a page gave it); `ok: false` when the
+   * caller must list in full instead.
+   */
+  async getChanges(workspaceId: string, since: Sequence | number, limit = 1000, options: CallOptions = {}): Promise<ChangesResult> {
     try {
       const page = await this.call({
         method: 'GET',
-        path: '/workspaces/changes',
-        query: { since, limit },
-        schema: ChangesPage,
+        path: CHANGES_PATH,
+        query: changesQuery(readSequence(since), limit),
+        schema: ChangesAnswer,
         // 501 is a 5xx but no outage: the service has no feed, and asking again will not add one.
         retriable: (err) => err.status !== 501,
         scope: { workspaceId },
         maxBytes: CHANGES_LIMIT,
         ...options,
       });
+      const unreadable = page.changes.flatMap((c) => (c.type === 'unreadable' ? [{ what: c.entry.type, ...(c.entry.id ? { id: c.entry.id } : {}), why: c.entry.why }] : []));
+      this.tellUnreadable(`GET ${CHANGES_PATH}`, unreadable);
       return { ok: true, page };
     } catch (err) {
       if (err instanceof ServiceError) {
@@ -299,15 +375,10 @@ export class ServiceClient {
 
   /** A signed URL for one upload. Retried: a second ticket is harmless. */
   requestUpload(workspaceId: string, input: UploadRequest, options: CallOptions = {}): Promise<UploadTicket> {
-    const query: Query = {
-      file_name: input.fileName,
-      content_type: input.contentType,
-      checksum: input.checksum,
-      size: input.size,
-    };
+    const query: Query = uploadQuery(input, this.forms.get(workspaceId));
     return this.call({
       method: 'POST',
-      path: '/workspaces/upload',
+      path: UPLOAD_PATH,
       query,
       schema: UploadTicket,
       retriable: true,
@@ -325,13 +396,13 @@ export class ServiceClient {
   getDownloadUrl(workspaceId: string, assetId: string, versionId?: string, options: CallOptions = {}): Promise<SignedDownload> {
     const path =
       versionId === undefined
-        ? `/workspaces/assets/${seg(assetId)}/download`
-        : `/workspaces/assets/${seg(assetId)}/versions/${seg(versionId)}/download`;
+        ? `${ASSETS_PATH}/${seg(assetId)}/download`
+        : `${ASSETS_PATH}/${seg(assetId)}/versions/${seg(versionId)}/download`;
     return this.call({
       method: 'GET',
       path,
-      query: { redirect: false },
-      schema: SignedDownload,
+      query: downloadQuery,
+      schema: SignedDownloadAnswer,
       retriable: true,
       scope: { workspaceId },
       onRedirect: (location) => ({ url: location.href }),
@@ -360,7 +431,7 @@ export class ServiceClient {
   // Assets
 
   getAsset(workspaceId: string, assetId: string, options: CallOptions = {}): Promise<Asset> {
-    return this.call({ method: 'GET', path: `/workspaces/assets/${seg(assetId)}`, schema: Asset, retriable: true, scope: { workspaceId }, ...options });
+    return this.call({ method: 'GET', path: `${ASSETS_PATH}/${seg(assetId)}`, schema: Asset, retriable: true, scope: { workspaceId }, ...options });
   }
 
   /**
@@ -368,14 +439,15 @@ export class ServiceClient {
    * back 409 name_conflict with the existing asset in `details` (see `conflictDetails`).
    */
   createAsset(workspaceId: string, input: CreateAssetInput, options: CallOptions = {}): Promise<Asset> {
-    return this.call({ method: 'POST', path: '/workspaces/assets', body: input, schema: Asset, retriable: true, scope: { workspaceId }, ...options });
+    const body = withServiceChecksum(input, this.forms.get(workspaceId));
+    return this.call({ method: 'POST', path: ASSETS_PATH, body, schema: Asset, retriable: true, scope: { workspaceId }, ...options });
   }
 
   /** Rename, move, lock or edit fields (PUT: repeating it sets the same values). */
   updateAsset(workspaceId: string, assetId: string, patch: UpdateAssetInput, options: CallOptions = {}): Promise<Asset> {
     return this.call({
       method: 'PUT',
-      path: `/workspaces/assets/${seg(assetId)}`,
+      path: `${ASSETS_PATH}/${seg(assetId)}`,
       body: patch,
       schema: Asset,
       retriable: true,
@@ -386,14 +458,11 @@ export class ServiceClient {
 
   /** Soft delete by default; `ifCurrentVersionIds` makes it conditional. */
   deleteAssets(workspaceId: string, assetIds: string[], options: DeleteAssetsOptions = {}): Promise<DeleteAssetsResult> {
-    const body: DeleteAssetsRequest = { asset_ids: assetIds };
-    if (options.permanent !== undefined) body.permanent = options.permanent;
-    if (options.ifCurrentVersionIds !== undefined) body.if_current_version_ids = options.ifCurrentVersionIds;
     return this.call({
       method: 'DELETE',
-      path: '/workspaces/assets',
-      body,
-      schema: DeleteAssetsResult,
+      path: ASSETS_PATH,
+      body: deleteAssetsBody(assetIds, options),
+      schema: DeleteAssetsAnswer,
       retriable: true,
       scope: { workspaceId },
       signal: options.signal,
@@ -404,7 +473,7 @@ export class ServiceClient {
   restoreAsset(workspaceId: string, assetId: string, options: CallOptions = {}): Promise<Asset> {
     return this.call({
       method: 'PATCH',
-      path: `/workspaces/assets/${seg(assetId)}/restore`,
+      path: `${ASSETS_PATH}/${seg(assetId)}/restore`,
       schema: Asset,
       retriable: false,
       scope: { workspaceId },
@@ -415,10 +484,10 @@ export class ServiceClient {
   // Versions
 
   listVersions(workspaceId: string, assetId: string, options: CallOptions = {}): Promise<AssetVersion[]> {
-    return this.call({
+    return this.list({
       method: 'GET',
-      path: `/workspaces/assets/${seg(assetId)}/versions`,
-      schema: z.array(AssetVersion),
+      path: `${ASSETS_PATH}/${seg(assetId)}/versions`,
+      schema: listOf(AssetVersion, 'version'),
       retriable: true,
       scope: { workspaceId },
       ...options,
@@ -429,8 +498,8 @@ export class ServiceClient {
   createVersion(workspaceId: string, assetId: string, input: CreateVersionInput, options: CallOptions = {}): Promise<AssetVersion> {
     return this.call({
       method: 'POST',
-      path: `/workspaces/assets/${seg(assetId)}/versions`,
-      body: input,
+      path: `${ASSETS_PATH}/${seg(assetId)}/versions`,
+      body: withServiceChecksum(input, this.forms.get(workspaceId)),
       schema: AssetVersion,
       retriable: true,
       scope: { workspaceId },
@@ -465,7 +534,7 @@ export class ServiceClient {
   deleteVersion(workspaceId: string, assetId: string, versionId: string, options: CallOptions = {}): Promise<z.output<typeof Success>> {
     return this.call({
       method: 'DELETE',
-      path: `/workspaces/assets/${seg(assetId)}/versions/${seg(versionId)}`,
+      path: `${ASSETS_PATH}/${seg(assetId)}/versions/${seg(versionId)}`,
       schema: Success,
       retriable: true,
       scope: { workspaceId },
@@ -477,7 +546,7 @@ export class ServiceClient {
   restoreVersion(workspaceId: string, assetId: string, versionId: string, options: CallOptions = {}): Promise<AssetVersion> {
     return this.call({
       method: 'PATCH',
-      path: `/workspaces/assets/${seg(assetId)}/versions/${seg(versionId)}/restore`,
+      path: `${ASSETS_PATH}/${seg(assetId)}/versions/${seg(versionId)}/restore`,
       schema: AssetVersion,
       retriable: false,
       scope: { workspaceId },
@@ -488,15 +557,15 @@ export class ServiceClient {
   // Folders
 
   /** Retried: a repeat answers 409 name_conflict with `details.id` of the folder it made. */
-  createFolder(workspaceId: string, input: { name: string; parent_id?: string | null }, options: CallOptions = {}): Promise<Folder> {
-    return this.call({ method: 'POST', path: '/workspaces/folders', body: input, schema: Folder, retriable: true, scope: { workspaceId }, ...options });
+  createFolder(workspaceId: string, input: { name: string; parent_id?: string | null }, options: CallOptions = {}): Promise<FolderAnswer> {
+    return this.call({ method: 'POST', path: FOLDERS_PATH, body: input, schema: FolderAnswer, retriable: true, scope: { workspaceId }, ...options });
   }
 
   getFolder(workspaceId: string, folderId: string, options: CallOptions = {}): Promise<FolderDetail> {
     return this.call({
       method: 'GET',
-      path: `/workspaces/folders/${seg(folderId)}`,
-      schema: FolderDetail,
+      path: `${FOLDERS_PATH}/${seg(folderId)}`,
+      schema: FolderDetailAnswer,
       retriable: true,
       scope: { workspaceId },
       ...options,
@@ -509,12 +578,12 @@ export class ServiceClient {
     folderId: string,
     patch: { name?: string; parent_id?: string | null },
     options: CallOptions = {},
-  ): Promise<Folder> {
+  ): Promise<FolderAnswer> {
     return this.call({
       method: 'PUT',
-      path: `/workspaces/folders/${seg(folderId)}`,
+      path: `${FOLDERS_PATH}/${seg(folderId)}`,
       body: patch,
-      schema: Folder,
+      schema: FolderAnswer,
       retriable: true,
       scope: { workspaceId },
       ...options,
@@ -528,7 +597,7 @@ export class ServiceClient {
   ): Promise<z.output<typeof Success>> {
     return this.call({
       method: 'DELETE',
-      path: `/workspaces/folders/${seg(folderId)}`,
+      path: `${FOLDERS_PATH}/${seg(folderId)}`,
       query: { recursive: options.recursive ? true : undefined },
       schema: Success,
       retriable: true,
@@ -541,19 +610,19 @@ export class ServiceClient {
 
   /** The caller's open review requests across the account. */
   listReviewRequests(options: CallOptions = {}): Promise<ReviewRequest[]> {
-    return this.call({ method: 'GET', path: '/reviewRequests', schema: z.array(ReviewRequest), retriable: true, scope: { account: true }, ...options });
+    return this.list({ method: 'GET', path: '/reviewRequests', schema: listOf(ReviewRequest, 'review request'), retriable: true, scope: { account: true }, ...options });
   }
 
   /** Reviews assigned to the caller across the account. */
   listChangeRequests(options: CallOptions = {}): Promise<AssetReview[]> {
-    return this.call({ method: 'GET', path: '/changeRequests', schema: z.array(AssetReview), retriable: true, scope: { account: true }, ...options });
+    return this.list({ method: 'GET', path: '/changeRequests', schema: listOf(AssetReview, 'change request'), retriable: true, scope: { account: true }, ...options });
   }
 
   /** Not retried: each POST records another decision. */
   createReview(workspaceId: string, assetId: string, input: CreateReviewInput, options: CallOptions = {}): Promise<AssetReview> {
     return this.call({
       method: 'POST',
-      path: `/workspaces/assets/${seg(assetId)}/reviews`,
+      path: `${ASSETS_PATH}/${seg(assetId)}/reviews`,
       body: input,
       schema: AssetReview,
       retriable: false,
@@ -572,7 +641,7 @@ export class ServiceClient {
   ): Promise<ReviewRequest> {
     return this.call({
       method: 'POST',
-      path: `/workspaces/assets/${seg(assetId)}/reviewRequests/${seg(userId)}`,
+      path: `${ASSETS_PATH}/${seg(assetId)}/reviewRequests/${seg(userId)}`,
       body: input,
       schema: ReviewRequest,
       retriable: true,
@@ -647,10 +716,10 @@ export class ServiceClient {
   // History
 
   getHistory(workspaceId: string, assetId: string, options: CallOptions = {}): Promise<HistoryEntry[]> {
-    return this.call({
+    return this.list({
       method: 'GET',
-      path: `/workspaces/assets/${seg(assetId)}/history`,
-      schema: z.array(HistoryEntry),
+      path: `${ASSETS_PATH}/${seg(assetId)}/history`,
+      schema: listOf(HistoryEntry, 'history entry'),
       retriable: true,
       scope: { workspaceId },
       ...options,
@@ -658,10 +727,10 @@ export class ServiceClient {
   }
 
   getReviewHistory(workspaceId: string, assetId: string, options: CallOptions = {}): Promise<ReviewHistoryEntry[]> {
-    return this.call({
+    return this.list({
       method: 'GET',
-      path: `/workspaces/assets/${seg(assetId)}/history/review`,
-      schema: z.array(ReviewHistoryEntry),
+      path: `${ASSETS_PATH}/${seg(assetId)}/history/review`,
+      schema: listOf(ReviewHistoryEntry, 'review history entry'),
       retriable: true,
       scope: { workspaceId },
       ...options,

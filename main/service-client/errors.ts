@@ -60,6 +60,8 @@ export function isServiceError(err: unknown): err is ServiceError {
   return err instanceof ServiceError;
 }
 
+import { readConflictDetails, type ConflictDetails } from './ours.js';
+
 /** What a caller should do about an HTTP error status, refined by the service's code. */
 export function kindForStatus(status: number, code?: string): ServiceErrorKind {
   if (status === 401) return 'auth';
@@ -103,23 +105,12 @@ export function redactDetails(
   return cleaned === text ? details : (JSON.parse(cleaned) as Record<string, unknown>);
 }
 
-/** Conflict details the protocol promises on 409s (`name_conflict`, `version_conflict`). */
-export interface ConflictDetails {
-  id?: string;
-  current_version_id?: string;
-  checksum?: string;
-}
-
 /**
  * Reads the adoptable facts out of a 409: a create whose answer was lost and repeated comes
- * back as `name_conflict` naming the existing item, so the caller can adopt it.
+ * back as `name_conflict` naming the existing item, so the caller can adopt it. What the details
+ * hold is ours (main/service-client/ours.ts reads them).
  */
 export function conflictDetails(err: unknown): ConflictDetails | undefined {
   if (!isServiceError(err) || err.kind !== 'conflict' || err.details === undefined) return undefined;
-  const out: ConflictDetails = {};
-  for (const field of ['id', 'current_version_id', 'checksum'] as const) {
-    const value = err.details[field];
-    if (typeof value === 'string') out[field] = value;
-  }
-  return out;
+  return readConflictDetails(err.details);
 }

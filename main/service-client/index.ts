@@ -10,9 +10,10 @@ export type {
   UpdateVersionInput,
   DeleteAssetsOptions,
   CreateReviewInput,
+  UnreadableItem,
 } from './client.js';
 export { ServiceError, isServiceError, conflictDetails, kindForStatus } from './errors.js';
-export type { ServiceErrorKind, ConflictDetails } from './errors.js';
+export type { ServiceErrorKind } from './errors.js';
 export type { Logger } from './http.js';
 export { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter, retryDelay } from './retry.js';
 export type { RetryPolicy, RetryEvent } from './retry.js';
@@ -28,4 +29,20 @@ export type {
   DownloadResponse,
   StreamedDownload,
 } from './transfers.js';
-export type { DeleteAssetsResult, SignedUploadAnswer, ReviewHistoryEntry } from './schemas.js';
+export type {
+  ConflictDetails,
+  DeleteAssetsResult,
+  SignedUploadAnswer,
+  SignedDownload,
+  Listing,
+  ListedAsset,
+  ListedFolder,
+  UnreadableEntry,
+  FeedPage,
+  FeedChange,
+  FolderAnswer,
+  FolderDetail,
+} from './ours.js';
+export type { User, Workspace, WorkspaceMember, Permissions, Asset, AssetVersion, AssetReview, ReviewRequest, SkippedItem } from './records.js';
+export { compareSequences, readSequence, sequenceNumber } from './sequence.js';
+export type { Sequence } from './sequence.js';

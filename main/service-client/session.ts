@@ -3,7 +3,8 @@
  * retries when the call is safe to repeat, and validation of the answer.
  */
 import type { z } from 'zod';
-import { TokenResponse, type TokenRequest } from '../../shared/api/index.js';
+import type { TokenRequest } from '../../shared/api/index.js';
+import { TokenAnswer } from './records.js';
 import { ServiceError } from './errors.js';
 import { KiB, MiB, errorFromResponse, headerValue, readJson, requestLabel, type HttpMethod } from './http.js';
 import { withRetry } from './retry.js';
@@ -134,7 +135,7 @@ export class ApiSession {
     return headers;
   }
 
-  private async requestToken(): Promise<TokenResponse> {
+  private async requestToken(): Promise<TokenAnswer> {
     const source = this.credentialSource;
     let credentials: Credentials;
     try {
@@ -152,7 +153,7 @@ export class ApiSession {
       method: 'POST',
       path: '/auth/token',
       body: { key: credentials.key, secret: credentials.secret } satisfies TokenRequest,
-      schema: TokenResponse,
+      schema: TokenAnswer,
       retriable: true,
       scope: { account: true },
       auth: false,

@@ -3,7 +3,7 @@
  * when the service rejects it. However many requests wait, at most one renewal is in flight.
  */
 import { decodeJwt } from 'jose';
-import type { TokenResponse } from '../../shared/api/index.js';
+import type { TokenAnswer } from './records.js';
 import { abortable } from './retry.js';
 
 export interface Credentials {
@@ -28,7 +28,7 @@ const RENEW_SHARE = 0.2;
  * Lifetime in seconds: `expires_in` when given, else the JWT's `exp` (read, not verified: the
  * client cannot verify an HS256 signature and only needs to know when to renew).
  */
-function lifetimeSeconds(body: TokenResponse, token: string, nowMs: number): number | undefined {
+function lifetimeSeconds(body: TokenAnswer, token: string, nowMs: number): number | undefined {
   if (typeof body !== 'string' && body.expires_in !== undefined) return body.expires_in;
   let claims: ReturnType<typeof decodeJwt>;
   try {
@@ -46,7 +46,7 @@ function lifetimeSeconds(body: TokenResponse, token: string, nowMs: number): num
  * Renews when the larger of 60 s and 20 % of the lifetime remains, but never in the first half
  * of it (a short-lived token would otherwise be renewed on every request).
  */
-export function grantFromResponse(body: TokenResponse, nowMs: number): TokenGrant {
+export function grantFromResponse(body: TokenAnswer, nowMs: number): TokenGrant {
   const token = typeof body === 'string' ? body : body.token;
   const life = lifetimeSeconds(body, token, nowMs);
   if (life === undefined) return { token, expiresAt: Infinity, renewAt: Infinity };

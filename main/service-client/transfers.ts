@@ -10,7 +10,7 @@ import { KiB, errorFromResponse, headerValue, readJson, transportError, type Raw
 import { uploadBody, withProgress, type UploadSource } from './progress.js';
 import { withRetry } from './retry.js';
 import { callSignal, type ClientContext } from './context.js';
-import { SignedUploadAnswer } from './schemas.js';
+import { SignedUploadAnswer } from './ours.js';
 import { openBlobSocket, type SocketBody } from './blob-socket.js';
 import { parseContentRange, unquoteEtag, type ContentRange } from './response-headers.js';
 

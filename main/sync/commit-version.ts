@@ -7,7 +7,7 @@
  * caller did not see.
  */
 import { createReadStream } from 'node:fs';
-import type { AssetVersion } from '../../shared/api/index.js';
+import type { AssetVersion } from '../service-client/index.js';
 import type { ServiceClient } from '../service-client/index.js';
 
 export interface CommitFile {

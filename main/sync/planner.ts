@@ -10,7 +10,12 @@
  * - A remote edit wins over a local deletion: it is downloaded again.
  * - Equal checksums are never a conflict (both sides made the same change): only the base is
  *   rewritten.
+ * - Checksums are compared only within one algorithm (main/local/checksum.ts). Where two cannot
+ *   be compared (the service changed algorithm, or sends a form nobody can tell), a local file is
+ *   unchanged while its stamp is the base's, a remote one while its version is the base's, and
+ *   two files are never taken for the same content.
  */
+import { sameBytes } from '../local/checksum.js';
 import { pathKey } from '../local/paths.js';
 import type { Action, Conflict, Download, MoveLocalFile, MoveRemoteAsset, RecordBase } from './actions.js';
 import { assertNever } from './actions.js';
@@ -119,12 +124,13 @@ type TrackedCell =
   | { cell: `${Change}/${Change}`; local: LocalFile; remote: RemoteFile };
 
 function classify(local: LocalFile | undefined, base: BaseFile, remote: RemoteFile | undefined): TrackedCell {
-  const localChange = (l: LocalFile): Change => (l.checksum === base.checksum ? 'unchanged' : 'changed');
+  const localChange = (l: LocalFile): Change =>
+    (sameBytes(l.checksum, base.checksum) ?? (l.size === base.size && l.mtimeNs === base.mtimeNs && l.inode === base.inode)) ? 'unchanged' : 'changed';
   // Compared by content: a new version with the last synced bytes changes nothing to transfer,
   // only the version id the base records. Another asset at the path is a change, though: a
   // local deletion must not delete an asset this client never synced.
   const remoteChange = (r: RemoteFile): Change =>
-    r.assetId === base.assetId && r.checksum === base.checksum ? 'unchanged' : 'changed';
+    r.assetId === base.assetId && (sameBytes(r.checksum, base.checksum) ?? r.versionId === base.versionId) ? 'unchanged' : 'changed';
   if (local === undefined) {
     return remote === undefined ? { cell: 'absent/absent' } : { cell: `absent/${remoteChange(remote)}`, remote };
   }
@@ -195,7 +201,7 @@ function planTracked(
     case 'unchanged/changed': {
       const { local: l, remote: r } = c;
       const { path, rename } = alignNames(l, base, r);
-      if (r.checksum === l.checksum) {
+      if (sameContent(r, l)) {
         const reason = 'replaced on the service by another asset with the same content: nothing to transfer';
         return [...optional(rename), recordBase(path, l, r, reason)];
       }
@@ -255,7 +261,7 @@ function planTracked(
     }
     case 'changed/changed': {
       const { local: l, remote: r } = c;
-      if (l.checksum !== r.checksum) return [conflict(l, base, r, context)];
+      if (!sameContent(l, r)) return [conflict(l, base, r, context)];
       const { path, rename } = alignNames(l, base, r);
       const reason = 'changed on both sides to the same content: nothing to transfer';
       return [...optional(rename), recordBase(path, l, r, reason)];
@@ -268,7 +274,7 @@ function planTracked(
 /** The cells where the base does not know the path. */
 function planUntracked(local: LocalFile | undefined, remote: RemoteFile | undefined, context: SlotContext): Action[] {
   if (local !== undefined && remote !== undefined) {
-    if (local.checksum !== remote.checksum) return [conflict(local, undefined, remote, context)];
+    if (!sameContent(local, remote)) return [conflict(local, undefined, remote, context)];
     const { path, rename } = alignNames(local, undefined, remote);
     const reason = 'same content on both sides: nothing to transfer';
     return [...optional(rename), recordBase(path, local, remote, reason)];
@@ -337,6 +343,9 @@ function conflict(local: LocalFile, base: BaseFile | undefined, remote: RemoteFi
     reason: `${what}: the service's version stays at "${path}", the local edit is kept as "${copyPath}"`,
   };
 }
+
+/** Known to hold the same bytes: checksums of one algorithm that are equal. */
+const sameContent = (a: { checksum: string }, b: { checksum: string }): boolean => sameBytes(a.checksum, b.checksum) === true;
 
 function download(path: string, remote: RemoteFile, replaces: string | null, reason: string): Download {
   return { kind: 'download', path, remote, replaces, reason };

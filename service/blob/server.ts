@@ -114,7 +114,7 @@ async function put(deps: BlobServerDeps, key: string, params: SignedParams, req:
   }
   if (staged.checksum !== upload.checksum) {
     await staged.discard();
-    return send(res, deps.errorShape, 400, 'checksum_mismatch', `The bytes' SHA-256 is ${staged.checksum}, not the ${upload.checksum} this URL was signed for.`);
+    return send(res, deps.errorShape, 400, 'checksum_mismatch', `The bytes' checksum is ${staged.checksum}, not the ${upload.checksum} this URL was signed for.`);
   }
   if (params.size !== undefined && staged.size !== params.size) {
     await staged.discard();

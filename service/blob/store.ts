@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { newHash, type ChecksumAlgorithm } from '../http/checksums.js';
 import { closeSync, createReadStream, createWriteStream, mkdirSync, open, openSync, readSync, renameSync, statSync, writeSync, type ReadStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
@@ -46,7 +46,11 @@ export class BlobStore {
   /** Streamed bodies still being written (or cleaned up after a sender went away). */
   private readonly staging = new Set<Promise<unknown>>();
 
-  constructor(private readonly dir: string) {
+  /** `algorithm`: the service's checksum algorithm, which every staged blob is hashed with. */
+  constructor(
+    private readonly dir: string,
+    private readonly algorithm: ChecksumAlgorithm = 'sha256',
+  ) {
     mkdirSync(join(dir, 'tmp'), { recursive: true });
   }
 
@@ -83,7 +87,7 @@ export class BlobStore {
 
   private async stageStreamed(source: Readable, maxBytes: number): Promise<StagedBlob> {
     const tmp = this.tmpPath();
-    const hash = createHash('sha256');
+    const hash = newHash(this.algorithm);
     let size = 0;
     const tap = new Transform({
       transform(chunk: Buffer, _enc, done) {
@@ -111,7 +115,7 @@ export class BlobStore {
   }
 
   private async stageSmall(source: Readable, maxBytes: number): Promise<StagedBlob> {
-    const hash = createHash('sha256');
+    const hash = newHash(this.algorithm);
     const chunks: Buffer[] = [];
     let size = 0;
     // Rejects when the sender goes away mid-body: nothing was written, as with the streamed path.

@@ -1,15 +1,19 @@
 import { Readable } from 'node:stream';
 import type { ServiceContext } from '../context.js';
-import { newBlobKey, now } from '../http/ids.js';
+import { newId, now } from '../http/ids.js';
 
-/** Stores bytes the service itself receives (seed content, multipart thumbnails and avatars) as an upload. */
+/**
+ * Stores bytes the service itself receives (seed content, multipart thumbnails and avatars) as an
+ * upload. Its key is the file's id in the records, a UUID, as the reference types a workspace's
+ * `thumbnail_file_id`.
+ */
 export async function storeBlob(
   ctx: ServiceContext,
   source: Readable | Buffer,
   meta: { fileName: string; contentType: string; userId: string; workspaceId?: string | null; accountId?: string | null },
 ): Promise<{ key: string; checksum: string; size: number }> {
   const staged = Buffer.isBuffer(source) ? await ctx.blobs.stage(Readable.from([source]), { expectedSize: source.length }) : await ctx.blobs.stage(source);
-  const key = newBlobKey();
+  const key = newId();
   await staged.keep(key);
   ctx.db
     .prepare(

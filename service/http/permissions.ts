@@ -29,7 +29,7 @@ const row = (method: Permission['method'], path: string, who: Who, narrower?: Ca
 const A = '/workspaces/assets/{asset_id}';
 
 export const PERMISSIONS: readonly Permission[] = [
-  row('POST', '/auth/token', 'anyone'),
+  row('POST', '/auth/token', 'anyone'), row('GET', '/openapi.json', 'anyone'),
 
   row('GET', '/users', 'user'), row('PATCH', '/users', 'user'), row('DELETE', '/users', 'user'),
   row('GET', '/users/permissions', 'user'), row('GET', '/users/accounts', 'user'),

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { Checksum } from '../../shared/api/index.js';
+import { checksumField } from '../http/checksums.js';
 import { parse, workspaceCaller, type ServiceContext } from '../context.js';
 import { createAsset, deleteAssets, getAsset, getVersion, restoreAsset, updateAsset } from '../domain/assets.js';
 import { ItemName } from '../domain/names.js';
@@ -10,11 +10,11 @@ import { assetJson, loadUser } from '../store/serialize.js';
 import { redirectToBlob } from './downloads.js';
 
 const id = z.string().min(1).max(200);
-const CreateAsset = z.object({
+/** Without its checksum, whose form is the service's (http/checksums.ts). */
+const CreateAssetFields = z.object({
   key: z.string().min(1).max(200),
   file_name: ItemName,
   folder_id: id.nullish(),
-  checksum: Checksum,
   size: z.number().int().nonnegative().optional(),
   name: ItemName.optional(),
   asset_type_id: z.string().optional(),
@@ -40,6 +40,7 @@ const RestoreAsset = z.object({ file_name: ItemName.optional() });
 type AssetParams = { Params: { asset_id: string } };
 
 export function assetRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const CreateAsset = CreateAssetFields.extend({ checksum: checksumField(ctx.options.checksumAlgorithm) });
   const { db } = ctx;
   const actorOf = (request: Parameters<typeof workspaceCaller>[0]) => {
     const c = workspaceCaller(request);

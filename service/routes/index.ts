@@ -13,10 +13,11 @@ import { workspaceRoutes } from './workspaces.js';
 import { workspaceCollectionRoutes } from './workspace-collections.js';
 import { assetCollabRoutes } from './asset-collab.js';
 import { zipRoutes } from './zip.js';
+import { openApiRoutes } from './openapi.js';
 
 export function registerRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   for (const register of [authRoutes, syncRoutes, folderRoutes, uploadRoutes, assetRoutes, versionRoutes]) register(app, ctx);
-  for (const register of [userRoutes, accountRoutes, notificationRoutes, workspaceRoutes, workspaceCollectionRoutes, assetCollabRoutes, zipRoutes]) {
+  for (const register of [userRoutes, accountRoutes, notificationRoutes, workspaceRoutes, workspaceCollectionRoutes, assetCollabRoutes, zipRoutes, openApiRoutes]) {
     register(app, ctx);
   }
 }

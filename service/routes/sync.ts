@@ -50,8 +50,8 @@ export function syncRoutes(app: FastifyInstance, ctx: ServiceContext): void {
         )
         .all(workspaceId, since, limit + 1) as AssetWithVersionRow[];
       const changes: Array<Change & { sequence: number }> = [
-        ...folders.map((f): Change & { sequence: number } => ({ type: 'folder', sequence: f.sequence, id: f.id, deleted: !f.is_active, purged: f.purged === 1, folder: f.purged ? null : folderEntry(f) })),
-        ...assets.map((a): Change & { sequence: number } => ({ type: 'asset', sequence: a.sequence, id: a.id, deleted: !a.is_active, purged: a.purged === 1, asset: a.purged ? null : assetEntryJson(a) })),
+        ...folders.map((f): Change & { sequence: number } => ({ type: 'folder', sequence: f.sequence, id: f.id, deleted: !f.is_active, purged: f.purged === 1, ...(f.purged ? {} : { folder: folderEntry(f) }) })),
+        ...assets.map((a): Change & { sequence: number } => ({ type: 'asset', sequence: a.sequence, id: a.id, deleted: !a.is_active, purged: a.purged === 1, ...(a.purged ? {} : { asset: assetEntryJson(a) }) })),
       ].sort((x, y) => x.sequence - y.sequence);
       const page = changes.slice(0, limit);
       const hasMore = changes.length > limit;

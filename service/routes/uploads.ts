@@ -1,19 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { Checksum } from '../../shared/api/index.js';
+import { checksumField } from '../http/checksums.js';
 import { parse, workspaceCaller, type ServiceContext } from '../context.js';
 import { ItemName } from '../domain/names.js';
 import { ApiError } from '../http/errors.js';
 import { newBlobKey, now } from '../http/ids.js';
 
-const UploadQuery = z.object({
+/** Without its checksum, whose form is the service's (http/checksums.ts). */
+const UploadQueryFields = z.object({
   file_name: ItemName,
   content_type: z.string().min(1).max(255).default('application/octet-stream'),
-  checksum: Checksum,
   size: z.coerce.number().int().nonnegative().optional(),
 });
 
 export function uploadRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const UploadQuery = UploadQueryFields.extend({ checksum: checksumField(ctx.options.checksumAlgorithm) });
   app.post('/workspaces/upload', async (request) => {
     const caller = workspaceCaller(request);
     const query = parse(UploadQuery, request.query, 'query');

@@ -52,7 +52,7 @@ export function userRoutes(app: FastifyInstance, ctx: ServiceContext): void {
       idpUserID: row.idp_user_id,
       email: row.email,
       accounts: accounts.map((a) => accountJson(db, a, userId)),
-      personalAccount: personal ? accountJson(db, personal, userId) : null,
+      ...(personal ? { personalAccount: accountJson(db, personal, userId) } : {}),
     };
   });
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { Checksum } from '../../shared/api/index.js';
+import { checksumField } from '../http/checksums.js';
 import { parse, workspaceCaller, type ServiceContext } from '../context.js';
 import { createVersion, deleteVersion, getAsset, getAssetVersion, restoreVersion, updateVersion } from '../domain/assets.js';
 import { ItemName } from '../domain/names.js';
@@ -8,9 +8,9 @@ import { loadUser, versionJson } from '../store/serialize.js';
 import type { VersionRow } from '../store/rows.js';
 import { redirectToBlob } from './downloads.js';
 
-const CreateVersion = z.object({
+/** Without its checksum, whose form is the service's (http/checksums.ts). */
+const CreateVersionFields = z.object({
   key: z.string().min(1).max(200),
-  checksum: Checksum,
   size: z.number().int().nonnegative().optional(),
   commit_parent_id: z.string().min(1).max(200).nullish(),
   name: ItemName.optional(),
@@ -21,6 +21,7 @@ type AssetParams = { Params: { asset_id: string } };
 type VersionParams = { Params: { asset_id: string; version_id: string } };
 
 export function versionRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const CreateVersion = CreateVersionFields.extend({ checksum: checksumField(ctx.options.checksumAlgorithm) });
   const { db } = ctx;
   const actorOf = (request: Parameters<typeof workspaceCaller>[0]) => {
     const c = workspaceCaller(request);

@@ -6,6 +6,7 @@
 import type { Db } from '../db/open.js';
 import type { AccountRow, AssetRow, VersionRow, WorkspaceRow } from './rows.js';
 import { assetJson, loadUser, versionJson, workspaceJson } from './serialize.js';
+import { present } from './present.js';
 
 export interface TagRow { id: string; workspace_id: string; name: string; color: string | null; created_by_user_id: string; sequence: number }
 export interface LibraryRow {
@@ -46,11 +47,11 @@ const parseJson = (text: string | null): unknown => (text === null ? null : (JSO
 const stringList = (text: string): string[] => JSON.parse(text) as string[];
 
 export function accountMemberJson(db: Db, accountId: string, row: MemberRow): Record<string, unknown> {
-  return { account_id: accountId, user_id: row.user_id, roles: stringList(row.roles), user: loadUser(db, row.user_id) };
+  return present({ account_id: accountId, user_id: row.user_id, roles: stringList(row.roles), user: loadUser(db, row.user_id) });
 }
 
 export function workspaceMemberJson(db: Db, workspaceId: string, row: MemberRow): Record<string, unknown> {
-  return { workspace_id: workspaceId, user_id: row.user_id, roles: stringList(row.roles), user: loadUser(db, row.user_id) };
+  return present({ workspace_id: workspaceId, user_id: row.user_id, roles: stringList(row.roles), user: loadUser(db, row.user_id) });
 }
 
 /** The caller's active workspaces in an account, in name order. */
@@ -75,7 +76,7 @@ export function accountJson(db: Db, row: AccountRow, userId: string): Record<str
     : undefined;
   const subscription = db.prepare('SELECT * FROM subscriptions WHERE account_id = ?').get(row.id) as Record<string, unknown> | undefined;
   const member = db.prepare('SELECT user_id, roles FROM account_members WHERE account_id = ? AND user_id = ?').get(row.id, userId) as MemberRow | undefined;
-  return {
+  return present({
     id: row.id,
     name: row.name,
     account_tier_id: row.tier_id,
@@ -83,7 +84,7 @@ export function accountJson(db: Db, row: AccountRow, userId: string): Record<str
     created_by_user_id: row.created_by_user_id,
     defaultAvatar: row.default_avatar,
     sequence: row.sequence,
-    ...(subscription ? { subscription } : {}),
+    ...(subscription ? { subscription: present(subscription) } : {}),
     ...(member ? { members: accountMemberJson(db, row.id, member) } : {}),
     ...(tier
       ? { tier: { id: tier.id, type: tier.type, name: tier.name, maxStorage: tier.max_storage, costPerLicense: tier.cost_per_license, costPerExtraTB: tier.cost_per_extra_tb } }
@@ -99,30 +100,31 @@ export function accountJson(db: Db, row: AccountRow, userId: string): Record<str
     isCreator: row.created_by_user_id === userId,
     account_roles: member ? stringList(member.roles) : [],
     created_at: row.created_at,
-  };
+  });
 }
 
+/** A setting's value is any JSON value the account stored, `null` included. */
 export const settingJson = (row: SettingRow) => ({ id: row.id, account_id: row.account_id, key: row.key, value: parseJson(row.value) });
 
 export const inviteJson = (row: InviteRow) => ({
   id: row.id, account_id: row.account_id, email: row.email, roles: stringList(row.roles), invited_by_user_id: row.invited_by_user_id, created_at: row.created_at,
 });
 
-export const accountHistoryJson = (row: AccountHistoryRow) => ({ ...row, details: parseJson(row.details) });
-export const assetHistoryJson = (row: AssetHistoryRow) => ({ ...row, details: parseJson(row.details) });
-export const reviewHistoryJson = (row: ReviewHistoryRow) => ({ ...row });
+export const accountHistoryJson = (row: AccountHistoryRow) => present({ ...row, details: parseJson(row.details) });
+export const assetHistoryJson = (row: AssetHistoryRow) => present({ ...row, details: parseJson(row.details) });
+export const reviewHistoryJson = (row: ReviewHistoryRow) => present(row);
 
-export const tagJson = (row: TagRow) => ({ ...row });
+export const tagJson = (row: TagRow) => present(row);
 
-export const libraryJson = (row: LibraryRow) => ({
+export const libraryJson = (row: LibraryRow) => present({
   id: row.id, workspace_id: row.workspace_id, name: row.name, description: row.description, thumbnail_file_id: row.thumbnail_file_id,
   defaultAvatar: row.default_avatar, created_by_user_id: row.created_by_user_id, sequence: row.sequence,
 });
 
-export const taskJson = (row: TaskRow) => ({ ...row });
+export const taskJson = (row: TaskRow) => present(row);
 
 export function attachmentJson(db: Db, row: AttachmentRow): Record<string, unknown> {
-  return { ...row, user: loadUser(db, row.created_by_user_id) };
+  return present({ ...row, user: loadUser(db, row.created_by_user_id) });
 }
 
 function attachmentsOf(db: Db, column: 'comment_id' | 'review_id', id: string): Array<Record<string, unknown>> {
@@ -130,39 +132,43 @@ function attachmentsOf(db: Db, column: 'comment_id' | 'review_id', id: string): 
 }
 
 export function commentJson(db: Db, row: CommentRow): Record<string, unknown> {
-  return {
+  return present({
     id: row.id, asset_id: row.asset_id, workspace_id: row.workspace_id, user_id: row.user_id, content: row.content,
     mentions: stringList(row.mentions), attachments: attachmentsOf(db, 'comment_id', row.id), created_at: row.created_at, updated_at: row.updated_at,
     user: loadUser(db, row.user_id),
-  };
+  });
 }
 
-function versionOf(db: Db, versionId: string | null): Record<string, unknown> | null {
-  if (!versionId) return null;
+function versionOf(db: Db, versionId: string | null): Record<string, unknown> | undefined {
+  if (!versionId) return undefined;
   const row = db.prepare('SELECT * FROM asset_versions WHERE id = ?').get(versionId) as VersionRow | undefined;
-  return row ? versionJson(row, loadUser(db, row.created_by_user_id)) : null;
+  return row ? versionJson(row, loadUser(db, row.created_by_user_id)) : undefined;
 }
 
 export function reviewJson(db: Db, row: ReviewRow): Record<string, unknown> {
-  return {
-    id: row.id, asset_id: row.asset_id, workspace_id: row.workspace_id, asset_version_id: row.asset_version_id, user_id: row.user_id,
-    assigned_user_id: row.assigned_user_id, status: row.status, content: row.content, mentions: stringList(row.mentions),
-    viewer_metadata: parseJson(row.viewer_metadata), attachments: attachmentsOf(db, 'review_id', row.id),
-    version: versionOf(db, row.asset_version_id), user: loadUser(db, row.user_id), assignee: loadUser(db, row.assigned_user_id) ?? null,
-    created_at: row.created_at, updated_at: row.updated_at,
-  };
+  // The reference marks asset_version_id, assigned_user_id and workspace_id nullable: they stay, null when unset.
+  return present(
+    {
+      id: row.id, asset_id: row.asset_id, workspace_id: row.workspace_id, asset_version_id: row.asset_version_id, user_id: row.user_id,
+      assigned_user_id: row.assigned_user_id, status: row.status, content: row.content, mentions: stringList(row.mentions),
+      viewer_metadata: parseJson(row.viewer_metadata), attachments: attachmentsOf(db, 'review_id', row.id),
+      version: versionOf(db, row.asset_version_id), user: loadUser(db, row.user_id), assignee: loadUser(db, row.assigned_user_id),
+      created_at: row.created_at, updated_at: row.updated_at,
+    },
+    ['asset_version_id', 'assigned_user_id', 'workspace_id'],
+  );
 }
 
 /** A review request with its users, version and answer; `withAsset` adds the asset (notifications). */
 export function reviewRequestJson(db: Db, row: ReviewRequestRow, opts: { withAsset?: boolean } = {}): Record<string, unknown> {
   const review = row.review_id ? (db.prepare('SELECT * FROM reviews WHERE id = ?').get(row.review_id) as ReviewRow | undefined) : undefined;
   const asset = opts.withAsset ? (db.prepare('SELECT * FROM assets WHERE id = ?').get(row.asset_id) as AssetRow | undefined) : undefined;
-  return {
+  return present({
     ...row,
     user: loadUser(db, row.user_id),
     requestor: loadUser(db, row.requestor_id),
-    version: versionOf(db, row.asset_version_id) ?? undefined,
-    review: review ? reviewJson(db, review) : null,
-    ...(asset ? { asset: assetJson(db, asset) } : {}),
-  };
+    version: versionOf(db, row.asset_version_id),
+    review: review ? reviewJson(db, review) : undefined,
+    asset: asset ? assetJson(db, asset) : undefined,
+  });
 }

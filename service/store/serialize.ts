@@ -1,10 +1,12 @@
 /** Rows to the API's resource shapes (shared/api). One mapper per resource, used by every route. */
-import type { AssetEntry, AssetVersion, Folder, User, Workspace } from '../../shared/api/index.js';
+import type { Asset, AssetEntry, AssetVersion, Folder, User, Workspace } from '../../shared/api/index.js';
 import type { Db } from '../db/open.js';
 import type { AssetRow, AssetWithVersionRow, FolderRow, UserRow, VersionRow, WorkspaceRow } from './rows.js';
+import { present } from './present.js';
+import type { LibraryRow, TagRow } from './collab-serialize.js';
 
 export function userJson(row: UserRow): User {
-  return {
+  return present({
     id: row.id,
     idpUserID: row.idp_user_id,
     username: row.username,
@@ -22,7 +24,7 @@ export function userJson(row: UserRow): User {
     state: row.state,
     country: row.country,
     zipCode: row.zip_code,
-  };
+  });
 }
 
 export function loadUser(db: Db, id: string | null | undefined): User | undefined {
@@ -32,21 +34,25 @@ export function loadUser(db: Db, id: string | null | undefined): User | undefine
 }
 
 export function folderJson(row: FolderRow): Folder {
-  return {
-    id: row.id,
-    workspace_id: row.workspace_id,
-    parent_id: row.parent_id,
-    name: row.name,
-    created_by_user_id: row.created_by_user_id ?? '',
-    sequence: row.sequence,
-    isActive: row.is_active === 1,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+  return present(
+    {
+      id: row.id,
+      workspace_id: row.workspace_id,
+      parent_id: row.parent_id,
+      name: row.name,
+      created_by_user_id: row.created_by_user_id,
+      sequence: row.sequence,
+      isActive: row.is_active === 1,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    },
+    ['parent_id'],
+  );
 }
 
 export function assetEntryJson(row: AssetWithVersionRow): AssetEntry {
-  return {
+  return present(
+    {
     id: row.id,
     folder_id: row.folder_id,
     name: row.name,
@@ -59,22 +65,25 @@ export function assetEntryJson(row: AssetWithVersionRow): AssetEntry {
     locked_by_user_id: row.locked_by_user_id,
     isActive: row.is_active === 1,
     updated_at: row.updated_at,
-  };
+    },
+    ['folder_id'],
+  );
 }
 
 /** SELECT list for assets joined with their current version (aliased v_*). */
 export const ASSET_WITH_VERSION = `a.*, v.version_number AS v_version_number, v.checksum AS v_checksum, v.size AS v_size
   FROM assets a JOIN asset_versions v ON v.id = a.current_version_id`;
 
+/** The reference lists `thumbnail_file_id` and `description` as required: empty when there is none. */
 export function versionJson(row: VersionRow, user?: User): AssetVersion {
-  return {
+  return present({
     id: row.id,
     asset_id: row.asset_id,
     commit_parent_id: row.commit_parent_id,
     created_by_user_id: row.created_by_user_id,
-    thumbnail_file_id: row.thumbnail_file_id,
+    thumbnail_file_id: row.thumbnail_file_id ?? '',
     name: row.name,
-    description: row.description,
+    description: row.description ?? '',
     key: row.key,
     size: row.size,
     version_number: row.version_number,
@@ -83,8 +92,8 @@ export function versionJson(row: VersionRow, user?: User): AssetVersion {
     content_type: row.content_type,
     deleted: row.deleted === 1,
     created_at: row.created_at,
-    ...(user ? { user } : {}),
-  };
+    user,
+  });
 }
 
 /** The folder path of a folder id ("Brand/Logos"; "" at the top). */
@@ -111,7 +120,7 @@ export function workspaceJson(db: Db, row: WorkspaceRow, userId?: string): Works
        WHERE a.workspace_id = ? AND a.is_active = 1`,
     )
     .get(row.id) as { assets: number; bytes: number };
-  return {
+  return present({
     id: row.id,
     account_id: row.account_id,
     name: row.name,
@@ -122,7 +131,7 @@ export function workspaceJson(db: Db, row: WorkspaceRow, userId?: string): Works
     sequence: String(row.sequence) as unknown as number,
     ...(member && userId ? { roles: { workspace_id: row.id, user_id: userId, roles: JSON.parse(member.roles) as string[] } } : {}),
     usage: { assets: usage.assets, bytes: usage.bytes },
-  };
+  });
 }
 
 interface AssetTypeRow { id: string; name: string; display_type: string; color: string; generic: number; known_extensions: string }
@@ -161,17 +170,17 @@ function collaboratorIds(db: Db, assetId: string, versions: VersionRow[]): strin
   return (db.prepare('SELECT DISTINCT created_by_user_id AS id FROM asset_versions WHERE asset_id = ?').all(assetId) as Array<{ id: string }>).map((u) => u.id);
 }
 
-export function assetJson(db: Db, row: AssetRow, opts: { withVersions?: boolean; userId?: string } = {}): Record<string, unknown> {
+export function assetJson(db: Db, row: AssetRow, opts: { withVersions?: boolean; userId?: string } = {}): Asset {
   const versionRows = db.prepare('SELECT * FROM asset_versions WHERE asset_id = ? ORDER BY version_number DESC').all(row.id) as VersionRow[];
   const current = versionRows.find((v) => v.id === row.current_version_id);
   const user = userLoader(db);
   const tags = db.prepare('SELECT t.* FROM tags t JOIN asset_tags at ON at.tag_id = t.id WHERE at.asset_id = ? ORDER BY t.name').all(row.id);
   const libraries = db
     .prepare('SELECT l.* FROM libraries l JOIN asset_libraries al ON al.library_id = l.id WHERE al.asset_id = ? ORDER BY l.name')
-    .all(row.id) as Array<Record<string, unknown>>;
+    .all(row.id) as LibraryRow[];
   const type = row.asset_type_id ? assetType(db, row.asset_type_id) : undefined;
   const status = row.status_id ? (db.prepare('SELECT * FROM asset_statuses WHERE id = ?').get(row.status_id) as Record<string, unknown> | undefined) : undefined;
-  return {
+  return present({
     id: row.id,
     workspace_id: row.workspace_id,
     name: row.name,
@@ -191,14 +200,17 @@ export function assetJson(db: Db, row: AssetRow, opts: { withVersions?: boolean;
     favorited: false,
     ...(current ? { currentVersion: versionJson(current, user(current.created_by_user_id)) } : {}),
     ...(opts.withVersions ? { versions: versionRows.map((v) => versionJson(v)) } : {}),
-    tags: tags.map((t) => ({ ...(t as object) })),
-    libraries: libraries.map((l) => ({ ...l, defaultAvatar: l.default_avatar })),
+    tags: tags.map((t) => present(t as TagRow)),
+    libraries: libraries.map((l) => {
+      const { default_avatar: defaultAvatar, ...rest } = l;
+      return present({ ...rest, defaultAvatar });
+    }),
     collaborators: collaboratorIds(db, row.id, versionRows)
       .map(user)
       .filter((u): u is User => u !== undefined),
     assetType: type
       ? { id: type.id, name: type.name, displayType: type.display_type, color: type.color, generic: type.generic === 1, knownExtensions: JSON.parse(type.known_extensions) as string[] }
-      : null,
-    assetStatus: status ?? null,
-  };
+      : undefined,
+    assetStatus: status ? present(status) : undefined,
+  }, ['folder_id']);
 }

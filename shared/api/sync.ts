@@ -1,15 +1,32 @@
 /**
  * Payloads this project designed where the reference lists only method and path, chosen for
- * sync clients (docs/protocol.md marks each as [ours] or [ext]). The client reads them as a
- * tolerant reader: a field it does not decide with is optional, so a service that sends only
- * what docs/protocol.md shows, or less, is understood (the document's tables of required fields
- * are checked against these schemas).
+ * sync clients (docs/protocol.md marks each as [ours] or [ext]), as they travel. A field the
+ * client does not decide with is optional, so a service that sends only what docs/protocol.md
+ * shows, or less, is understood (the document's tables of required fields are checked against
+ * these schemas). The client reads and writes them in one place, main/service-client/ours.ts.
+ *
+ * No field is ever `null` for "no value": it is left out. `null` appears only where it means
+ * something: the top level (`parent_id`, `folder_id`), as documented.
  */
 import { z } from 'zod';
-import { Checksum, ReviewStatus, Sequence, User } from './resources.js';
+import { ReviewStatus } from './resources.js';
 
 const id = z.string().min(1).max(200);
-const Size = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * A sequence: a number, or a string. A string of digits is a number too (compared as one, any
+ * size); any other string is an opaque token that only tells "changed" from "unchanged".
+ */
+export const SequenceValue = z.union([z.int().nonnegative(), z.string().min(1).max(200)]);
+export type SequenceValue = z.infer<typeof SequenceValue>;
+
+/**
+ * The bytes' digest, hex or base64: the algorithm is told by its length (32, 40, 64 or 128 hex
+ * digits: MD5, SHA-1, SHA-256, SHA-512). Our service sends SHA-256 in lowercase hex. A form the
+ * client does not know still reads: it then checks downloads by their size.
+ */
+export const ChecksumText = z.string().min(1).max(300);
+const Size = z.int().nonnegative();
 
 /** A folder: where it is and what it is called. Absent `isActive` means active. */
 export const Folder = z.looseObject({
@@ -18,7 +35,7 @@ export const Folder = z.looseObject({
   name: z.string(),
   workspace_id: id.optional(),
   created_by_user_id: z.string().optional(),
-  sequence: Sequence.optional(),
+  sequence: SequenceValue.optional(),
   isActive: z.boolean().optional(),
   created_at: z.string().optional(),
   updated_at: z.string().optional(),
@@ -27,19 +44,19 @@ export type Folder = z.infer<typeof Folder>;
 
 /**
  * One asset as a sync client needs it: where it is, which version is current, its bytes'
- * identity. Absent `isActive` means active, absent `locked_by_user_id` not locked.
+ * identity. Absent `isActive` means active; absent or empty `locked_by_user_id`, not locked.
  */
 export const AssetEntry = z.looseObject({
   id,
   folder_id: id.nullable(),
   file_name: z.string(),
   current_version_id: id,
-  checksum: Checksum,
+  checksum: ChecksumText,
   size: Size,
   name: z.string().optional(),
-  version_number: z.number().int().positive().optional(),
-  sequence: Sequence.optional(),
-  locked_by_user_id: id.nullish(),
+  version_number: z.int().positive().optional(),
+  sequence: SequenceValue.optional(),
+  locked_by_user_id: z.string().optional(),
   isActive: z.boolean().optional(),
   updated_at: z.string().optional(),
 });
@@ -47,7 +64,7 @@ export type AssetEntry = z.infer<typeof AssetEntry>;
 
 export const Hierarchy = z.looseObject({
   workspace_id: id.optional(),
-  sequence: Sequence,
+  sequence: SequenceValue,
   folders: z.array(Folder),
   assets: z.array(AssetEntry),
 });
@@ -66,32 +83,33 @@ export type FolderDetail = z.infer<typeof FolderDetail>;
 const carriesEntry = (key: 'folder' | 'asset') => (change: { deleted: boolean; folder?: unknown; asset?: unknown }) =>
   change.deleted || (change[key] !== null && change[key] !== undefined);
 
-export const Change = z.discriminatedUnion('type', [
-  z
-    .looseObject({
-      type: z.literal('folder'),
-      id,
-      deleted: z.boolean(),
-      sequence: Sequence.optional(),
-      purged: z.boolean().optional(),
-      folder: Folder.nullish(),
-    })
-    .refine(carriesEntry('folder'), { message: 'a folder change that is not a deletion carries the folder', path: ['folder'] }),
-  z
-    .looseObject({
-      type: z.literal('asset'),
-      id,
-      deleted: z.boolean(),
-      sequence: Sequence.optional(),
-      purged: z.boolean().optional(),
-      asset: AssetEntry.nullish(),
-    })
-    .refine(carriesEntry('asset'), { message: 'an asset change that is not a deletion carries the asset', path: ['asset'] }),
-]);
+export const FolderChange = z
+  .looseObject({
+    type: z.literal('folder'),
+    id,
+    deleted: z.boolean(),
+    sequence: SequenceValue.optional(),
+    purged: z.boolean().optional(),
+    folder: Folder.optional(),
+  })
+  .refine(carriesEntry('folder'), { message: 'a folder change that is not a deletion carries the folder', path: ['folder'] });
+
+export const AssetChange = z
+  .looseObject({
+    type: z.literal('asset'),
+    id,
+    deleted: z.boolean(),
+    sequence: SequenceValue.optional(),
+    purged: z.boolean().optional(),
+    asset: AssetEntry.optional(),
+  })
+  .refine(carriesEntry('asset'), { message: 'an asset change that is not a deletion carries the asset', path: ['asset'] });
+
+export const Change = z.discriminatedUnion('type', [FolderChange, AssetChange]);
 export type Change = z.infer<typeof Change>;
 
 export const ChangesPage = z.looseObject({
-  sequence: Sequence,
+  sequence: SequenceValue,
   has_more: z.boolean(),
   changes: z.array(Change),
 });
@@ -102,7 +120,7 @@ export type ChangesPage = z.infer<typeof ChangesPage>;
  * sends is refused by the test that runs it.
  */
 
-/** `POST /auth/token`'s body. */
+/** `POST /auth/token`'s body [ref]. */
 export const TokenRequest = z.strictObject({ key: z.string().min(1), secret: z.string().min(1) });
 export type TokenRequest = z.infer<typeof TokenRequest>;
 
@@ -111,7 +129,7 @@ export const CreateAssetRequest = z.strictObject({
   key: z.string().min(1),
   file_name: z.string(),
   folder_id: id.nullish(),
-  checksum: Checksum,
+  checksum: ChecksumText,
   size: Size.optional(),
   name: z.string().optional(),
   asset_type_id: z.string().optional(),
@@ -121,10 +139,23 @@ export const CreateAssetRequest = z.strictObject({
 });
 export type CreateAssetRequest = z.infer<typeof CreateAssetRequest>;
 
+/** `POST /workspaces/assets` or `PUT /workspaces/assets/{id}` changing an asset. */
+export const UpdateAssetRequest = z.looseObject({
+  id: id.optional(),
+  name: z.string().optional(),
+  file_name: z.string().optional(),
+  folder_id: id.nullish(),
+  status_id: z.string().optional(),
+  asset_type_id: z.string().optional(),
+  library_ids: z.array(id).optional(),
+  locked: z.boolean().optional(),
+});
+export type UpdateAssetRequest = z.infer<typeof UpdateAssetRequest>;
+
 /** `POST /workspaces/assets/{id}/versions`: conditional on `commit_parent_id` when given. */
 export const CreateVersionRequest = z.strictObject({
   key: z.string().min(1),
-  checksum: Checksum,
+  checksum: ChecksumText,
   size: Size.optional(),
   /** The version the edit started from; a different current version answers 409 version_conflict. */
   commit_parent_id: id.optional(),
@@ -148,17 +179,27 @@ export const DeleteAssetsRequest = z.strictObject({
 });
 export type DeleteAssetsRequest = z.infer<typeof DeleteAssetsRequest>;
 
+export const DeleteAssetsResult = z.looseObject({ success: z.boolean(), deleted: z.array(z.string()).optional() });
+export type DeleteAssetsResult = z.infer<typeof DeleteAssetsResult>;
+
+/** `POST /workspaces/folders` [ours]. */
+export const CreateFolderRequest = z.looseObject({ name: z.string(), parent_id: id.nullish() });
+/** `PUT /workspaces/folders/{id}` [ours]: rename and/or move. */
+export const UpdateFolderRequest = z.looseObject({ name: z.string().optional(), parent_id: id.nullish() });
+
+/** The answer of `POST /workspaces/upload` [ref shape]. */
 export const UploadTicket = z.looseObject({
   key: z.string().min(1).max(500),
-  signed_url: z.string().url(),
+  signed_url: z.url(),
 });
 export type UploadTicket = z.infer<typeof UploadTicket>;
 
+/** `…/download?redirect=false` [ours]: where to GET the bytes. */
 export const SignedDownload = z.looseObject({
-  url: z.string().url(),
+  url: z.url(),
   expires_at: z.string().optional(),
-  checksum: Checksum.optional(),
-  size: z.number().int().nonnegative().optional(),
+  checksum: ChecksumText.optional(),
+  size: Size.optional(),
 });
 export type SignedDownload = z.infer<typeof SignedDownload>;
 
@@ -170,31 +211,6 @@ export const TokenResponse = z.union([
 export type TokenResponse = z.infer<typeof TokenResponse>;
 
 export const Success = z.looseObject({ success: z.boolean() });
-
-export const HistoryEntry = z.looseObject({
-  id,
-  asset_id: id,
-  user_id: z.string(),
-  action: z.string(),
-  details: z.record(z.string(), z.unknown()).nullish(),
-  created_at: z.string(),
-  sequence: Sequence.optional(),
-});
-export type HistoryEntry = z.infer<typeof HistoryEntry>;
-
-export const Comment = z.looseObject({
-  id,
-  asset_id: id,
-  user_id: id,
-  content: z.string(),
-  mentions: z.array(z.string()).default([]),
-  /** Read loosely: an attachment the client cannot read costs its name, never the comment. */
-  attachments: z.array(z.unknown()).default([]),
-  created_at: z.string().optional(),
-  updated_at: z.string().optional(),
-  user: User.optional(),
-});
-export type Comment = z.infer<typeof Comment>;
 
 /** `POST …/comments`: what the client sends. An attachment is an upload's key, then its name. */
 export const CreateCommentRequest = z.strictObject({
@@ -210,18 +226,3 @@ export const UpdateReviewRequest = z.strictObject({
   content: z.string().max(50_000).optional(),
 });
 export type UpdateReviewRequest = z.infer<typeof UpdateReviewRequest>;
-
-export const Task = z.looseObject({
-  id,
-  workspace_id: id,
-  asset_id: id.nullable(),
-  title: z.string(),
-  description: z.string().nullish(),
-  status: z.string(),
-  assigned_user_id: id.nullable(),
-  created_by_user_id: z.string(),
-  due_date: z.string().nullish(),
-  created_at: z.string().optional(),
-  sequence: Sequence.optional(),
-});
-export type Task = z.infer<typeof Task>;

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Asset } from '../../shared/api/index.js';
+import type { Asset } from '../helpers/served.js';
 import { startService, type DemoInfo, type RunningService } from '../../service/index.js';
 import { signIn, type Session } from '../helpers/service.js';
 import { filesBelow, runCli } from './cli-helpers.js';

@@ -1,6 +1,6 @@
 /** The command line's pure parts: option parsing, precedence of settings, wording of output. */
 import { describe, expect, it } from 'vitest';
-import type { AssetVersion } from '../../shared/api/index.js';
+import type { AssetVersion } from '../../main/service-client/index.js';
 import { Config } from '../../main/config.js';
 import { describeError, EXIT_PROBLEMS, EXIT_USAGE, UsageError } from '../../main/cli/errors.js';
 import { normalizeExcluded, parseRate, resolveService, resolveWorkspaces } from '../../main/cli/options.js';
@@ -98,24 +98,24 @@ describe('status from the index', () => {
 });
 
 describe('versionRows', () => {
-  const version = (n: number, parent: string | null, user = 'u1'): AssetVersion => ({
+  const version = (n: number, parent: string | undefined, user = 'u1'): AssetVersion => ({
     id: `v${n}`,
     asset_id: 'a',
     commit_parent_id: parent,
     created_by_user_id: user,
-    thumbnail_file_id: null,
     name: 'a.psd',
-    description: null,
-    key: `k${n}`,
+    description: undefined,
+    content_type: undefined,
+    created_at: undefined,
+    deleted: undefined,
     size: n * 100,
     version_number: n,
-    sequence: n,
     checksum: `${n}`.repeat(64),
-    user: { firstName: 'Dana', lastName: 'Designer' },
+    user: { id: undefined, email: undefined, username: undefined, firstName: 'Dana', lastName: 'Designer' },
   });
 
   it('numbers the parents, newest first, marking current and local versions', () => {
-    const rows = versionRows([version(1, null), version(3, 'v2'), version(2, 'v1')], 'v3', 'v2');
+    const rows = versionRows([version(1, undefined), version(3, 'v2'), version(2, 'v1')], 'v3', 'v2');
     expect(rows.map((r) => [r.number, r.parent, r.current, r.local, r.author])).toEqual([
       [3, 2, true, false, 'Dana Designer'],
       [2, 1, false, true, 'Dana Designer'],

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Asset, AssetVersion } from '../../shared/api/index.js';
+import type { Asset, AssetVersion } from '../helpers/served.js';
 import { accountRef, KeychainSecretStore } from '../../main/secrets/secret-store.js';
 import { signIn, type Session } from '../helpers/service.js';
 import { startService, type DemoInfo, type RunningService } from '../../service/index.js';

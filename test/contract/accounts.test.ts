@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Account, AccountMember, Success, Workspace } from '../../shared/api/index.js';
+import { Account, AccountMember, Success, Workspace } from '../helpers/served.js';
 import { errorCode, startTestService, type Session, type TestService } from '../helpers/service.js';
 import { sha256 } from '../helpers/uploads.js';
 

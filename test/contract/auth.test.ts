@@ -9,13 +9,13 @@ import { FlatErrorBody, NestedErrorBody } from '../../shared/api/index.js';
 import { errorCode, makeApi, startTestService, type Session, type TestService } from '../helpers/service.js';
 import { statusAndCode } from '../helpers/uploads.js';
 
-async function postToken(baseUrl: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; json: unknown }> {
+async function postToken(baseUrl: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; json: unknown; type: string | null }> {
   const res = await fetch(`${baseUrl}/auth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
-  return { status: res.status, json: (await res.json()) as unknown };
+  return { status: res.status, json: (await res.json()) as unknown, type: res.headers.get('content-type') };
 }
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -34,6 +34,8 @@ describe('auth: tokens and headers', () => {
   it('answers POST /auth/token with a bare JSON string by default, usable as a bearer token', async () => {
     const res = await postToken(t.service.url, { 'x-account-id': t.demo.accountId }, credentials());
     expect(res.status).toBe(200);
+    // The reference's answer is a JSON string: JSON, labelled so.
+    expect(res.type).toMatch(/^application\/json\b/);
     expect(typeof res.json).toBe('string');
     expect(res.json as string).toMatch(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
     const api = makeApi(t.service.url, { authorization: `Bearer ${res.json as string}`, 'x-account-id': t.demo.accountId, 'x-workspace-id': t.demo.workspaceId });
@@ -129,6 +131,7 @@ describe('auth: service options', () => {
     try {
       const res = await postToken(t.service.url, { 'x-account-id': t.demo.accountId }, { key: t.demo.user.apiKey, secret: t.demo.user.apiSecret });
       expect(res.status).toBe(200);
+      expect(res.type).toMatch(/^application\/json\b/);
       expect(res.json).toEqual({ token: expect.stringMatching(/^eyJ/), expires_in: 900 });
       // The helper took the token out of the object and it works.
       expect((await t.api('GET', '/workspaces/folders/hierarchy')).status).toBe(200);

@@ -7,7 +7,7 @@ import { readdirSync, readlinkSync } from 'node:fs';
 import { get as httpGet, type ClientRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SignedDownload } from '../../shared/api/index.js';
+import { SignedDownload } from '../helpers/served.js';
 import { faults } from '../helpers/engine.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { createAsset, putSigned, requestUpload, sha256, statusAndCode, upload } from '../helpers/uploads.js';

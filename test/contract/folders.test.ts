@@ -3,7 +3,7 @@
  * deleting empty, non-empty and whole subtrees (each item gets a tombstone in the feed).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Asset, ChangesPage, Folder, FolderDetail, Hierarchy } from '../../shared/api/index.js';
+import { Asset, ChangesPage, Folder, FolderDetail, Hierarchy } from '../helpers/served.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { createAsset, statusAndCode } from '../helpers/uploads.js';
 

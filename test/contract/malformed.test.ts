@@ -24,6 +24,9 @@ const ROUTES: Array<[Method, string]> = [...new Set(PERMISSIONS.map((p) => `${p.
   return [method, path];
 });
 
+/** The protocol document is public: it reads no header and no token. */
+const PUBLIC_DOCUMENT = '/openapi.json';
+
 /** Routes whose success would end the caller's user, account or workspace: they only get bodies that must fail before any handler runs. */
 const DESTRUCTIVE = new Set(['DELETE /users', 'DELETE /accounts', 'DELETE /workspaces']);
 /** Routes without a path id that read a JSON object body: anything but an object must be a 4xx. */
@@ -82,9 +85,9 @@ const PROBES: Probe[] = [
     name: 'non-UUID x-workspace-id', headers: { 'x-workspace-id': 'workspace-1' }, expect: 400,
     applies: (_m, p) => p.startsWith('/workspaces') && p !== '/workspaces' && !p.startsWith('/workspaces/upload'),
   },
-  { name: 'non-UUID x-account-id', headers: { 'x-account-id': "1' OR '1'='1" }, expect: 400, applies: (_m, p) => !p.startsWith('/users') },
-  { name: 'two x-account-id values', headers: { 'x-account-id': `${randomUUID()}, ${randomUUID()}` }, expect: 400, applies: (_m, p) => !p.startsWith('/users') },
-  { name: 'Authorization not a bearer token', headers: { authorization: 'Basic dXNlcjpwYXNz' }, expect: 400, applies: (_m, p) => p !== '/auth/token' },
+  { name: 'non-UUID x-account-id', headers: { 'x-account-id': "1' OR '1'='1" }, expect: 400, applies: (_m, p) => !p.startsWith('/users') && p !== PUBLIC_DOCUMENT },
+  { name: 'two x-account-id values', headers: { 'x-account-id': `${randomUUID()}, ${randomUUID()}` }, expect: 400, applies: (_m, p) => !p.startsWith('/users') && p !== PUBLIC_DOCUMENT },
+  { name: 'Authorization not a bearer token', headers: { authorization: 'Basic dXNlcjpwYXNz' }, expect: 400, applies: (_m, p) => p !== '/auth/token' && p !== PUBLIC_DOCUMENT },
 ];
 
 /** Percent-encodings that do not decode: a lone `%`, a non-hex digit, cut or overlong UTF-8. */
@@ -250,7 +253,7 @@ describe('malformed input', () => {
     try {
       const failures: string[] = [];
       let limited = 0;
-      for (const [method, template] of ROUTES.filter(([, p]) => p !== '/auth/token')) {
+      for (const [method, template] of ROUTES.filter(([, p]) => p !== '/auth/token' && p !== PUBLIC_DOCUMENT)) {
         const forged = `${randomUUID()}.${randomUUID()}.${randomUUID()}`.replace(/-/g, '');
         const res = await own.api(method, fill(template, randomUUID()), { headers: { authorization: `Bearer ${forged}` }, ...(hasBody(method) ? { body: {} } : {}) });
         const retryAfter = Number(res.headers.get('retry-after'));

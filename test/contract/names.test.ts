@@ -8,7 +8,7 @@
  */
 import { posix, win32 } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Asset, Folder, Hierarchy } from '../../shared/api/index.js';
+import { Asset, Folder, Hierarchy } from '../helpers/served.js';
 import { hostilePath, refusedName, shown } from '../helpers/hostile-names.js';
 import type { Rng } from '../helpers/rng.js';
 import { runRng } from '../helpers/run-seed.js';

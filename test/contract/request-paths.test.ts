@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Asset, AssetVersion } from '../../shared/api/index.js';
+import type { Asset, AssetVersion } from '../helpers/served.js';
 import { startService, type RunningService } from '../../service/index.js';
 import { SMALL_BLOB_BYTES } from '../../service/blob/store.js';
 import { errorCode, getToken, makeApi, receive, startTestService, type ApiResponse, type TestService } from '../helpers/service.js';

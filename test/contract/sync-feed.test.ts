@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChangesPage, Hierarchy, type AssetEntry, type Change, type Folder } from '../../shared/api/index.js';
+import { ChangesPage, Hierarchy, type AssetEntry, type Change, type Folder } from '../helpers/served.js';
 import { startTestService, type Api, type TestService } from '../helpers/service.js';
 import { createAsset, postAsset, postVersion, sha256, statusAndCode } from '../helpers/uploads.js';
 

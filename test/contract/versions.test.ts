@@ -3,7 +3,7 @@
  * idempotent retries of one key, deleting and restoring versions, and the history of it all.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Asset, AssetVersion, HistoryEntry, Hierarchy } from '../../shared/api/index.js';
+import { Asset, AssetVersion, HistoryEntry, Hierarchy } from '../helpers/served.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { createAsset, postVersion, requestUpload, sha256, statusAndCode, upload } from '../helpers/uploads.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Success, Workspace, WorkspaceMember } from '../../shared/api/index.js';
+import { Success, Workspace, WorkspaceMember } from '../helpers/served.js';
 import { errorCode, startTestService, type Session, type TestService } from '../helpers/service.js';
 
 let t: TestService;

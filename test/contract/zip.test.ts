@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Comment, Hierarchy } from '../../shared/api/index.js';
+import { Comment, Hierarchy } from '../helpers/served.js';
 import { errorCode, startTestService, type TestService } from '../helpers/service.js';
 import { postVersion, sha256, upload } from '../helpers/uploads.js';
 import { unzip } from '../helpers/zip.js';

@@ -65,7 +65,7 @@ const clickNotice = (title: string): Promise<void> =>
 async function colleagueVersion(asset: Asset, bytes: Buffer, contentType: string): Promise<string> {
   const ticket = await service.colleague.api<{ key: string; signed_url: string }>(
     'POST',
-    `/workspaces/upload?file_name=${encodeURIComponent(asset.file_name)}&content_type=${contentType}&checksum=${sha256(bytes)}&size=${bytes.length}`,
+    `/workspaces/upload?file_name=${encodeURIComponent(asset.file_name ?? '')}&content_type=${contentType}&checksum=${sha256(bytes)}&size=${bytes.length}`,
   );
   expect((await fetch(ticket.json.signed_url, { method: 'PUT', body: bytes })).status).toBe(200);
   const made = await service.colleague.api<{ id: string }>('POST', `/workspaces/assets/${asset.id}/versions`, { body: { key: ticket.json.key, checksum: sha256(bytes), commit_parent_id: asset.current_version_id } });

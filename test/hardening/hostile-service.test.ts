@@ -16,6 +16,7 @@ import { MARKER_FILE_NAME, TEMP_FILE_PREFIX, WORKSPACE_TRASH_DIR } from '../../m
 import { MAX_PATH_BYTES, sanitizeName } from '../../main/local/paths.js';
 import { createLogger } from '../../main/logging.js';
 import { ServiceClient, isServiceError } from '../../main/service-client/index.js';
+import { ListingAnswer } from '../../main/service-client/ours.js';
 import type { SyncReport } from '../../shared/engine.js';
 import { TEST_BACKOFF, sha256, walkFiles } from '../helpers/engine.js';
 import { startHostileServers, type HostileServers } from './hostile-server.js';
@@ -175,8 +176,8 @@ describe('a hostile service', () => {
 
   it('places a tree 10,000 folders deep only as deep as a disk can hold, and says what it left out', () => {
     const folders = Array.from({ length: 10_000 }, (_, i) => ({ id: `f${i}`, workspace_id: 'w', parent_id: i === 0 ? null : `f${i - 1}`, name: 'deep-folder', sequence: 1, isActive: true }));
-    const bottom = { id: 'a-bottom', folder_id: 'f9999', name: 'x', file_name: 'x', current_version_id: 'v', version_number: 1, checksum: sha256(''), size: 0, sequence: 1, locked_by_user_id: null, isActive: true };
-    const placed = placeRemoteTree(treeFromListing({ workspace_id: 'w', sequence: 1, folders, assets: [bottom] }));
+    const bottom = { id: 'a-bottom', folder_id: 'f9999', name: 'x', file_name: 'x', current_version_id: 'v', version_number: 1, checksum: sha256(''), size: 0, sequence: 1, isActive: true };
+    const placed = placeRemoteTree(treeFromListing(ListingAnswer.parse({ workspace_id: 'w', sequence: 1, folders, assets: [bottom] })));
     expect(placed.folders.size).toBe(Math.floor((MAX_PATH_BYTES + 1) / 'deep-folder/'.length));
     for (const folder of placed.folders.values()) expect(Buffer.byteLength(folder.path)).toBeLessThanOrEqual(MAX_PATH_BYTES);
     expect([...placed.unplaced]).toEqual(['a-bottom']);

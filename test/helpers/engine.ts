@@ -9,7 +9,7 @@ import { mkdtemp, mkdir, readdir, readFile, rm, writeFile, lstat } from 'node:fs
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { afterEach } from 'vitest';
-import type { Asset, AssetVersion, Hierarchy } from '../../shared/api/index.js';
+import type { Asset, AssetVersion, Listing } from '../../main/service-client/index.js';
 import type { SyncReport } from '../../shared/engine.js';
 import { SyncEngine, type EngineOptions, type EngineWorkspace } from '../../main/engine/engine.js';
 import { openIndex, type SyncIndex } from '../../main/index/sync-index.js';
@@ -17,6 +17,8 @@ import { sanitizeName } from '../../main/local/paths.js';
 import { MARKER_FILE_NAME, TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX } from '../../main/local/own-files.js';
 import { removeTreeSync, trashFilesFor } from './disk.js';
 import { serviceVariant } from './service-variant.js';
+import { startPrismProxy } from './prism.js';
+import { newHasher } from '../../main/local/checksum.js';
 import { createLogger, type Logger } from '../../main/logging.js';
 import { ServiceClient, type RetryEvent } from '../../main/service-client/index.js';
 import { startService, type DemoInfo, type DemoOptions, type FaultOptions, type RunningService, type ServiceOptions } from '../../service/index.js';
@@ -36,10 +38,22 @@ process.env.XDG_DATA_HOME = TRASH_HOME;
 export async function trashedChecksums(): Promise<string[]> {
   const dir = trashFilesFor(tmpdir(), join(TRASH_HOME, 'Trash'));
   const files = await walkFiles(dir);
-  return Promise.all(files.map(async (rel) => sha256(await readFile(join(dir, rel)))));
+  return Promise.all(files.map(async (rel) => checksumOf(await readFile(join(dir, rel)))));
 }
 
 export const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex');
+
+const VARIANT_ALGORITHM = serviceVariant().checksumAlgorithm ?? 'sha256';
+
+/**
+ * The bytes' checksum as the client holds it (main/local/checksum.ts), in the algorithm of the
+ * service variant the tests run against: SHA-256 hex by default, `md5:<hex>` against an MD5 service.
+ */
+export function checksumOf(bytes: Uint8Array | string): string {
+  const hasher = newHasher(VARIANT_ALGORITHM);
+  hasher.update(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
+  return hasher.digest();
+}
 
 /** Fault options with everything off but what is given. */
 export const faults = (f: Partial<FaultOptions>): FaultOptions => ({ latencyMs: 0, error5xx: 0, drop: 0, truncate: 0, seed: 1, ...f });
@@ -56,7 +70,7 @@ export interface Credentials {
 }
 
 export function serviceClient(
-  service: RunningService,
+  service: RunningService | { url: string },
   accountId: string,
   credentials: Credentials,
   options: { maxAttempts?: number; onRetry?: (event: RetryEvent) => void } = {},
@@ -82,7 +96,7 @@ export class RemoteActor {
   /** Asks for a signed URL and PUTs the bytes: the key is ready to commit. */
   async upload(bytes: Buffer | string, fileName = 'file.bin'): Promise<{ key: string; checksum: string; size: number }> {
     const data = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
-    const checksum = sha256(data);
+    const checksum = checksumOf(data);
     const ticket = await this.client.requestUpload(this.workspaceId, { fileName, contentType: 'application/octet-stream', checksum, size: data.length });
     await this.client.putSignedUpload(ticket.signed_url, data, { size: data.length });
     return { key: ticket.key, checksum, size: data.length };
@@ -119,7 +133,7 @@ export class RemoteActor {
     return this.client.createVersion(this.workspaceId, assetId, { key: up.key, checksum: up.checksum, size: up.size, commit_parent_id: asset.current_version_id });
   }
 
-  hierarchy(includeDeleted = false): Promise<Hierarchy> {
+  hierarchy(includeDeleted = false): Promise<Listing> {
     return this.client.getHierarchy(this.workspaceId, { includeDeleted });
   }
 
@@ -130,8 +144,9 @@ export class RemoteActor {
     return entry;
   }
 
-  versions(assetId: string): Promise<AssetVersion[]> {
-    return this.client.listVersions(this.workspaceId, assetId);
+  /** The asset's versions, newest first (the reference promises no order). */
+  async versions(assetId: string): Promise<AssetVersion[]> {
+    return (await this.client.listVersions(this.workspaceId, assetId)).sort((a, b) => b.version_number - a.version_number);
   }
 }
 
@@ -183,12 +198,12 @@ export async function walkFiles(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-/** The files a user sees in a workspace folder (the engine's marker left out), with their SHA-256. */
+/** The files a user sees in a workspace folder (the engine's marker left out), with their checksums (`checksumOf`). */
 export async function localFiles(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const rel of await walkFiles(dir)) {
     if (rel === MARKER_FILE_NAME) continue;
-    out.set(rel, sha256(await readFile(join(dir, rel))));
+    out.set(rel, checksumOf(await readFile(join(dir, rel))));
   }
   return out;
 }
@@ -335,13 +350,17 @@ export function worlds(): (options?: Parameters<typeof startWorld>[0]) => Promis
 
 export async function startWorld(options: { service?: Partial<ServiceOptions>; demo?: DemoOptions } = {}): Promise<World> {
   const service = await startService({ ...serviceVariant(), ...options.service });
+  // Under ASSET_SYNC_VIA_PRISM=1 every client talks to the service through Stoplight Prism as a
+  // validating proxy, and a world whose requests or answers left docs/openapi.json fails on close.
+  const prism = process.env.ASSET_SYNC_VIA_PRISM === '1' ? await startPrismProxy(service.url) : undefined;
+  const api = { url: prism?.url ?? service.url };
   const home = await mkdtemp(join(tmpdir(), 'asset-sync-it-'));
   const devices: Device[] = [];
   const clients: ServiceClient[] = [];
   try {
     const demo = await service.seedDemo(options.demo);
     const actor = (c: { apiKey: string; apiSecret: string }): RemoteActor => {
-      const client = serviceClient(service, demo.accountId, { key: c.apiKey, secret: c.apiSecret });
+      const client = serviceClient(api, demo.accountId, { key: c.apiKey, secret: c.apiSecret });
       clients.push(client);
       return new RemoteActor(client, demo.workspaceId);
     };
@@ -365,7 +384,7 @@ export async function startWorld(options: { service?: Partial<ServiceOptions>; d
         const index = openIndex(indexFile, { backoff: TEST_BACKOFF });
         const retries: RetryEvent[] = [];
         const credentials = deviceOptions.credentials ?? { key: demo.user.apiKey, secret: demo.user.apiSecret };
-        const client = serviceClient(service, demo.accountId, credentials, { onRetry: (event) => retries.push(event) });
+        const client = serviceClient(api, demo.accountId, credentials, { onRetry: (event) => retries.push(event) });
         const workspaces = deviceOptions.workspaces ?? [{ id: demo.workspaceId }];
         const engine = new SyncEngine({
           root,
@@ -392,12 +411,16 @@ export async function startWorld(options: { service?: Partial<ServiceOptions>; d
       async close() {
         await Promise.all(devices.map((d) => d.close().catch(() => undefined)));
         await Promise.all(clients.map((c) => c.close()));
+        await prism?.close();
         await service.stop();
         removeTreeSync(home);
+        const violations = prism?.violations ?? [];
+        if (violations.length > 0) throw new Error(`Prism saw ${violations.length} violation(s) of docs/openapi.json: ${JSON.stringify(violations.slice(0, 5))}`);
       },
     };
     return world;
   } catch (error) {
+    await prism?.close();
     await service.stop();
     removeTreeSync(home);
     throw error;

@@ -5,12 +5,15 @@
  * a variant, so the client is shown to converge against each shape the protocol allows.
  */
 import type { ServiceOptions } from '../../service/index.js';
+import { ANSWER_VARIANTS } from '../../service/http/variants.js';
 
 const VARIANTS: Record<string, readonly string[]> = {
   listingShape: ['full', 'minimal'],
   tokenShape: ['string', 'object'],
   errorShape: ['object', 'flat'],
   workspacesShape: ['object', 'list'],
+  checksumAlgorithm: ['sha256', 'md5'],
+  ...ANSWER_VARIANTS,
 };
 
 export function serviceVariant(text = process.env.ASSET_SYNC_SERVICE_VARIANT ?? ''): Partial<ServiceOptions> {

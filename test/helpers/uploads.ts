@@ -3,7 +3,7 @@
  * signed URL, PUT the bytes to the blob origin (no bearer token), then commit the key.
  */
 import { createHash } from 'node:crypto';
-import type { Asset, AssetVersion } from '../../shared/api/index.js';
+import type { Asset, AssetVersion } from './served.js';
 import { errorCode, type Api, type ApiResponse } from './service.js';
 
 export const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex');

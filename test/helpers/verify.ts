@@ -17,7 +17,7 @@
  * 5. Nothing was written outside the sync root (nor the index files beside it).
  */
 import { relative, sep } from 'node:path';
-import type { AssetVersion } from '../../shared/api/index.js';
+import type { AssetVersion } from '../../main/service-client/index.js';
 import { localChecksums, remoteChecksums, tempFiles, trashedChecksums, walkFiles, type World } from './engine.js';
 import type { Edit, Ledger } from './ledger.js';
 

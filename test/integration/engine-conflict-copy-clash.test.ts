@@ -16,7 +16,7 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AssetVersion } from '../../shared/api/index.js';
+import type { AssetVersion } from '../../main/service-client/index.js';
 import { bytesFor, faults, injector, localChecksums, remoteChecksums, sha256, worlds, type Device, type RemoteEntry, type World } from '../helpers/engine.js';
 import { Rng } from '../helpers/rng.js';
 

@@ -5,7 +5,7 @@
 import { rename, unlink } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { SyncReport } from '../../shared/engine.js';
-import { faults, idle, localChecksums, remoteChecksums, sha256, worlds } from '../helpers/engine.js';
+import { faults, idle, localChecksums, remoteChecksums, checksumOf, worlds } from '../helpers/engine.js';
 
 const world = worlds();
 
@@ -27,14 +27,14 @@ describe('conflict', () => {
     // The service's version stays at the path, on disk and on the service.
     expect((await laptop.read(path)).toString()).toBe('brief, the colleague\'s edit\n');
     expect(await w.user.versions(entry.assetId)).toHaveLength(versionsBefore.length + 1);
-    expect((await w.user.assetAt(path)).checksum).toBe(sha256('brief, the colleague\'s edit\n'));
+    expect((await w.user.assetAt(path)).checksum).toBe(checksumOf('brief, the colleague\'s edit\n'));
 
     // The local edit is beside it, named after the device and the time, and uploaded as a new asset.
     const local = await localChecksums(laptop.dir);
     const copies = local.filter(([p]) => /^Campaigns\/Spring\/brief \(conflicted copy laptop \d{4}-\d{2}-\d{2} \d{6}\)\.md$/.test(p));
     expect(copies).toHaveLength(1);
     const [copyPath, copySum] = copies[0] as [string, string];
-    expect(copySum).toBe(sha256('brief, the laptop\'s edit\n'));
+    expect(copySum).toBe(checksumOf('brief, the laptop\'s edit\n'));
     const copy = await w.user.assetAt(copyPath);
     expect(copy.checksum).toBe(copySum);
     expect(await w.user.versions(copy.assetId)).toHaveLength(1);
@@ -87,7 +87,7 @@ describe('conflict', () => {
     const laptopFiles = await localChecksums(laptop.dir);
     expect(laptopFiles).toEqual(await localChecksums(desktop.dir));
     expect(laptopFiles).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
-    expect(laptopFiles.filter(([p]) => p.startsWith('Docs/asset-naming (conflicted copy desktop ')).map(([, sum]) => sum)).toEqual([sha256('desktop wording\n')]);
+    expect(laptopFiles.filter(([p]) => p.startsWith('Docs/asset-naming (conflicted copy desktop ')).map(([, sum]) => sum)).toEqual([checksumOf('desktop wording\n')]);
   });
 });
 
@@ -159,7 +159,7 @@ describe('lock held by someone else', () => {
     const versions = await w.user.versions(entry.assetId);
     expect(versions).toHaveLength(versionsBefore.length + 1);
     expect(versions[0]?.commit_parent_id).toBe(entry.versionId);
-    expect(versions[0]?.checksum).toBe(sha256('guidelines v-next'));
+    expect(versions[0]?.checksum).toBe(checksumOf('guidelines v-next'));
     expect(laptop.engine.status().workspaces[0]?.problems).toEqual([]);
     expect(laptop.engine.status().state).toBe('up-to-date');
   });
@@ -228,7 +228,7 @@ describe('lock held by someone else', () => {
     const report = await laptop.sync();
 
     expect(report.workspaces[0]?.problems.map((p) => p.kind)).toEqual(['locked']);
-    expect((await w.user.assetAt('Docs/just-saved.txt')).checksum).toBe(sha256('saved a moment ago'));
+    expect((await w.user.assetAt('Docs/just-saved.txt')).checksum).toBe(checksumOf('saved a moment ago'));
   });
 
   it('names the holder by user id when the service cannot list the workspace members', async () => {

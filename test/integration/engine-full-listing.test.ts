@@ -46,15 +46,15 @@ describe('periodic full listing', () => {
   async function missChangesUpToNow(home: string, wsId: string, colleague: RemoteActor): Promise<void> {
     const now = (await colleague.hierarchy()).sequence;
     const index = openIndex(join(home, 'index.db'));
-    const at = index.workspaces.require(wsId).sequence ?? 0;
-    expect(now).toBeGreaterThan(at);
+    const at = index.workspaces.require(wsId).sequence ?? '0';
+    expect(BigInt(now)).toBeGreaterThan(BigInt(at));
     expect(index.remote.saveTree(wsId, { sequence: now, since: at })).toBe(true);
     index.close();
   }
 
   function ageLastListing(home: string, wsId: string, ms: number): void {
     const index = openIndex(join(home, 'index.db'));
-    const at = index.workspaces.require(wsId).sequence ?? 0;
+    const at = index.workspaces.require(wsId).sequence ?? '0';
     expect(index.remote.saveTree(wsId, { sequence: at, since: at }, Date.now() - ms)).toBe(true);
     index.close();
   }

@@ -4,7 +4,7 @@
  */
 import { appendFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { idle, localChecksums, remoteChecksums, sha256, tempFiles, worlds } from '../helpers/engine.js';
+import { idle, localChecksums, remoteChecksums, checksumOf, tempFiles, worlds } from '../helpers/engine.js';
 
 const world = worlds();
 
@@ -69,7 +69,7 @@ describe('local edit', () => {
     const versions = await w.user.versions(before.assetId);
     expect(versions).toHaveLength(versionsBefore.length + 1);
     expect(versions[0]?.commit_parent_id).toBe(before.versionId);
-    expect(versions[0]?.checksum).toBe(sha256('naming rules, edited on the laptop\n'));
+    expect(versions[0]?.checksum).toBe(checksumOf('naming rules, edited on the laptop\n'));
     expect((await w.user.assetAt(path)).assetId).toBe(before.assetId);
 
     expect(idle(await laptop.sync())).toBe(true);
@@ -91,7 +91,7 @@ describe('local edit', () => {
 
     expect(report.ok).toBe(true);
     const entry = await w.user.assetAt('Drafts/2025/moodboard.png');
-    expect(entry.checksum).toBe(sha256('a moodboard'));
+    expect(entry.checksum).toBe(checksumOf('a moodboard'));
     expect(await w.user.versions(entry.assetId)).toHaveLength(1);
     expect(idle(await laptop.sync())).toBe(true);
     expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
@@ -150,7 +150,7 @@ describe('a file still being written', () => {
     const report = await laptop.sync();
     expect(report.ok).toBe(true);
     const entry = await w.user.assetAt(path);
-    expect(entry.checksum).toBe(sha256(await laptop.read(path)));
+    expect(entry.checksum).toBe(checksumOf(await laptop.read(path)));
     expect(await w.user.versions(entry.assetId)).toHaveLength(1);
     expect(laptop.engine.status().state).toBe('up-to-date');
   });

@@ -4,7 +4,7 @@
  */
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { idle, localChecksums, remoteChecksums, sha256, worlds } from '../helpers/engine.js';
+import { idle, localChecksums, remoteChecksums, checksumOf, worlds } from '../helpers/engine.js';
 
 const world = worlds();
 
@@ -190,7 +190,7 @@ describe('remote rename or move', () => {
     expect(await laptop.exists('Docs/budget.xlsx')).toBe(false);
     expect((await laptop.read('Docs/budget-2025.xlsx')).toString()).toBe('new figures');
     const versions = await w.user.versions(entry.assetId);
-    expect(versions[0]?.checksum).toBe(sha256('new figures'));
+    expect(versions[0]?.checksum).toBe(checksumOf('new figures'));
     expect(versions[0]?.commit_parent_id).toBe(entry.versionId);
     expect(await localChecksums(laptop.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
   });

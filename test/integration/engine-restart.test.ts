@@ -87,7 +87,7 @@ describe('restart with a stored remote tree', () => {
     const wsId = service.info.workspace_id;
     // A cursor the service never gave (an index restored from another machine's backup): 410.
     const index = openIndex(join(home, 'index.db'));
-    index.remote.saveTree(wsId, { sequence: 1_000_000_000 });
+    index.remote.saveTree(wsId, { sequence: '1000000000' });
     index.close();
     await colleague.createFile('Docs/after-the-restore.md', 'new');
     await service.settled();
@@ -101,7 +101,7 @@ describe('restart with a stored remote tree', () => {
     expect(report.ok).toBe(true);
     expect(service.count(HIERARCHY, mark)).toBe(1);
     expect(await localChecksums(dir)).toEqual(await remoteChecksums(user.client, wsId));
-    expect(second.index.workspaces.get(wsId)?.sequence).toBeLessThan(1_000_000_000);
+    expect(Number(second.index.workspaces.get(wsId)?.sequence)).toBeLessThan(1_000_000_000);
   });
 
   it('lists in full when the index holds no usable tree', async () => {
@@ -111,7 +111,7 @@ describe('restart with a stored remote tree', () => {
     // Rows written without the service's names (an index from before the tree was kept).
     const index = openIndex(join(home, 'index.db'));
     const kept = index.remote.load(wsId);
-    index.remote.replaceAll(wsId, { folders: kept.folders.values(), files: kept.files.values(), sequence: index.workspaces.get(wsId)?.sequence ?? 0 });
+    index.remote.replaceAll(wsId, { folders: kept.folders.values(), files: kept.files.values(), sequence: index.workspaces.get(wsId)?.sequence ?? '0' });
     index.close();
     await colleague.client.deleteAssets(wsId, [(await colleague.assetAt('Docs/budget.xlsx')).assetId]);
     await service.settled();

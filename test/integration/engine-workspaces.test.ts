@@ -3,7 +3,7 @@
  * one account under one sync root, each in its own folder.
  */
 import { describe, expect, it } from 'vitest';
-import type { Workspace } from '../../shared/api/index.js';
+import type { Workspace } from '../helpers/served.js';
 import { sanitizeName } from '../../main/local/paths.js';
 import { idle, localChecksums, remoteChecksums, sha256, worlds, RemoteActor } from '../helpers/engine.js';
 import { signIn } from '../helpers/service.js';

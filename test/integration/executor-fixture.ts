@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import type { ActivityItem, Problem } from '../../shared/engine.js';
-import type { Asset } from '../../shared/api/index.js';
+import { sequenceNumber, type Asset } from '../../main/service-client/index.js';
 import { openIndex, type SyncIndex } from '../../main/index/sync-index.js';
 import { hashFile } from '../../main/local/hash.js';
 import { readStamp } from '../../main/local/stamp.js';
@@ -150,7 +150,7 @@ export async function remoteFileOf(client: ServiceClient, ws: string, assetId: s
     checksum: version.checksum,
     size: version.size,
     lockedByUserId: asset.locked_by_user_id ?? null,
-    sequence: asset.sequence,
+    sequence: sequenceNumber(typeof asset.sequence === 'number' || typeof asset.sequence === 'string' ? asset.sequence : undefined),
   };
 }
 

@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ServiceClient, type UploadRequest, type CallOptions } from '../../main/service-client/index.js';
-import type { UploadTicket } from '../../shared/api/index.js';
+import type { UploadTicket } from '../helpers/served.js';
 import { executePlan, recoverJournal } from '../../main/sync/executor/execute-plan.js';
 import type { LocalFile } from '../../main/sync/model.js';
 import { clientOptions, putAsset, remoteFileOf, executorWorld, writeLocal, type Harness } from './executor-fixture.js';
@@ -115,7 +115,7 @@ describe('recoverJournal', () => {
     const stale = await putAsset(h.colleague, h.ws, { name: 'stale.bin', bytes: Buffer.from('stale bytes') });
     const wantedRemote = await remoteFileOf(h.client, h.ws, wanted.id, 'wanted.bin');
     const staleRemote = await remoteFileOf(h.client, h.ws, stale.id, 'stale.bin');
-    h.index.remote.replaceAll(h.ws, { folders: [], files: [wantedRemote, { ...staleRemote, checksum: 'f'.repeat(64) }], sequence: 1 });
+    h.index.remote.replaceAll(h.ws, { folders: [], files: [wantedRemote, { ...staleRemote, checksum: 'f'.repeat(64) }], sequence: '1' });
     const keep = '.assetsync-00000000000000a1.part';
     const drop = '.assetsync-00000000000000a2.part';
     const stray = 'Deep/.assetsync-00000000000000a3.part';
@@ -139,7 +139,7 @@ describe('recoverJournal', () => {
     const bytes = Buffer.from('placed bytes');
     const asset = await putAsset(h.colleague, h.ws, { name: 'placed.bin', bytes });
     const remote = await remoteFileOf(h.client, h.ws, asset.id, 'placed.bin');
-    h.index.remote.replaceAll(h.ws, { folders: [], files: [remote], sequence: 1 });
+    h.index.remote.replaceAll(h.ws, { folders: [], files: [remote], sequence: '1' });
     // Placing links the temp file to its name and then removes the temp name: the crash came between.
     const temp = '.assetsync-00000000000000b1.part';
     await writeFile(path.join(h.root, temp), bytes);

@@ -34,6 +34,6 @@ if (mode === 'base') {
   index.remote.replaceAll('ws-1', {
     folders: [],
     files: rows<RemoteFile>((i) => remoteFile(i, { path: `Crash/${i}.bin` })),
-    sequence: 999_999,
+    sequence: '999999',
   });
 }

@@ -33,7 +33,7 @@ describe('index after a crash', () => {
     withIndex((index) => {
       index.workspaces.add(workspace());
       index.base.putFiles('ws-1', files);
-      index.remote.replaceAll('ws-1', { folders: [], files: remote, sequence: 10 }, 5000);
+      index.remote.replaceAll('ws-1', { folders: [], files: remote, sequence: '10' }, 5000);
     });
 
     await killMidWrite(mode);
@@ -43,7 +43,7 @@ describe('index after a crash', () => {
     withIndex((index) => {
       expect(index.base.load('ws-1').files).toEqual(new Map(files.map((f) => [pathKey(f.path), f])));
       expect([...index.remote.load('ws-1').files.values()].sort((a, b) => a.sequence - b.sequence)).toEqual(remote);
-      expect(index.workspaces.get('ws-1')).toMatchObject({ sequence: 10, lastFullListingAt: 5000 });
+      expect(index.workspaces.get('ws-1')).toMatchObject({ sequence: '10', lastFullListingAt: 5000 });
       // And it takes writes again.
       index.base.putFile('ws-1', baseFile(5000));
       expect(index.base.getFile('ws-1', baseFile(5000).path)).toEqual(baseFile(5000));

@@ -43,6 +43,12 @@ export function workspace(id = 'ws-1'): NewWorkspace {
   return { id, accountId: 'acct-1', name: `Workspace ${id}`, localPath: `/home/ana/Asset Sync/${id}` };
 }
 
+/** Adds a workspace row to an index of an older version, as every version's store wrote it. */
+export function addOldWorkspace(db: { prepare(sql: string): { run(...values: unknown[]): unknown } }, id = 'ws-1'): void {
+  const w = workspace(id);
+  db.prepare("INSERT INTO workspaces (id, account_id, name, local_path, excluded_paths, paused) VALUES (?, ?, ?, ?, '[]', 0)").run(w.id, w.accountId, w.name, w.localPath);
+}
+
 export function baseFile(i: number, overrides: Partial<BaseFile> = {}): BaseFile {
   return {
     path: `Brand/Logos/logo-${i}.psd`,

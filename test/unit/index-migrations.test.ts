@@ -9,8 +9,7 @@ import { hashBuffer } from '../../main/local/hash.js';
 import { createIgnoreMatcher } from '../../main/local/ignore.js';
 import { pathKey } from '../../main/local/paths.js';
 import { scanTree } from '../../main/local/scanner.js';
-import { WorkspaceStore } from '../../main/index/workspaces.js';
-import { baseFile, useTempIndex, workspace } from './index-fixtures.js';
+import { addOldWorkspace, baseFile, useTempIndex, workspace } from './index-fixtures.js';
 
 const { file: indexFile } = useTempIndex();
 
@@ -61,7 +60,7 @@ describe('index schema', () => {
   it('migrates a version 1 database and keeps its data', () => {
     const old = openDatabase(indexFile());
     expect(migrate(old, MIGRATIONS.slice(0, 1))).toBe(1);
-    new WorkspaceStore(old).add(workspace());
+    addOldWorkspace(old);
     // Rows as version 1 wrote them (today's store names columns added since).
     const putFile = old.prepare('INSERT INTO base_files (workspace_id, path_key, path, asset_id, version_id, checksum, size, mtime_ns, inode) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     for (const f of [baseFile(1), baseFile(2)]) putFile.run('ws-1', pathKey(f.path), f.path, f.assetId, f.versionId, f.checksum, f.size, f.mtimeNs, f.inode);
@@ -90,7 +89,7 @@ describe('index schema', () => {
   it('migrates a version 2 journal so its open entries are found by path, whatever the case', () => {
     const old = openDatabase(indexFile());
     expect(migrate(old, MIGRATIONS.slice(0, 2))).toBe(2);
-    new WorkspaceStore(old).add(workspace());
+    addOldWorkspace(old);
     old
       .prepare("INSERT INTO journal (workspace_id, kind, path, state, started_at, updated_at) VALUES ('ws-1', 'download', 'Art/Hero.PSD', '{}', 1, 1)")
       .run();
@@ -116,7 +115,7 @@ describe('index schema', () => {
     }
     const old = openDatabase(indexFile());
     expect(migrate(old, MIGRATIONS.slice(0, 5))).toBe(5);
-    new WorkspaceStore(old).add(workspace());
+    addOldWorkspace(old);
     const putRow = old.prepare('INSERT INTO hash_cache (workspace_id, path_key, size, mtime_ns, inode, checksum) VALUES (?, ?, ?, ?, ?, ?)');
     for (const name of names) {
       const stats = lstatSync(path.join(dir, name), { bigint: true });

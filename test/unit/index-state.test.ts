@@ -14,7 +14,7 @@ describe('workspaces', () => {
       expect(added).toMatchObject({ sequence: null, lastFullListingAt: null, excludedPaths: [], paused: false });
       index.workspaces.add({ ...workspace('ws-2'), excludedPaths: ['Archive'], paused: true });
       index.workspaces.update('ws-1', { name: 'Brand', excludedPaths: ['Raw footage', 'Old/2019'], paused: true });
-      index.remote.replaceAll('ws-1', { folders: [], files: [], sequence: 1532 }, 1_700_000_000_000);
+      index.remote.replaceAll('ws-1', { folders: [], files: [], sequence: '1532' }, 1_700_000_000_000);
     });
 
     withIndex((index) => {
@@ -23,7 +23,7 @@ describe('workspaces', () => {
         accountId: 'acct-1',
         name: 'Brand',
         localPath: '/home/ana/Asset Sync/ws-1',
-        sequence: 1532,
+        sequence: '1532',
         lastFullListingAt: 1_700_000_000_000,
         excludedPaths: ['Raw footage', 'Old/2019'],
         paused: true,
@@ -47,7 +47,7 @@ describe('workspaces', () => {
       index.workspaces.add(workspace('ws-2'));
       for (const ws of ['ws-1', 'ws-2']) {
         index.base.putFiles(ws, [baseFile(1)]);
-        index.remote.replaceAll(ws, { folders: [], files: [remoteFile(1)], sequence: 5 });
+        index.remote.replaceAll(ws, { folders: [], files: [remoteFile(1)], sequence: '5' });
         index.hashCache(ws).put('a.txt', { size: 1, mtimeNs: '1', inode: 1, checksum: checksumOf(1) });
         index.journal.begin({ workspaceId: ws, kind: 'upload', path: 'a.txt' });
         index.errors.record(ws, 'a.txt', { message: 'failed' });
@@ -78,22 +78,22 @@ describe('remote state', () => {
   it('replaces everything with a full listing and moves the cursor with it', () => {
     withIndex((index) => {
       index.workspaces.add(workspace());
-      index.remote.replaceAll('ws-1', { folders, files: [remoteFile(1), remoteFile(2)], sequence: 10 }, 1000);
-      index.remote.replaceAll('ws-1', { folders: folders.slice(0, 1), files: [remoteFile(3)], sequence: 20 }, 2000);
+      index.remote.replaceAll('ws-1', { folders, files: [remoteFile(1), remoteFile(2)], sequence: '10' }, 1000);
+      index.remote.replaceAll('ws-1', { folders: folders.slice(0, 1), files: [remoteFile(3)], sequence: '20' }, 2000);
     });
 
     withIndex((index) => {
       const tree = index.remote.load('ws-1');
       expect([...tree.files.values()]).toEqual([remoteFile(3)]);
       expect(tree.folders).toEqual(new Map([['brand', folders[0]]]));
-      expect(index.workspaces.get('ws-1')).toMatchObject({ sequence: 20, lastFullListingAt: 2000 });
+      expect(index.workspaces.get('ws-1')).toMatchObject({ sequence: '20', lastFullListingAt: 2000 });
     });
   });
 
   it('applies a changes feed incrementally without touching the listing time', () => {
     withIndex((index) => {
       index.workspaces.add(workspace());
-      index.remote.replaceAll('ws-1', { folders, files: [remoteFile(1), remoteFile(2)], sequence: 10 }, 1000);
+      index.remote.replaceAll('ws-1', { folders, files: [remoteFile(1), remoteFile(2)], sequence: '10' }, 1000);
 
       const edited: RemoteFile = remoteFile(1, {
         versionId: 'version-1b',
@@ -108,7 +108,7 @@ describe('remote state', () => {
         files: [edited, remoteFile(3)],
         folders: [renamed],
         deletedAssetIds: ['asset-2'],
-        sequence: 14,
+        sequence: '14',
       });
 
       const tree = index.remote.load('ws-1');
@@ -118,9 +118,9 @@ describe('remote state', () => {
       expect(tree.folders.get('brand/logos 2024')).toEqual(renamed);
       expect(index.remote.getFile('ws-1', 'asset-1')).toEqual(edited);
       expect(index.remote.getFolder('ws-1', 'folder-logos')).toEqual(renamed);
-      expect(index.workspaces.get('ws-1')).toMatchObject({ sequence: 14, lastFullListingAt: 1000 });
+      expect(index.workspaces.get('ws-1')).toMatchObject({ sequence: '14', lastFullListingAt: 1000 });
 
-      index.remote.applyChanges('ws-1', { deletedFolderIds: ['folder-logos'], sequence: 15 });
+      index.remote.applyChanges('ws-1', { deletedFolderIds: ['folder-logos'], sequence: '15' });
       expect(index.remote.getFolder('ws-1', 'folder-logos')).toBeUndefined();
     });
   });
@@ -128,24 +128,24 @@ describe('remote state', () => {
   it('applies a batch all or nothing', () => {
     withIndex((index) => {
       index.workspaces.add(workspace());
-      index.remote.replaceAll('ws-1', { folders, files: [remoteFile(1)], sequence: 10 });
+      index.remote.replaceAll('ws-1', { folders, files: [remoteFile(1)], sequence: '10' });
       function* failingFiles(): Generator<RemoteFile> {
         yield remoteFile(2);
         throw new Error('page parse failed');
       }
 
-      expect(() => index.remote.applyChanges('ws-1', { files: failingFiles(), deletedAssetIds: ['asset-1'], sequence: 12 })).toThrow(
+      expect(() => index.remote.applyChanges('ws-1', { files: failingFiles(), deletedAssetIds: ['asset-1'], sequence: '12' })).toThrow(
         'page parse failed',
       );
       expect([...index.remote.load('ws-1').files.values()]).toEqual([remoteFile(1)]);
-      expect(index.workspaces.get('ws-1')?.sequence).toBe(10);
+      expect(index.workspaces.get('ws-1')?.sequence).toBe('10');
     });
   });
 
   it('rejects state for a workspace it does not know', () => {
     withIndex((index) => {
-      expect(() => index.remote.replaceAll('ghost', { folders: [], files: [], sequence: 1 })).toThrow(UnknownWorkspaceError);
-      expect(() => index.remote.applyChanges('ghost', { sequence: 1 })).toThrow(UnknownWorkspaceError);
+      expect(() => index.remote.replaceAll('ghost', { folders: [], files: [], sequence: '1' })).toThrow(UnknownWorkspaceError);
+      expect(() => index.remote.applyChanges('ghost', { sequence: '1' })).toThrow(UnknownWorkspaceError);
     });
   });
 
@@ -156,7 +156,7 @@ describe('remote state', () => {
       function* files(): Generator<RemoteFile> {
         for (let i = 0; i < count; i++) yield remoteFile(i, { path: `Brand/Shoot ${i % 100}/IMG_${i}.JPG` });
       }
-      index.remote.replaceAll('ws-1', { folders, files: files(), sequence: 200_000 });
+      index.remote.replaceAll('ws-1', { folders, files: files(), sequence: '200000' });
     });
 
     withIndex((index) => {

@@ -22,9 +22,9 @@ import { MIGRATIONS, migrate } from '../../main/index/migrations.js';
 import { RemoteStateStore } from '../../main/index/remote-state.js';
 import type { SyncIndex } from '../../main/index/sync-index.js';
 import { WorkspaceStore } from '../../main/index/workspaces.js';
-import type { AssetEntry, ChangesPage, Folder, Hierarchy } from '../../shared/api/index.js';
+import { ChangesAnswer, ListingAnswer, type FeedPage, type Listing } from '../../main/service-client/ours.js';
 import { Rng } from '../helpers/rng.js';
-import { checksumOf, remoteFile, useTempIndex, workspace } from './index-fixtures.js';
+import { addOldWorkspace, checksumOf, remoteFile, useTempIndex, workspace } from './index-fixtures.js';
 
 const { file: indexFile, withIndex } = useTempIndex();
 const WS = 'ws-1';
@@ -33,8 +33,27 @@ const WS = 'ws-1';
 const NAMES = ['a.txt', 'A.txt', 'a:b.txt', 'a_b.txt', 'CON', 'notes.md', 'Résumé.txt', 'Re\u0301sume\u0301.txt', 'Archive', 'x', 'y'];
 
 /** Entries as our service sends them: every field there. */
-type FullFolder = Folder & { sequence: number; isActive: boolean };
-type FullAsset = AssetEntry & { sequence: number; version_number: number; isActive: boolean };
+interface FullFolder {
+  id: string;
+  workspace_id: string;
+  parent_id: string | null;
+  name: string;
+  sequence: number;
+  isActive: boolean;
+}
+interface FullAsset {
+  id: string;
+  folder_id: string | null;
+  name: string;
+  file_name: string;
+  current_version_id: string;
+  version_number: number;
+  checksum: string;
+  size: number;
+  sequence: number;
+  locked_by_user_id?: string;
+  isActive: boolean;
+}
 
 /** A workspace as the service keeps it: every row with the sequence of its last change. */
 class ServiceModel {
@@ -45,17 +64,19 @@ class ServiceModel {
 
   constructor(private readonly rng: Rng) {}
 
-  listing(): Hierarchy {
-    return {
+  /** The listing as the client reads it. */
+  listing(): Listing {
+    return ListingAnswer.parse({
       workspace_id: WS,
       sequence: this.sequence,
       folders: [...this.folders.values()].filter((f) => f.isActive),
       assets: [...this.assets.values()].filter((a) => a.isActive),
-    };
+    });
   }
 
   /** As service/routes/sync.ts answers: rows above `since` in sequence order, `limit` at a time. */
-  changes(since: number, limit: number): ChangesPage {
+  changes(cursor: string, limit: number): FeedPage {
+    const since = Number(cursor);
     const rows = [
       ...[...this.folders.values()].map((folder) => ({ type: 'folder' as const, sequence: folder.sequence, id: folder.id, deleted: !folder.isActive, folder })),
       ...[...this.assets.values()].map((asset) => ({ type: 'asset' as const, sequence: asset.sequence, id: asset.id, deleted: !asset.isActive, asset })),
@@ -64,7 +85,7 @@ class ServiceModel {
       .sort((a, b) => a.sequence - b.sequence);
     const page = rows.slice(0, limit);
     const hasMore = rows.length > limit;
-    return { sequence: hasMore ? (page.at(-1)?.sequence ?? since) : this.sequence, has_more: hasMore, changes: page };
+    return ChangesAnswer.parse({ sequence: hasMore ? (page.at(-1)?.sequence ?? since) : this.sequence, has_more: hasMore, changes: page });
   }
 
   /** One random change of any kind a sync client must follow. */
@@ -109,7 +130,6 @@ class ServiceModel {
           checksum: checksumOf(this.ids),
           size: this.ids,
           sequence: seq(),
-          locked_by_user_id: null,
           isActive: true,
         });
         return;
@@ -139,7 +159,10 @@ class ServiceModel {
         return;
       }
       case 'lock':
-        if (asset) this.assets.set(asset.id, { ...asset, locked_by_user_id: asset.locked_by_user_id ? null : 'user-bob', sequence: seq() });
+        if (asset) {
+          const { locked_by_user_id: holder, ...rest } = asset;
+          this.assets.set(asset.id, { ...rest, ...(holder ? {} : { locked_by_user_id: 'user-bob' }), sequence: seq() });
+        }
         return;
       case 'cursorOnly':
         seq();
@@ -165,7 +188,7 @@ class Follower {
   /** A fresh process: the tree comes back from the index. */
   restart(index: SyncIndex): void {
     const kept = index.remote.loadTree(WS);
-    this.tree = kept && { folders: kept.folders, assets: kept.assets, sequence: kept.sequence };
+    this.tree = kept && { folders: kept.folders, assets: kept.assets, sequence: kept.sequence, unknown: new Map() };
     this.stored = kept && { folders: kept.folderPaths, assets: kept.assetPaths };
   }
 
@@ -221,7 +244,7 @@ describe('the remote tree kept in the index', () => {
         withIndex((index) => {
           const kept = index.remote.loadTree(WS);
           const listed = treeFromListing(service.listing());
-          expect(kept?.sequence).toBe(service.sequence);
+          expect(kept?.sequence).toBe(String(service.sequence));
           expect(sorted(kept?.folders ?? new Map())).toEqual(sorted(listed.folders));
           expect(sorted(kept?.assets ?? new Map())).toEqual(sorted(listed.assets));
         });
@@ -256,7 +279,7 @@ describe('the remote tree kept in the index', () => {
       new Follower([]).refresh(index, service, 10);
       expect(index.remote.loadTree(WS)).not.toBeNull();
 
-      index.remote.applyChanges(WS, { files: [remoteFile(1)], sequence: service.sequence + 1 });
+      index.remote.applyChanges(WS, { files: [remoteFile(1)], sequence: String(service.sequence + 1) });
       expect(index.remote.loadTree(WS)).toBeNull();
     });
   });
@@ -264,20 +287,20 @@ describe('the remote tree kept in the index', () => {
   it('refuses differences computed against a tree another process replaced meanwhile', () => {
     withIndex((index) => {
       index.workspaces.add(workspace(WS));
-      index.remote.saveTree(WS, { sequence: 7, full: true });
-      expect(index.remote.saveTree(WS, { sequence: 8, since: 7 })).toBe(true);
-      expect(index.remote.saveTree(WS, { sequence: 9, since: 7, deletedAssetIds: ['a-1'] })).toBe(false);
-      expect(index.workspaces.get(WS)?.sequence).toBe(8);
+      index.remote.saveTree(WS, { sequence: '7', full: true });
+      expect(index.remote.saveTree(WS, { sequence: '8', since: '7' })).toBe(true);
+      expect(index.remote.saveTree(WS, { sequence: '9', since: '7', deletedAssetIds: ['a-1'] })).toBe(false);
+      expect(index.workspaces.get(WS)?.sequence).toBe('8');
     });
   });
 
   it('moves only the cursor when nothing in the tree changed', () => {
     withIndex((index) => {
       index.workspaces.add(workspace(WS));
-      index.remote.saveTree(WS, { sequence: 7, full: true }, 1234);
-      index.remote.saveTree(WS, { sequence: 9 });
-      expect(index.workspaces.get(WS)).toMatchObject({ sequence: 9, lastFullListingAt: 1234 });
-      expect(index.remote.loadTree(WS)).toMatchObject({ sequence: 9 });
+      index.remote.saveTree(WS, { sequence: '7', full: true }, 1234);
+      index.remote.saveTree(WS, { sequence: '9' });
+      expect(index.workspaces.get(WS)).toMatchObject({ sequence: '9', lastFullListingAt: 1234 });
+      expect(index.remote.loadTree(WS)).toMatchObject({ sequence: '9' });
     });
   });
 });
@@ -286,7 +309,7 @@ describe('migration to version 4', () => {
   it('keeps the placed rows of a version 3 index readable and lists once to get the tree', () => {
     const old = openDatabase(indexFile());
     expect(migrate(old, MIGRATIONS.slice(0, 3))).toBe(3);
-    new WorkspaceStore(old).add(workspace(WS));
+    addOldWorkspace(old, WS);
     // Version 3's own writes: placed rows only.
     old.prepare('INSERT INTO remote_folders (workspace_id, id, parent_id, path) VALUES (?, ?, ?, ?)').run(WS, 'folder-brand', null, 'Brand');
     const file = remoteFile(1);
@@ -301,7 +324,7 @@ describe('migration to version 4', () => {
     withIndex((index) => {
       expect([...index.remote.load(WS).files.values()]).toEqual([file]);
       expect(index.remote.getFolder(WS, 'folder-brand')).toEqual({ path: 'Brand', folderId: 'folder-brand', parentId: null });
-      expect(index.workspaces.get(WS)?.sequence).toBe(42);
+      expect(index.workspaces.get(WS)?.sequence).toBe('42');
       expect(index.remote.loadTree(WS)).toBeNull();
     });
     const db = new Database(indexFile(), { readonly: true });
@@ -316,7 +339,7 @@ describe('migration to version 4', () => {
     new WorkspaceStore(db).add(workspace(WS));
     const store = new RemoteStateStore(db);
     store.saveTree(WS, {
-      sequence: 5,
+      sequence: '5',
       full: true,
       folders: [{ item: { id: 'f-archive', parentId: null, name: 'Archive' }, path: null }],
       assets: [

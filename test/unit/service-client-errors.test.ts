@@ -109,7 +109,7 @@ describe('retries', () => {
     };
     const { server, client } = await setup({ 'POST /workspaces/assets/a1/versions': sequence(unavailable, (_r, res) => sendJson(res, 201, version)) });
     const made = await client.createVersion('w1', 'a1', { key: 'up_1', checksum: 'a'.repeat(64), size: 3, commit_parent_id: 'v1' });
-    expect(made.sequence).toBe(12);
+    expect(made.sequence).toBe('12');
     const commits = apiCalls(server);
     expect(commits).toHaveLength(2);
     expect(commits[0]?.body.toString()).toBe(commits[1]?.body.toString());
@@ -193,11 +193,16 @@ describe('malformed answers', () => {
     expect(apiCalls(server)).toHaveLength(1);
   });
 
-  it('reports wrong types as malformed, naming the field', async () => {
-    const { client } = await setup({ 'GET /users/permissions': (_r, res) => sendJson(res, 200, { id: 'u1', accounts: 'none' }) });
-    const err = await client.getPermissions().catch((e: unknown) => e);
+  it('reports a wrong type in a field the client acts on as malformed, naming the field', async () => {
+    const { client } = await setup({ 'GET /workspaces/assets/a1': (_r, res) => sendJson(res, 200, { id: 'a1', current_version_id: 5 }) });
+    const err = await client.getAsset('w1', 'a1').catch((e: unknown) => e);
     expect(err).toMatchObject({ kind: 'malformed', code: 'malformed_response' });
-    expect((err as Error).message).toContain('accounts');
+    expect((err as Error).message).toContain('current_version_id');
+  });
+
+  it('reads a wrong type in a field the client only shows as absent', async () => {
+    const { client } = await setup({ 'GET /users/permissions': (_r, res) => sendJson(res, 200, { id: 'u1', accounts: 'none', personalAccount: 7 }) });
+    expect(await client.getPermissions()).toMatchObject({ id: 'u1', accounts: [], personalAccount: undefined });
   });
 
   it('stops reading a huge body and reports it as malformed', async () => {

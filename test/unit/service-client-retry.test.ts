@@ -101,9 +101,10 @@ describe('error classification', () => {
       status: 409,
       code: 'name_conflict',
       message: 'taken',
-      details: { id: 'a1', current_version_id: 'v1', checksum: 'c', extra: 5 },
+      details: { id: 'a1', current_version_id: 'v1', checksum: 'C'.repeat(64), extra: 5 },
     });
-    expect(conflictDetails(conflict)).toEqual({ id: 'a1', current_version_id: 'v1', checksum: 'c' });
+    // The checksum in the client's form: SHA-256 hex in lowercase.
+    expect(conflictDetails(conflict)).toEqual({ id: 'a1', current_version_id: 'v1', checksum: 'c'.repeat(64) });
     expect(conflictDetails(serverError)).toBeUndefined();
     expect(conflictDetails(new Error('x'))).toBeUndefined();
   });

@@ -57,7 +57,7 @@ describe('GET /workspaces in both shapes', () => {
   it('takes a single Workspace, with sequence as a string', async () => {
     const { api, client } = await setup({ 'GET /workspaces': (_r, res) => sendJson(res, 200, workspace(WORKSPACE, 'Main')) });
     const ws = await client.getWorkspace(WORKSPACE);
-    expect(ws).toMatchObject({ id: WORKSPACE, name: 'Main', sequence: 1532 });
+    expect(ws).toMatchObject({ id: WORKSPACE, name: 'Main', sequence: '1532' });
     const call = apiCalls(api)[0];
     expect(call?.headers['x-account-id']).toBe(ACCOUNT);
     expect(call?.headers['x-workspace-id']).toBe(WORKSPACE);
@@ -67,7 +67,7 @@ describe('GET /workspaces in both shapes', () => {
     const { client } = await setup({
       'GET /workspaces': (_r, res) => sendJson(res, 200, { workspaces: [workspace(other, 'Other'), workspace(WORKSPACE, 'Main')] }),
     });
-    await expect(client.getWorkspace(WORKSPACE)).resolves.toMatchObject({ id: WORKSPACE, name: 'Main', sequence: 1532 });
+    await expect(client.getWorkspace(WORKSPACE)).resolves.toMatchObject({ id: WORKSPACE, name: 'Main', sequence: '1532' });
   });
 
   it('reports a list without the workspace as not found', async () => {
@@ -77,16 +77,18 @@ describe('GET /workspaces in both shapes', () => {
 
   it('lists from /accounts/workspaces', async () => {
     const { client } = await setup({ 'GET /accounts/workspaces': (_r, res) => sendJson(res, 200, [workspace(WORKSPACE, 'Main')]) });
-    await expect(client.listWorkspaces()).resolves.toEqual([expect.objectContaining({ id: WORKSPACE, sequence: 1532 })]);
+    await expect(client.listWorkspaces()).resolves.toEqual([expect.objectContaining({ id: WORKSPACE, sequence: '1532' })]);
   });
 
-  it('falls back to the list shape of GET /workspaces when /accounts/workspaces is missing', async () => {
+  it("falls back to the account's workspaces in GET /users/permissions when /accounts/workspaces is missing", async () => {
+    const account = (id: string, workspaces: unknown[]) => ({ id, name: 'Studio', account_tier_id: 't', defaultAvatar: 1, sequence: 1, workspaces });
     const { api, client } = await setup({
-      'GET /workspaces': (_r, res) => sendJson(res, 200, { workspaces: [workspace(WORKSPACE, 'Main'), workspace(other, 'Other')] }),
+      'GET /users/permissions': (_r, res) =>
+        sendJson(res, 200, { id: 'user-1', accounts: [account(ACCOUNT, [workspace(WORKSPACE, 'Main'), workspace(other, 'Other')]), account('another-account', [workspace('w-x', 'Theirs')])] }),
     });
     const list = await client.listWorkspaces();
     expect(list.map((w) => w.name)).toEqual(['Main', 'Other']);
-    expect(apiCalls(api).map((r) => r.path)).toEqual(['/accounts/workspaces', '/workspaces']);
+    expect(apiCalls(api).map((r) => r.path)).toEqual(['/accounts/workspaces', '/users/permissions']);
   });
 });
 
@@ -97,18 +99,20 @@ describe('sync listing and changes', () => {
         sendJson(res, 200, { workspace_id: WORKSPACE, sequence: '1532', folders: [folder], assets: [entry] }),
     });
     const listing = await client.getHierarchy(WORKSPACE, { includeDeleted: true });
-    expect(listing.sequence).toBe(1532);
-    expect(listing.folders[0]?.sequence).toBe(17);
+    expect(listing.sequence).toBe('1532');
+    expect(listing.folders[0]?.sequence).toBe('17');
     expect(listing.assets[0]?.checksum).toBe(checksumOf('a'));
     expect(apiCalls(api)[0]?.url.searchParams.get('include_deleted')).toBe('true');
   });
 
-  it('rejects a listing whose checksum is not SHA-256 hex', async () => {
+  it('reads a listing whose checksums are in a form no algorithm is known by, and says the form is unknown', async () => {
     const { client } = await setup({
       'GET /workspaces/folders/hierarchy': (_r, res) =>
         sendJson(res, 200, { workspace_id: WORKSPACE, sequence: 1, folders: [], assets: [{ ...entry, checksum: 'md5:abc' }] }),
     });
-    await expect(client.getHierarchy(WORKSPACE)).rejects.toMatchObject({ kind: 'malformed' });
+    const listing = await client.getHierarchy(WORKSPACE);
+    expect(listing).toMatchObject({ checksumForm: null, unreadable: [] });
+    expect(listing.assets.map((a) => a.id)).toEqual(['a1']);
   });
 
   it('returns a changes page', async () => {
@@ -122,16 +126,27 @@ describe('sync listing and changes', () => {
     };
     const { api, client } = await setup({ 'GET /workspaces/changes': (_r, res) => sendJson(res, 200, page) });
     const result = await client.getChanges(WORKSPACE, 1532, 500);
-    expect(result.ok && result.page.changes.map((c) => c.sequence)).toEqual([1533, 1535]);
+    expect(result.ok && result.page.changes.map((c) => (c.type === 'unreadable' ? c.entry.id : c.id))).toEqual(['a1', 'a2']);
     expect(Object.fromEntries(apiCalls(api)[0]?.url.searchParams ?? [])).toEqual({ since: '1532', limit: '500' });
   });
 
-  it('refuses a page with a change that is not a deletion and lacks its entry: the item is never taken for gone', async () => {
+  it('reads a change that is not a deletion and lacks its entry as unreadable: the item is never taken for gone', async () => {
     const { client } = await setup({
       'GET /workspaces/changes': (_r, res) =>
         sendJson(res, 200, { sequence: 1540, has_more: false, changes: [{ type: 'folder', id: 'f1', deleted: false }, { type: 'asset', id: 'a1', deleted: false, asset: null }] }),
     });
-    await expect(client.getChanges(WORKSPACE, 1532)).rejects.toMatchObject({ kind: 'malformed', message: expect.stringMatching(/changes\.0\.folder.*changes\.1\.asset/s) as string });
+    const result = await client.getChanges(WORKSPACE, '1532');
+    expect(result.ok && result.page.changes).toEqual([
+      { type: 'unreadable', entry: expect.objectContaining({ type: 'folder', id: 'f1' }) as unknown },
+      { type: 'unreadable', entry: expect.objectContaining({ type: 'asset', id: 'a1' }) as unknown },
+    ]);
+  });
+
+  it('refuses a page with a change that names no item: the caller lists in full', async () => {
+    const { client } = await setup({
+      'GET /workspaces/changes': (_r, res) => sendJson(res, 200, { sequence: 1540, has_more: false, changes: [{ type: 'asset', deleted: true }] }),
+    });
+    await expect(client.getChanges(WORKSPACE, '1532')).rejects.toMatchObject({ kind: 'malformed' });
   });
 
   it('tells the caller to list in full when there is no feed or the cursor expired', async () => {
@@ -175,7 +190,7 @@ describe('assets, folders and identity headers', () => {
 
   it('reads an asset with string sequence and encodes ids in paths', async () => {
     const { api, client } = await setup({ 'GET /workspaces/assets/a%2F1': (_r, res) => sendJson(res, 200, asset) });
-    await expect(client.getAsset(WORKSPACE, 'a/1')).resolves.toMatchObject({ id: 'a1', sequence: 1531 });
+    await expect(client.getAsset(WORKSPACE, 'a/1')).resolves.toMatchObject({ id: 'a1', sequence: '1531' });
     expect(apiCalls(api)[0]?.path).toBe('/workspaces/assets/a%2F1');
   });
 
@@ -185,7 +200,7 @@ describe('assets, folders and identity headers', () => {
       'PUT /workspaces/folders/f1': (_r, res) => sendJson(res, 200, { ...folder, parent_id: 'f0', sequence: 18 }),
       'DELETE /workspaces/folders/f1': (_r, res) => sendJson(res, 200, { success: true }),
     });
-    await expect(client.createFolder(WORKSPACE, { name: 'Brand', parent_id: null })).resolves.toMatchObject({ id: 'f1', sequence: 17 });
+    await expect(client.createFolder(WORKSPACE, { name: 'Brand', parent_id: null })).resolves.toMatchObject({ id: 'f1', sequence: '17' });
     await expect(client.updateFolder(WORKSPACE, 'f1', { parent_id: 'f0' })).resolves.toMatchObject({ parent_id: 'f0' });
     await expect(client.deleteFolder(WORKSPACE, 'f1', { recursive: true })).resolves.toEqual({ success: true });
     expect(apiCalls(api).at(-1)?.url.searchParams.get('recursive')).toBe('true');

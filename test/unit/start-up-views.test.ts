@@ -95,10 +95,11 @@ describe('treeDifferences', () => {
     sequence: 5,
     ...overrides,
   });
-  const tree = (assets: RawAsset[], folders: Array<{ id: string; parentId: string | null; name: string }>, sequence = 9): RawRemoteTree => ({
+  const tree = (assets: RawAsset[], folders: Array<{ id: string; parentId: string | null; name: string }>, sequence = '9'): RawRemoteTree => ({
     assets: new Map(assets.map((a) => [a.id, a])),
     folders: new Map(folders.map((f) => [f.id, f])),
     sequence,
+    unknown: new Map(),
   });
 
   it('finds nothing between equal trees', () => {

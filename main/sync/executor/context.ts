@@ -3,6 +3,7 @@
  * an action either did its job, or was deferred on purpose (the world changed since planning:
  * the next cycle plans again from fresh views), or threw (a failure, retried with backoff).
  */
+import type { HashAlgorithm } from '../../local/checksum.js';
 import { hostname } from 'node:os';
 import type { ActivityItem, ActivityKind, Problem, ProblemKind } from '../../../shared/engine.js';
 import type { SyncIndex } from '../../index/sync-index.js';
@@ -33,6 +34,11 @@ export interface ExecutorDeps {
   /** Activity as it happens; the host stores it (`index.activity`) and shows it. */
   onActivity?: (item: ActivityItem) => void;
   onProblem?: (p: Problem) => void;
+  /**
+   * The algorithm of the service's checksums (default SHA-256): uploads and the files read
+   * again are hashed with it, so they compare with the service's and with the scan's.
+   */
+  algorithm?: HashAlgorithm;
   /** Named in conflicted copies; the host name by default. */
   deviceName?: string;
   /** Clock for conflicted copy names and the fallback trash's dated folder. */

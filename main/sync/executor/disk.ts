@@ -7,6 +7,7 @@ import { constants } from 'node:fs';
 import { lstatSync, realpathSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
+import { DEFAULT_ALGORITHM, algorithmOf } from '../../local/checksum.js';
 import { hashFile } from '../../local/hash.js';
 import { assertNoSymlinkEscape, pathKey, resolveInsideRoot } from '../../local/paths.js';
 import { cacheVouches } from '../../local/hash-cache.js';
@@ -72,14 +73,14 @@ export async function currentFile(deps: ExecutorDeps, relPath: string, abs: stri
   if (!stats.isFile()) throw new NotAFileError(relPath);
   const stamp = stampOf(stats);
   const cached = deps.index.hashCache(deps.workspaceId).get(pathKey(relPath));
-  if (cached !== undefined && cacheVouches(cached, stamp)) return { checksum: cached.checksum, stamp };
-  const hashed = await hashFile(abs, { sizeHint: stamp.size, ...(deps.signal ? { signal: deps.signal } : {}) });
+  if (cached !== undefined && cacheVouches(cached, stamp) && algorithmOf(cached.checksum) === (deps.algorithm ?? DEFAULT_ALGORITHM)) return { checksum: cached.checksum, stamp };
+  const hashed = await hashFile(abs, { sizeHint: stamp.size, ...(deps.algorithm ? { algorithm: deps.algorithm } : {}), ...(deps.signal ? { signal: deps.signal } : {}) });
   // A file written while it was read has no one checksum: report it under the stamp it had
   // before, which no longer matches, so whoever places a file over it finds it changed.
   return { checksum: hashed.checksum, stamp };
 }
 
-/** SHA-256 of the file at `relPath` as it is now, null when there is none. */
+/** The checksum of the file at `relPath` as it is now (in `deps.algorithm`), null when there is none. */
 export async function currentChecksum(deps: ExecutorDeps, relPath: string, abs: string): Promise<string | null> {
   return (await currentFile(deps, relPath, abs))?.checksum ?? null;
 }

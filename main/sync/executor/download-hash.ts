@@ -8,9 +8,9 @@
  * block where it lies in shared memory: in 6 rounds A/B (session 12), medians of 4.3 s against
  * 5.0 s hashed on the main thread for 2 GiB, 1.84 s against 1.99 s for 3 x 256 MiB.
  */
-import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { fsWorkers, type HashBehind } from '../../local/fs-workers.js';
+import { newHasher, type HashAlgorithm } from '../../local/checksum.js';
 import { HASH_CHUNK_BYTES } from '../../local/hash.js';
 
 export const HASH_BEHIND_BYTES = 16 * 1024 * 1024;
@@ -25,7 +25,7 @@ export interface DownloadHash {
   received(chunk: Buffer): void;
   /** The file now holds the body's first `end` bytes. */
   written(end: number): void;
-  /** SHA-256 (hex) of the body's `size` bytes, all written. */
+  /** The checksum (in the client's form) of the body's `size` bytes, all written. */
   digest(size: number): Promise<string>;
   /** The download failed: no checksum is wanted. */
   drop(): void;
@@ -40,13 +40,13 @@ export interface DownloadHash {
  * `direct`: the file is written past the page cache, where reading it back would go to the disk;
  * the writer hands each block over instead (`block`).
  */
-export function downloadHash(size: number, tempPath: string, direct = false): DownloadHash {
-  if (size < HASH_BEHIND_BYTES) return hashAsReceived();
-  return hashOnWorker(tempPath, direct ? 'blocks' : 'file');
+export function downloadHash(size: number, tempPath: string, direct: boolean, algorithm: HashAlgorithm): DownloadHash {
+  if (size < HASH_BEHIND_BYTES) return hashAsReceived(algorithm);
+  return hashOnWorker(tempPath, direct ? 'blocks' : 'file', algorithm);
 }
 
-function hashAsReceived(): DownloadHash {
-  const hash = createHash('sha256');
+function hashAsReceived(algorithm: HashAlgorithm): DownloadHash {
+  const hash = newHasher(algorithm);
   return {
     async prefix(file, length) {
       const buffer = Buffer.allocUnsafe(Math.min(HASH_CHUNK_BYTES, Math.max(length, 1)));
@@ -60,14 +60,14 @@ function hashAsReceived(): DownloadHash {
     },
     received: (chunk) => void hash.update(chunk),
     written: () => undefined,
-    digest: () => Promise.resolve(hash.digest('hex')),
+    digest: () => Promise.resolve(hash.digest()),
     drop: () => undefined,
   };
 }
 
 /** `from`: the worker reads what was written from the file, or is handed each block from memory. */
-function hashOnWorker(tempPath: string, from: 'file' | 'blocks'): DownloadHash {
-  let job: HashBehind | undefined = fsWorkers().hashBehind(tempPath);
+function hashOnWorker(tempPath: string, from: 'file' | 'blocks', algorithm: HashAlgorithm): DownloadHash {
+  let job: HashBehind | undefined = fsWorkers().hashBehind(tempPath, algorithm);
   let told = 0;
   const tell = (end: number): void => {
     told = end;

@@ -9,7 +9,9 @@ import { lstat, open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { JournalEntry } from '../../index/journal.js';
+import { DEFAULT_ALGORITHM, algorithmOf, verifies } from '../../local/checksum.js';
 import { tempFileName } from '../../local/own-files.js';
+import { etagSaysOtherBytes } from '../../service-client/ours.js';
 import { pathKey, resolveInsideRoot } from '../../local/paths.js';
 import { afterOwnMove, stampOf, type FileStamp } from '../../local/stamp.js';
 import type { Download } from '../actions.js';
@@ -39,11 +41,13 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
   const temp = parentOf(tempRel) === parentOf(action.path) ? resolveInsideRoot(deps.root, tempRel) : await writablePath(deps, tempRel);
 
   let stamp: FileStamp;
+  /** What the bytes hash to: the base row and the hash cache keep it (the remote's checksum, unless that is of a form nobody can tell). */
+  let checksum: string;
   try {
-    stamp = await deps.queue.run(
+    ({ stamp, checksum } = await deps.queue.run(
       { workspaceId: deps.workspaceId, path: action.path, direction: 'download', bytesTotal: remote.size, ...signalOpt(deps) },
       (t) => fetchInto(deps, remote, temp, fresh, t),
-    );
+    ));
   } catch (err) {
     // Bytes received are kept for a resume, unless they are wrong or nothing can complete them.
     const bytesDone = entry === undefined ? 0 : await sizeOf(temp);
@@ -95,12 +99,12 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
       path: action.path,
       assetId: remote.assetId,
       versionId: remote.versionId,
-      checksum: remote.checksum,
+      checksum,
       size: remote.size,
       mtimeNs: placedStamp.mtimeNs,
       inode: placedStamp.inode,
     });
-    deps.index.hashCache(deps.workspaceId).put(pathKey(action.path), { ...placedStamp, checksum: remote.checksum });
+    deps.index.hashCache(deps.workspaceId).put(pathKey(action.path), { ...placedStamp, checksum });
     if (entry !== undefined) deps.index.journal.finish(entry.id);
   });
   recordActivity(deps, 'downloaded', action.path, `Downloaded ${action.path}${versionSuffix(remote)}`, { assetId: remote.assetId, versionId: remote.versionId, number: remote.versionNumber || null });
@@ -193,7 +197,10 @@ async function sizeOf(abs: string): Promise<number> {
  * holds. Answers the file's stamp, which the rename into place keeps (an fstat needs no lookup
  * in a folder where other downloads hold the lock).
  */
-async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, fresh: boolean, t: TransferHandle): Promise<FileStamp> {
+async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, fresh: boolean, t: TransferHandle): Promise<{ stamp: FileStamp; checksum: string }> {
+  // The bytes are hashed in the algorithm of the checksum they are checked against; where that
+  // cannot be told, in the workspace's, and then checked by size alone.
+  const algorithm = algorithmOf(remote.checksum) ?? deps.algorithm ?? DEFAULT_ALGORITHM;
   // A fresh entry's temp name was just made up: nothing can be there, and O_EXCL proves it.
   // (An lstat of a name in a folder where other downloads create and rename files waits for
   // the folder's lock: 60 µs a file on the main thread.)
@@ -205,7 +212,7 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
   let hash: DownloadHash | undefined;
   try {
     direct = await openDirect(file, remote.size);
-    hash = downloadHash(remote.size, temp, direct !== undefined);
+    hash = downloadHash(remote.size, temp, direct !== undefined, algorithm);
     let offset = 0;
     if (existing !== undefined) {
       if (existing.size > remote.size) await file.truncate(0);
@@ -221,7 +228,7 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
       const res = await openBody(deps, signed.url, offset, t.signal, direct !== undefined);
       // The ETag is the blob's checksum: other bytes than planned must not complete our prefix
       // (what `If-Range` would guard against).
-      if (res.etag !== undefined && res.etag !== remote.checksum) {
+      if (res.etag !== undefined && etagSaysOtherBytes(res.etag, remote.checksum)) {
         res.destroy();
         throw new ChecksumMismatchError(`the service serves ${res.etag} for ${remote.path}, not the expected ${remote.checksum}`);
       }
@@ -229,7 +236,7 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
         // The range was ignored: the body is the whole file.
         await file.truncate(0);
         hash.drop();
-        hash = downloadHash(remote.size, temp, direct !== undefined);
+        hash = downloadHash(remote.size, temp, direct !== undefined, algorithm);
         offset = 0;
       }
       const writer = direct ? new DirectWriter(file, direct, offset, { hashBlock: hash.block }) : new BatchedWriter(file, offset, (end) => hash?.written(end));
@@ -237,13 +244,13 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
     }
     if (offset < remote.size) throw new IncompleteDownloadError(`${remote.path}: the body ended at byte ${offset} of ${remote.size}`);
     const checksum = await hash.digest(offset);
-    if (checksum !== remote.checksum) {
+    if (!verifies(remote, { checksum, size: offset })) {
       throw new ChecksumMismatchError(`${remote.path}: the bytes received hash to ${checksum}, not ${remote.checksum}`);
     }
     // Locked by someone else: it arrives read-only, as the file it replaces was.
     if (lockedByOther(remote, deps)) await file.chmod(Number(fstatSync(file.fd).mode) & 0o7777 & ~0o222);
     await file.sync();
-    return stampOf(fstatSync(file.fd, { bigint: true }));
+    return { stamp: stampOf(fstatSync(file.fd, { bigint: true })), checksum };
   } catch (err) {
     hash?.drop();
     throw err;

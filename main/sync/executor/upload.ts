@@ -5,10 +5,10 @@
  * second version of one key), and the file is re-stated before committing: a file still being
  * written is left for the next cycle.
  */
-import { createHash, type Hash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { JournalEntry } from '../../index/journal.js';
+import { newHasher, type Hasher } from '../../local/checksum.js';
 import { HASH_CHUNK_BYTES, type FileHash } from '../../local/hash.js';
 import { pathKey } from '../../local/paths.js';
 import { readStamp, sameStamp } from '../../local/stamp.js';
@@ -324,20 +324,24 @@ async function sendFile(deps: ExecutorDeps, abs: string, url: string, local: Loc
   let reading: HashedReading | undefined;
   // A function, not a stream: each retry of the PUT reads the file afresh.
   const body = (): AsyncIterable<Uint8Array> => {
-    reading = { hash: createHash('sha256'), size: 0 };
+    reading = { hash: newHasher(deps.algorithm), size: 0 };
     return readHashed(abs, t, reading);
   };
   await deps.client.putSignedUpload(url, body, { size: local.size, contentType: CONTENT_TYPE, signal: t.signal, onProgress: (bytes) => t.progress(bytes) });
   // The HTTP client may stop pulling once the service has answered, before the reader sees the
   // end of the file: what was hashed is exactly what was handed over.
   if (reading === undefined) throw new Error(`the upload of ${local.path} sent no bytes`);
-  return { checksum: reading.hash.digest('hex'), size: reading.size };
+  return { checksum: reading.hash.digest(), size: reading.size };
 }
 
 /** The whole file in one buffer: what is hashed is exactly what is sent, however it changes meanwhile. */
 async function sendSmallFile(deps: ExecutorDeps, abs: string, local: LocalFile, url: string, t: TransferHandle): Promise<FileHash> {
   const bytes = readSmallFile(abs, local.path);
-  const read = (): FileHash => ({ checksum: createHash('sha256').update(bytes).digest('hex'), size: bytes.length });
+  const read = (): FileHash => {
+    const hash = newHasher(deps.algorithm);
+    hash.update(bytes);
+    return { checksum: hash.digest(), size: bytes.length };
+  };
   // Another size than the scan's is another file: the upload declared the scanned size, and a
   // service refuses a body longer than declared. Nothing is sent; the caller sees the change.
   if (bytes.length !== local.size) return read();
@@ -364,7 +368,7 @@ function readSmallFile(abs: string, relPath: string): Buffer {
 }
 
 interface HashedReading {
-  hash: Hash;
+  hash: Hasher;
   size: number;
 }
 
