@@ -1,0 +1,95 @@
+// @ts-check
+/**
+ * Mutation testing (StrykerJS) of the modules that keep users safe: `npm run test:mutation`.
+ * Each group names the code it mutates and the tests that guard it; a mutant runs only the
+ * tests that reached it (`coverageAnalysis: 'perTest'`), so a group costs minutes, not hours.
+ * MUTATION_GROUP=names (or a comma list) runs some groups; all run by default.
+ *
+ * Only tests that run the production code in the test's own process can kill a mutant: a
+ * mutant is switched on through a global of that process, so code run by the CLI in a child
+ * process or by a worker thread is never mutated.
+ */
+
+/** @type {Record<string, { mutate: string[], testFiles: string[] }>} */
+const GROUPS = {
+  // Path containment and the safe names given to what the service lists.
+  names: {
+    mutate: [
+      'main/local/paths.ts',
+      'main/sync/rel-path.ts',
+      // writablePath and ensureParent: every write of the executor goes through them.
+      'main/sync/executor/disk.ts:37-55',
+      // placeRemoteTree: names from the service, their clashes and the path length cap.
+      'main/engine/remote-tree.ts:107-189',
+    ],
+    testFiles: [
+      'test/unit/paths.test.ts',
+      'test/unit/planner.test.ts',
+      'test/integration/executor-plan.test.ts',
+      'test/integration/engine-names.test.ts',
+      'test/hardening/hostile-service.test.ts',
+    ],
+  },
+  // Downloaded bytes: verified against the announced checksum before they are placed.
+  downloads: {
+    mutate: ['main/sync/executor/download.ts', 'main/sync/executor/download-hash.ts', 'main/sync/executor/place-file.ts'],
+    testFiles: [
+      'test/unit/place-file.test.ts',
+      'test/integration/executor-download.test.ts',
+      'test/hardening/hostile-service.test.ts',
+    ],
+  },
+  // Uploads: the file is checked again after its bytes were sent, before the commit.
+  uploads: {
+    mutate: ['main/sync/executor/upload.ts'],
+    testFiles: ['test/integration/executor-upload.test.ts', 'test/hardening/changing-files.test.ts'],
+  },
+  // The bearer token goes to the API origin only; signed URLs and their redirects get none.
+  tokens: {
+    mutate: [
+      'main/service-client/session.ts',
+      'main/service-client/transfers.ts',
+      // The Transport's api() and blob(): which requests may carry the token.
+      'main/service-client/http.ts:76-119',
+    ],
+    testFiles: [
+      'test/unit/service-client-token.test.ts',
+      'test/unit/service-client-transfers.test.ts',
+      'test/unit/service-client-errors.test.ts',
+      'test/unit/service-client-service.test.ts',
+      'test/hardening/hostile-service.test.ts',
+    ],
+  },
+  // The UI guard joins the same way once its rewrite lands:
+  // guard: { mutate: ['main/ui-server/guard.ts'], testFiles: ['test/unit/ui-server.test.ts'] },
+};
+
+const wanted = (process.env.MUTATION_GROUP ?? Object.keys(GROUPS).join(','))
+  .split(',')
+  .map((name) => name.trim())
+  .filter((name) => name !== '');
+for (const name of wanted) {
+  if (!(name in GROUPS)) throw new Error(`MUTATION_GROUP: no group "${name}" (groups: ${Object.keys(GROUPS).join(', ')})`);
+}
+const chosen = wanted.map((name) => /** @type {{ mutate: string[], testFiles: string[] }} */ (GROUPS[name]));
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.config.ts', related: false },
+  mutate: chosen.flatMap((g) => g.mutate),
+  testFiles: [...new Set(chosen.flatMap((g) => g.testFiles))],
+  coverageAnalysis: 'perTest',
+  // Two cores, shared: one test runner, and room for a loaded machine before a mutant counts as a timeout.
+  concurrency: 1,
+  timeoutFactor: 3,
+  timeoutMS: 30_000,
+  dryRunTimeoutMinutes: 20,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  thresholds: { high: 90, low: 80, break: null },
+  ignorePatterns: ['dist', 'renderer/dist', 'reports', 'bench/data', 'bench/results', '.bench', 'release', 'out', 'coverage'],
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: true,
+};
