@@ -10,8 +10,9 @@
  * process or by a worker thread is never mutated.
  */
 
-/** @type {Record<string, { mutate: string[], testFiles: string[] }>} */
-const GROUPS = {
+/** @typedef {{ mutate: string[], testFiles: string[] }} Group */
+/** @type {Record<string, Group | undefined>} */
+export const GROUPS = {
   // Path containment and the safe names given to what the service lists.
   names: {
     mutate: [
@@ -64,21 +65,27 @@ const GROUPS = {
   // guard: { mutate: ['main/ui-server/guard.ts'], testFiles: ['test/unit/ui-server.test.ts'] },
 };
 
-const wanted = (process.env.MUTATION_GROUP ?? Object.keys(GROUPS).join(','))
-  .split(',')
-  .map((name) => name.trim())
-  .filter((name) => name !== '');
-for (const name of wanted) {
-  if (!(name in GROUPS)) throw new Error(`MUTATION_GROUP: no group "${name}" (groups: ${Object.keys(GROUPS).join(', ')})`);
+/** The groups MUTATION_GROUP names (a comma list; all when unset). */
+export function chosenGroups() {
+  const names = (process.env.MUTATION_GROUP ?? Object.keys(GROUPS).join(','))
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  return names.map((name) => {
+    const group = GROUPS[name];
+    if (group === undefined) throw new Error(`MUTATION_GROUP: no group "${name}" (groups: ${Object.keys(GROUPS).join(', ')})`);
+    return group;
+  });
 }
-const chosen = wanted.map((name) => /** @type {{ mutate: string[], testFiles: string[] }} */ (GROUPS[name]));
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.config.ts', related: false },
-  mutate: chosen.flatMap((g) => g.mutate),
-  testFiles: [...new Set(chosen.flatMap((g) => g.testFiles))],
+  // The tests come from vitest.mutation.config.mjs, not from Stryker's `testFiles`: with that
+  // option Stryker 9.6 switches static mutants (a module's constants, such as the forbidden
+  // characters of a name) on only after the module has loaded, so they all "survive".
+  vitest: { configFile: 'vitest.mutation.config.mjs', related: false },
+  mutate: chosenGroups().flatMap((g) => g.mutate),
   coverageAnalysis: 'perTest',
   // Two cores, shared: one test runner, and room for a loaded machine before a mutant counts as a timeout.
   concurrency: 1,
