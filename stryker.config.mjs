@@ -20,13 +20,14 @@ export const GROUPS = {
       'main/sync/rel-path.ts',
       // writablePath and ensureParent: every write of the executor goes through them.
       'main/sync/executor/disk.ts:37-55',
-      // placeRemoteTree: names from the service, their clashes and the path length cap.
-      'main/engine/remote-tree.ts:107-189',
+      // placeRemoteTree's naming: names from the service, their clashes and the path length cap.
+      'main/engine/remote-tree.ts:128-143',
     ],
     testFiles: [
       'test/unit/paths.test.ts',
       'test/unit/planner.test.ts',
       'test/integration/executor-plan.test.ts',
+      'test/integration/executor-download.test.ts',
       'test/integration/engine-names.test.ts',
       'test/hardening/hostile-service.test.ts',
     ],

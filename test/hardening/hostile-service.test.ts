@@ -157,6 +157,8 @@ function expectClearReport(report: SyncReport): void {
 interface CaseResult {
   /** The workspace folder's visible files after the hostile sync, with their SHA-256. */
   workspace: Map<string, string>;
+  /** The workspace folder itself. */
+  workspaceDir: string;
   /** The hostile sync's report; null when the device could not even start. */
   report: SyncReport | null;
   received: readonly Received[];
@@ -227,7 +229,7 @@ async function runCase(servers: HostileServers, scenario: Scenario, check?: (res
     const writes = servers.received.filter((r) => r.method !== 'GET' && r.url !== '/auth/token');
     expect(writes.map((r) => `${r.method} ${r.url}`)).toEqual([]);
 
-    await check?.({ workspace: wsNow, report, received: [...servers.received] });
+    await check?.({ workspace: wsNow, workspaceDir: join(root, WORKSPACE_NAME), report, received: [...servers.received] });
   } finally {
     await device?.close();
     index.close();
@@ -280,9 +282,10 @@ describe(`a hostile service (HOSTILE_SEED=${seed})`, () => {
     // As folder names too: a folder that resolves outside would take its files with it.
     const folders = names.map((name, i) => ({ id: `esc-folder-${i}`, parentId: null, name }));
     const inFolders = folders.map((f, i) => honestAsset(`esc-in-${i}`, 'inside.txt', { folderId: f.id }));
+    const empty = names.map((name, i) => ({ id: `esc-empty-${i}`, parentId: null, name }));
     for (const via of ['hierarchy', { feed: 'page' }] as const) {
-      const scenario: Scenario = { token: 'ok', user: 'ok', workspace: 'ok', listing: { folders, assets: [...assets, ...inFolders], deepChain: false }, via };
-      await runCase(servers, scenario, ({ workspace, report }) => {
+      const listing = { folders: [...folders, ...empty], assets: [...assets, ...inFolders], deepChain: false };
+      await runCase(servers, { token: 'ok', user: 'ok', workspace: 'ok', listing, via }, async ({ workspace, workspaceDir, report }) => {
         expect(report?.ok, JSON.stringify(report?.workspaces[0]?.problems.slice(0, 3))).toBe(true);
         const byChecksum = new Map([...workspace].map(([path, checksum]) => [checksum, path]));
         for (const asset of assets) {
@@ -295,6 +298,9 @@ describe(`a hostile service (HOSTILE_SEED=${seed})`, () => {
           expect(path, `the file in folder ${asset.folderId} was placed`).toBeDefined();
           expect(path?.split('/'), `the file in folder ${asset.folderId} is one folder down`).toHaveLength(2);
         }
+        // Every folder, the empty ones too, is a folder of the workspace folder itself.
+        const made = (await readdir(workspaceDir, { withFileTypes: true })).filter((e) => e.isDirectory() && e.name !== WORKSPACE_TRASH_DIR);
+        expect(made).toHaveLength(BASELINE.folders.length + folders.length + empty.length);
       });
     }
     expect(unhandled).toEqual([]);
@@ -338,6 +344,17 @@ describe(`a hostile service (HOSTILE_SEED=${seed})`, () => {
     expect(placed.folders.size).toBe(Math.floor((MAX_PATH_BYTES + 1) / 'deep-folder/'.length));
     for (const folder of placed.folders.values()) expect(Buffer.byteLength(folder.path)).toBeLessThanOrEqual(MAX_PATH_BYTES);
     expect([...placed.unplaced]).toEqual(['a-bottom']);
+  });
+
+  it('places a path of as many bytes as a disk holds, and leaves out one a byte longer', () => {
+    // 15 folders of 255 bytes and one of 254, then a one-byte name: 4,096 bytes with the slashes.
+    const names = [...Array<string>(15).fill('a'.repeat(255)), 'b'.repeat(254)];
+    const folders = names.map((name, i) => ({ id: `f${i}`, workspace_id: 'w', parent_id: i === 0 ? null : `f${i - 1}`, name, sequence: 1, isActive: true }));
+    const file = (id: string, name: string) => ({ id, folder_id: 'f15', name, file_name: name, current_version_id: 'v', version_number: 1, checksum: sha256(''), size: 0, sequence: 1, locked_by_user_id: null, isActive: true });
+    const placed = placeRemoteTree(treeFromListing({ workspace_id: 'w', sequence: 1, folders, assets: [file('fits', 'x'), file('too-long', 'xy')] }));
+    const fits = [...placed.files.values()].find((f) => f.assetId === 'fits');
+    expect(Buffer.byteLength(fits?.path ?? '')).toBe(MAX_PATH_BYTES);
+    expect([...placed.unplaced]).toEqual(['too-long']);
   });
 
   it('never gives a service item the name of one of its own files', () => {
