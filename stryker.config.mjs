@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * Mutation testing (StrykerJS) of the modules that keep users safe: `npm run test:mutation`.
+ * Mutation testing (StrykerJS) of the modules that keep users safe: `npm run test:mutation`
+ * (scripts/test-mutation.sh, which also mounts a disk without hard links where it can).
  * Each group names the code it mutates and the tests that guard it; a mutant runs only the
  * tests that reached it (`coverageAnalysis: 'perTest'`), so a group costs minutes, not hours.
  * MUTATION_GROUP=names (or a comma list) runs some groups; all run by default.
@@ -37,6 +38,7 @@ export const GROUPS = {
     mutate: ['main/sync/executor/download.ts', 'main/sync/executor/download-hash.ts', 'main/sync/executor/place-file.ts'],
     testFiles: [
       'test/unit/place-file.test.ts',
+      'test/unit/download-hash.test.ts',
       'test/integration/executor-download.test.ts',
       'test/hardening/hostile-service.test.ts',
     ],
