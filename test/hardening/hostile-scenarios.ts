@@ -27,6 +27,7 @@ export type BlobMode =
   | 'longer'
   | 'shorter'
   | 'cut'
+  | 'cut-once'
   | 'etag-lie'
   | 'redirect-file'
   | 'url-file'
@@ -481,7 +482,7 @@ function flipped(bytes: Buffer): Buffer {
  * What an origin serves for a blob. The API origin serves none: a client that asks it for one
  * followed no URL the service gave. The "other" origin serves what a redirect sent it for.
  */
-function blobReply(a: AssetSpec, origin: Origin, ctx: ScriptContext): Reply {
+function blobReply(a: AssetSpec, origin: Origin, ctx: ScriptContext, served: number): Reply {
   if (origin === 'api') return notFound();
   const bytes = intendedBytes(a);
   const octets = { 'content-type': 'application/octet-stream' };
@@ -511,6 +512,9 @@ function blobReply(a: AssetSpec, origin: Origin, ctx: ScriptContext): Reply {
       return { headers: etag, body: bytes.subarray(0, Math.floor(a.size / 2)) };
     case 'cut':
       return { headers: etag, body: bytes, cutAfter: Math.floor(a.size / 2) };
+    case 'cut-once':
+      // Like any origin of this server, it ignores Range: a resume gets the whole body again.
+      return served === 0 ? { headers: etag, body: bytes, cutAfter: Math.floor(a.size / 2) } : { headers: etag, body: bytes };
     case 'etag-lie':
       return { headers: { ...etag, etag: `"${sha256('something else')}"` }, body: bytes };
     default:
@@ -563,6 +567,7 @@ export function scriptFor(scenario: Scenario | null, ctx: ScriptContext): Hostil
   const { folders, assets } = items(listing);
   const byBlob = new Map(assets.map((a) => [blobName(a), a]));
   const byAsset = new Map(assets.map((a) => [a.id, a]));
+  const served = new Map<string, number>();
   const sequence = scenario === null ? BASE_SEQUENCE : BASE_SEQUENCE + folders.length + assets.length;
   const hierarchy = (): Reply =>
     scenario !== null && isReply(scenario.listing)
@@ -599,7 +604,10 @@ export function scriptFor(scenario: Scenario | null, ctx: ScriptContext): Hostil
     },
     blob: (name, origin) => {
       const a = byBlob.get(name);
-      return a ? blobReply(a, origin, ctx) : notFound();
+      if (a === undefined) return notFound();
+      const times = served.get(name) ?? 0;
+      served.set(name, times + 1);
+      return blobReply(a, origin, ctx, times);
     },
   };
 }
