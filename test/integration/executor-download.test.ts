@@ -94,6 +94,17 @@ describe('download', () => {
     return { bytes, remote, client, deps };
   }
 
+  /** A file on the service, and a temp file for it that the journal names (what a crash leaves behind). */
+  async function journalledTemp(name: string, bytes: Buffer, held: Buffer) {
+    h = await world.setUp();
+    const asset = await putAsset(h.colleague, h.ws, { name, bytes });
+    const remote = await remoteFileOf(h.client, h.ws, asset.id, name);
+    const tempPath = '.assetsync-0123456789abcdef.part';
+    await writeFile(path.join(h.root, tempPath), held);
+    h.index.journal.begin({ workspaceId: h.ws, kind: 'download', path: name, assetId: asset.id, state: { tempPath, checksum: remote.checksum } });
+    return { remote, tempPath };
+  }
+
   // Below DIRECT_IO_MIN_BYTES the body goes through the page cache; above, it is written with
   // direct I/O from aligned blocks (direct-writer.ts), and resumes from the last whole block.
   it.each([
@@ -152,13 +163,8 @@ describe('download', () => {
   });
 
   it('resumes from a temp file the journal names, asking only for the rest', async () => {
-    h = await world.setUp();
     const bytes = bytesOf(100_000, 'poster');
-    const asset = await putAsset(h.colleague, h.ws, { name: 'poster.indd', bytes });
-    const remote = await remoteFileOf(h.client, h.ws, asset.id, 'poster.indd');
-    const tempPath = '.assetsync-0123456789abcdef.part';
-    await writeFile(path.join(h.root, tempPath), bytes.subarray(0, 50_000));
-    h.index.journal.begin({ workspaceId: h.ws, kind: 'download', path: 'poster.indd', assetId: asset.id, state: { tempPath, checksum: remote.checksum } });
+    const { remote, tempPath } = await journalledTemp('poster.indd', bytes, bytes.subarray(0, 50_000));
     const client = recordingClient();
 
     const result = await executePlan([download(remote)], h.depsWith({ client }));
@@ -171,13 +177,8 @@ describe('download', () => {
   });
 
   it('places a download a crash stopped after its last byte without asking for the bytes again', async () => {
-    h = await world.setUp();
     const bytes = bytesOf(1_200_000, 'storyboard');
-    const asset = await putAsset(h.colleague, h.ws, { name: 'storyboard.pdf', bytes });
-    const remote = await remoteFileOf(h.client, h.ws, asset.id, 'storyboard.pdf');
-    const tempPath = '.assetsync-00000000000000bb.part';
-    await writeFile(path.join(h.root, tempPath), bytes);
-    h.index.journal.begin({ workspaceId: h.ws, kind: 'download', path: 'storyboard.pdf', assetId: asset.id, state: { tempPath, checksum: remote.checksum } });
+    const { remote } = await journalledTemp('storyboard.pdf', bytes, bytes);
     const client = recordingClient();
 
     const result = await executePlan([download(remote)], h.depsWith({ client }));
@@ -190,13 +191,8 @@ describe('download', () => {
   });
 
   it('starts over from a temp file longer than the file it is for', async () => {
-    h = await world.setUp();
     const bytes = bytesOf(1_200_000, 'moodboard');
-    const asset = await putAsset(h.colleague, h.ws, { name: 'moodboard.psd', bytes });
-    const remote = await remoteFileOf(h.client, h.ws, asset.id, 'moodboard.psd');
-    const tempPath = '.assetsync-00000000000000cc.part';
-    await writeFile(path.join(h.root, tempPath), Buffer.concat([bytes, Buffer.from('and more')]));
-    h.index.journal.begin({ workspaceId: h.ws, kind: 'download', path: 'moodboard.psd', assetId: asset.id, state: { tempPath, checksum: remote.checksum } });
+    const { remote } = await journalledTemp('moodboard.psd', bytes, Buffer.concat([bytes, Buffer.from('and more')]));
     const client = recordingClient();
 
     const result = await executePlan([download(remote)], h.depsWith({ client }));
@@ -212,13 +208,8 @@ describe('download', () => {
     [100_000, 'through the page cache'],
     [DIRECT_IO_MIN_BYTES + 100_000, 'written directly'],
   ])('throws away a resumed temp file whose bytes do not hash right, and leaves the target untouched (%i bytes, %s)', async (size) => {
-    h = await world.setUp();
     const bytes = bytesOf(size, 'flyer');
-    const asset = await putAsset(h.colleague, h.ws, { name: 'flyer.ai', bytes });
-    const remote = await remoteFileOf(h.client, h.ws, asset.id, 'flyer.ai');
-    const tempPath = '.assetsync-00000000000000aa.part';
-    await writeFile(path.join(h.root, tempPath), Buffer.alloc(size / 2, 7));
-    h.index.journal.begin({ workspaceId: h.ws, kind: 'download', path: 'flyer.ai', assetId: asset.id, state: { tempPath, checksum: remote.checksum } });
+    const { remote } = await journalledTemp('flyer.ai', bytes, Buffer.alloc(size / 2, 7));
 
     const result = await executePlan([download(remote)], h.deps);
 
