@@ -54,7 +54,8 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrict(
         noElectron,
-        pattern(nodeBuiltins, 'The renderer has no Node.'),
+        // `stream/*` would also match a package's own subpath such as `eventsource-parser/stream`.
+        pattern([...nodeBuiltins, '!eventsource-parser/stream'], 'The renderer has no Node.'),
         pattern(['**/main/**', '**/service/**'], 'renderer/ imports only shared/ and the preload API type.'),
         { group: ['**/preload/**', '!**/preload/api', '!**/preload/api.js'], message: 'renderer/ may import only the preload API type.' },
       ),

@@ -20,9 +20,9 @@ export const GROUPS = {
       'main/local/paths.ts',
       'main/sync/rel-path.ts',
       // writablePath and ensureParent: every write of the executor goes through them.
-      'main/sync/executor/disk.ts:37-55',
+      'main/sync/executor/disk.ts:38-56',
       // placeRemoteTree's naming: names from the service, their clashes and the path length cap.
-      'main/engine/remote-tree.ts:128-143',
+      'main/engine/remote-tree.ts:132-147',
     ],
     testFiles: [
       'test/unit/paths.test.ts',

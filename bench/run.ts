@@ -1,11 +1,12 @@
 /**
- * `npm run bench -- [--quick] [--only download,upload,rescan,large,latency,scale,wan] [--tools curl,rclone,syncthing,find] [--runs N]
+ * `npm run bench -- [--quick] [--only download,upload,rescan,large,latency,scale,wan,media] [--tools curl,rclone,syncthing,find] [--runs N]
  *                    [--json out.json] [--data DIR] [--keep] [--profile] [--trace]`
  *
  * Asset Sync against rclone, Syncthing and curl on loopback (the issues' six cases: initial
  * download and upload of 10,000 small files, rescan of 100,000 files, 2 GiB and 3×256 MiB
- * files, change latency, 100,000 assets), and a seventh: 1,000 small files both ways with a
- * service 50 ms away (`wan`). Each case runs its tools in turn, A B A B, prints
+ * files, change latency, 100,000 assets), a seventh: 1,000 small files both ways with a
+ * service 50 ms away (`wan`), and an eighth: a studio's media tree downloaded with thumbnails
+ * off and on (`media`). Each case runs its tools in turn, A B A B, prints
  * medians and ratios, and checks the copies byte for byte. Data sets are generated under
  * bench/data (git-ignored) and reused; each invocation works in bench/data/run-<time>, removed at
  * the end unless --keep. The full run takes about 50 minutes (rclone alone needs minutes per
@@ -17,6 +18,7 @@ import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { downloadCase } from './cases/download.js';
 import { largeCase } from './cases/large.js';
+import { mediaCase } from './cases/media.js';
 import { latencyCase } from './cases/latency.js';
 import { rescanCase } from './cases/rescan.js';
 import { scaleCase } from './cases/scale.js';
@@ -39,6 +41,7 @@ const CASES: Record<string, BenchCase> = {
   latency: latencyCase,
   scale: scaleCase,
   wan: wanCase,
+  media: mediaCase,
 };
 
 const caseList = (value: string): string[] => {

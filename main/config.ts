@@ -31,6 +31,10 @@ export const Config = z.object({
   maxDownloads: z.number().int().min(1).max(32).default(4),
   maxUploads: z.number().int().min(1).max(16).default(4),
   launchAtLogin: z.boolean().default(false),
+  /** Draw grid thumbnails of files as the sync brings them down or sends them up (else only when shown). */
+  prefetchThumbnails: z.boolean().default(true),
+  /** Size cap of the picture cache under the state folder, in MiB. */
+  mediaCacheMiB: z.number().int().min(16).max(65_536).default(256),
 });
 export type Config = z.infer<typeof Config>;
 

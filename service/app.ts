@@ -1,8 +1,10 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { ServiceContext } from './context.js';
-import { ApiError, errorBody } from './http/errors.js';
+import { ApiError, errorBody, rateLimited } from './http/errors.js';
 import { routeFaultCode } from './http/faults.js';
+import { checkJsonDepth } from './http/json-depth.js';
+import { authLevel, authorize, checkRoutesCovered } from './http/permissions.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { registerRoutes } from './routes/index.js';
 
@@ -14,10 +16,20 @@ export async function createApiServer(ctx: ServiceContext): Promise<FastifyInsta
     logger: ctx.options.logger ? { level: 'info', redact: ['req.headers.authorization'] } : false,
     bodyLimit: JSON_BODY_LIMIT,
     keepAliveTimeout: 30_000,
-    // Deep or huge JSON is refused by the body limit; prototype keys are stripped.
+    // Huge JSON is refused by the body limit, deep JSON by the parser below; prototype keys are stripped.
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
     return503OnClosing: true,
+  });
+  const parseJson = app.getDefaultJsonParser('remove', 'remove');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    try {
+      checkJsonDepth(body as string);
+    } catch (error) {
+      return done(error as Error, undefined);
+    }
+    parseJson(request, body as string, done);
   });
   await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 1, fields: 10 } });
 
@@ -29,28 +41,36 @@ export async function createApiServer(ctx: ServiceContext): Promise<FastifyInsta
     if (!faults) return;
     if (faults.options.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.options.latencyMs));
     const rule = faults.routeFault(request.method, request.url);
+    if (rule?.before) await rule.before();
+    if (rule?.answer === 'pass') return;
     if (rule?.answer === 'drop') {
       reply.hijack();
       reply.raw.destroy();
       return reply;
     }
+    // Valid JSON cut off: the answer a proxy that truncated the body, or a broken service, gives.
+    if (rule?.answer === 'malformed') return reply.code(200).type('application/json; charset=utf-8').send('{"sequence": 17, "has_more": fal');
     if (rule) return reply.code(rule.answer).send(errorBody(shape, routeFaultCode(rule.answer), `Injected fault: ${rule.method} ${rule.path} answers ${rule.answer}.`));
     if (faults.roll('error5xx')) {
       return reply.code(503).header('retry-after', '0').send(errorBody(shape, 'unavailable', 'Injected fault: service unavailable.'));
     }
   });
 
-  app.addHook('preHandler', async (request, reply) => {
-    const level = request.routeOptions.config.auth ?? 'workspace';
-    const auth = await ctx.tokens.authenticate(request.headers, level);
-    if (auth) request.auth = auth;
-    if (limiter) {
-      const key = auth?.tokenId ?? `ip:${request.ip}`;
-      const wait = limiter.take(key);
-      if (wait > 0) {
-        return reply.code(429).header('retry-after', String(wait)).send({ error: 'rate_limited', retry_after: wait });
-      }
+  app.addHook('preHandler', async (request) => {
+    const level = authLevel(request.method, request.routeOptions.url);
+    let auth;
+    try {
+      auth = await ctx.tokens.authenticate(request.headers, level, request.ip);
+    } catch (error) {
+      // A request refused at authentication still counts against its address: else invalid
+      // tokens would never be limited.
+      const wait = limiter && !(error instanceof ApiError && error.code === 'rate_limited') ? limiter.take(`ip:${request.ip}`) : 0;
+      throw wait > 0 ? rateLimited(wait) : error;
     }
+    if (auth) request.auth = auth;
+    const wait = limiter ? limiter.take(auth?.tokenId ?? `ip:${request.ip}`) : 0;
+    if (wait > 0) throw rateLimited(wait);
+    authorize(request, auth);
   });
 
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -66,6 +86,11 @@ export async function createApiServer(ctx: ServiceContext): Promise<FastifyInsta
   });
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError && error.code === 'rate_limited') {
+      // The reference's rate-limit body, whichever error shape is chosen.
+      const wait = Number(error.details?.retry_after ?? 1);
+      return reply.code(429).header('retry-after', String(wait)).send({ error: 'rate_limited', retry_after: wait });
+    }
     if (error instanceof ApiError) return reply.code(error.status).send(errorBody(shape, error.code, error.message, error.details));
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status === 413) return reply.code(413).send(errorBody(shape, 'payload_too_large', 'The request body is too large.'));
@@ -80,6 +105,11 @@ export async function createApiServer(ctx: ServiceContext): Promise<FastifyInsta
     reply.code(404).send(errorBody(shape, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`));
   });
 
+  const routes: Array<{ method: string; url: string }> = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
   registerRoutes(app, ctx);
+  checkRoutesCovered(routes);
   return app;
 }

@@ -3,7 +3,7 @@
  * Collaboration Service over real HTTP, for the demo, tests, benchmarks and trying the client.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { parseFaults, parseRateLimit } from './config.js';
+import { DEFAULT_OPTIONS, parseFailedAuthLimit, parseFaults, parseRateLimit } from './config.js';
 import { startService } from './index.js';
 
 const int = (name: string) => (value: string) => {
@@ -36,20 +36,24 @@ const program = new Command('asset-service')
   .option('--token-shape <shape>', 'POST /auth/token answer: string | object', oneOf(['string', 'object']), 'string')
   .option('--error-shape <shape>', 'error bodies: object | flat', oneOf(['object', 'flat']), 'object')
   .option('--workspaces-shape <shape>', 'GET /workspaces: object | list', oneOf(['object', 'list']), 'object')
+  .option('--listing-shape <shape>', 'sync listing and changes feed entries: full | minimal', oneOf(['full', 'minimal']), 'full')
   .option('--rate-limit <rate>', 'requests per second per token, e.g. 50/s', wrap(parseRateLimit))
-  .option('--faults <spec>', 'latency=MS,error5xx=P,drop=P,truncate=P,seed=N,route=METHOD:/path:STATUS|drop', wrap(parseFaults))
+  .option('--max-upload-bytes <n>', 'the most bytes one upload may hold (default 5 GiB)', int('--max-upload-bytes'))
+  .option('--failed-auth-limit <n>', 'failed authentications per minute per client address (a burst of as many), or off', wrap(parseFailedAuthLimit))
+  .option('--faults <spec>', 'latency=MS,error5xx=P,drop=P,truncate=P,seed=N,route=METHOD:/path:STATUS|drop|malformed[:once|:N]', wrap(parseFaults))
   .option('--log', 'log requests');
 
 program.parse();
 const o = program.opts<{
   host: string; port: number; blobPort: number; data?: string; demo?: boolean; demoAssets?: number; json?: boolean;
   tokenTtl: number; tokenShape: 'string' | 'object'; errorShape: 'object' | 'flat'; workspacesShape: 'object' | 'list';
-  rateLimit?: number; faults?: ReturnType<typeof parseFaults>; log?: boolean;
+  listingShape: 'full' | 'minimal'; rateLimit?: number; maxUploadBytes?: number; failedAuthLimit?: ReturnType<typeof parseFailedAuthLimit>; faults?: ReturnType<typeof parseFaults>; log?: boolean;
 }>();
 
 const service = await startService({
   host: o.host, port: o.port, blobPort: o.blobPort, dataDir: o.data, tokenTtlSeconds: o.tokenTtl, tokenShape: o.tokenShape,
-  errorShape: o.errorShape, workspacesShape: o.workspacesShape, rateLimitPerSecond: o.rateLimit, faults: o.faults, logger: o.log ?? false,
+  errorShape: o.errorShape, workspacesShape: o.workspacesShape, listingShape: o.listingShape, rateLimitPerSecond: o.rateLimit,
+  failedAuthLimit: o.failedAuthLimit ?? DEFAULT_OPTIONS.failedAuthLimit, maxUploadBytes: o.maxUploadBytes ?? DEFAULT_OPTIONS.maxUploadBytes, faults: o.faults, logger: o.log ?? false,
 });
 const demo = o.demo ? await service.seedDemo(o.demoAssets !== undefined ? { assets: o.demoAssets } : {}) : undefined;
 const info = {

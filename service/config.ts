@@ -19,19 +19,37 @@ export interface RouteFault {
   method: string;
   /** Matches the request path itself and every path below it ('/workspaces/changes', '/workspaces/changes/…'); the query is ignored. */
   path: string;
-  /** An error status (400–599), or 'drop': the connection is destroyed before any answer. */
-  answer: number | 'drop';
+  /**
+   * An error status (400–599); 'drop': the connection is destroyed before any answer;
+   * 'malformed': a 200 whose body is cut-off JSON, as a broken proxy or service might send;
+   * 'pass': the service answers as usual (with `before`: a race, made on purpose).
+   */
+  answer: number | 'drop' | 'malformed' | 'pass';
+  /** The rule answers this many calls, then is spent (absent: every call). */
+  times?: number | undefined;
+  /**
+   * Tests only: runs before the call is answered, so that what another client does lands
+   * between a client's listing and its request, as on a busy workspace.
+   */
+  before?: (() => Promise<void>) | undefined;
 }
 
 /** Throws unless the rule can be applied as written. */
 export function checkRouteFault(rule: RouteFault): RouteFault {
-  const { method, path, answer } = rule;
+  const { method, path, answer, times } = rule;
   if (!/^[A-Z]+$/.test(method)) throw new Error(`route fault: the method "${method}" must be upper case, like GET`);
   if (!path.startsWith('/') || path.includes('?')) throw new Error(`route fault: the path "${path}" must start with / and carry no query`);
-  if (answer !== 'drop' && !(Number.isInteger(answer) && answer >= 400 && answer <= 599)) {
-    throw new Error(`route fault: the answer must be an error status (400-599) or "drop", got "${String(answer)}"`);
+  const named = answer === 'drop' || answer === 'malformed' || answer === 'pass';
+  if (!named && !(Number.isInteger(answer) && answer >= 400 && answer <= 599)) {
+    throw new Error(`route fault: the answer must be an error status (400-599), "drop", "malformed" or "pass", got "${String(answer)}"`);
   }
+  if (times !== undefined && !(Number.isInteger(times) && times > 0)) throw new Error(`route fault: times must be a whole number above 0, got "${String(times)}"`);
   return rule;
+}
+
+export interface FailedAuthLimit {
+  burst: number;
+  perMinute: number;
 }
 
 export interface ServiceOptions {
@@ -45,8 +63,25 @@ export interface ServiceOptions {
   tokenShape: 'string' | 'object';
   errorShape: 'object' | 'flat';
   workspacesShape: 'object' | 'list';
+  /**
+   * Entries of the sync listing and the changes feed: `full` sends every field of the folder
+   * record; `minimal` only the fields docs/protocol.md shows, as a service built from that
+   * document alone would.
+   */
+  listingShape: 'full' | 'minimal';
   /** Requests per second per token; undefined disables rate limiting. */
   rateLimitPerSecond?: number | undefined;
+  /**
+   * Credentials that fail to verify, per client address: a burst of `burst`, refilled at
+   * `perMinute`; past it the address gets 429 for any credential not already verified. On by
+   * default, whatever `rateLimitPerSecond` says: guessing tokens or secrets is never welcome.
+   */
+  failedAuthLimit: FailedAuthLimit | false;
+  /**
+   * The most bytes one signed PUT takes: the size an upload may declare, and the limit of a PUT
+   * whose upload declared none.
+   */
+  maxUploadBytes: number;
   faults?: FaultOptions | undefined;
   /** Signing secret for JWTs and signed URLs; random when absent. */
   secret?: string | undefined;
@@ -62,7 +97,11 @@ export const DEFAULT_OPTIONS: ServiceOptions = {
   tokenShape: 'string',
   errorShape: 'object',
   workspacesShape: 'object',
+  listingShape: 'full',
   signedUrlTtlSeconds: 3600,
+  failedAuthLimit: { burst: 20, perMinute: 20 },
+  // As a single PUT to the usual object stores may hold.
+  maxUploadBytes: 5 * 1024 ** 3,
   logger: false,
 };
 
@@ -76,7 +115,15 @@ export function parseRateLimit(text: string): number {
   return perMinute ? n / 60 : n;
 }
 
-/** `latency=20,error5xx=0.05,drop=0.02,truncate=0.05,seed=7,route=GET:/workspaces/changes:404`. */
+/** `20` (failures per minute per address, with a burst of as many) or `off`. */
+export function parseFailedAuthLimit(text: string): FailedAuthLimit | false {
+  if (text.trim().toLowerCase() === 'off') return false;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--failed-auth-limit: expected a whole number of failures per minute, or "off", got "${text}"`);
+  return { burst: n, perMinute: n };
+}
+
+/** `latency=20,error5xx=0.05,drop=0.02,truncate=0.05,seed=7,route=GET:/workspaces/changes:404:once`. */
 export function parseFaults(text: string): FaultOptions {
   const faults: FaultOptions = { latencyMs: 0, error5xx: 0, drop: 0, truncate: 0, seed: 1 };
   const routes: RouteFault[] = [];
@@ -102,13 +149,18 @@ export function parseFaults(text: string): FaultOptions {
   return faults;
 }
 
-/** `GET:/workspaces/changes:404` or `GET:/workspaces/folders/hierarchy:drop`. */
+/** `GET:/workspaces/changes:404`, `GET:/workspaces/folders/hierarchy:drop`, `POST:/workspaces/assets:409:once`. */
 function parseRouteFault(text: string): RouteFault {
-  const match = /^([A-Za-z]+):(\/[^:]*):(\d{3}|drop)$/.exec(text);
-  if (!match) throw new Error(`--faults: route wants METHOD:/path:STATUS or METHOD:/path:drop, got "${text}"`);
-  const [, method = '', path = '', answer = ''] = match;
+  const match = /^([A-Za-z]+):(\/[^:]*):(\d{3}|drop|malformed)(?::(once|\d+))?$/.exec(text);
+  if (!match) throw new Error(`--faults: route wants METHOD:/path:ANSWER[:once|:N], ANSWER a status, drop or malformed, got "${text}"`);
+  const [, method = '', path = '', answer = '', count] = match;
   try {
-    return checkRouteFault({ method: method.toUpperCase(), path, answer: answer === 'drop' ? 'drop' : Number(answer) });
+    return checkRouteFault({
+      method: method.toUpperCase(),
+      path,
+      answer: answer === 'drop' || answer === 'malformed' ? answer : Number(answer),
+      ...(count === undefined ? {} : { times: count === 'once' ? 1 : Number(count) }),
+    });
   } catch (error) {
     throw new Error(`--faults: ${(error as Error).message}`);
   }

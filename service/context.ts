@@ -4,16 +4,13 @@ import type { ServiceOptions } from './config.js';
 import type { Db } from './db/open.js';
 import type { BlobStore } from './blob/store.js';
 import type { UrlSigner } from './blob/signer.js';
-import type { AuthContext, AuthLevel, TokenAuthority } from './http/auth.js';
+import type { AuthContext, TokenAuthority } from './http/auth.js';
 import { badRequest, forbidden } from './http/errors.js';
 import type { FaultInjector } from './http/faults.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth?: AuthContext;
-  }
-  interface FastifyContextConfig {
-    auth?: AuthLevel;
   }
 }
 
@@ -55,8 +52,9 @@ export function parse<T extends z.ZodType>(schema: T, value: unknown, what = 're
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const where = issue?.path.length ? ` at "${issue.path.join('.')}"` : '';
-  throw badRequest(`Invalid ${what}${where}: ${issue?.message ?? 'malformed'}.`);
+  const field = issue?.path.length ? issue.path.join('.') : undefined;
+  const where = field === undefined ? '' : ` at "${field}"`;
+  throw badRequest(`Invalid ${what}${where}: ${issue?.message ?? 'malformed'}.`, field === undefined ? undefined : { field });
 }
 
 /** The acting user and workspace of a workspace-level request: what domain functions take. */

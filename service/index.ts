@@ -12,6 +12,7 @@ import { BlobStore } from './blob/store.js';
 import { UrlSigner } from './blob/signer.js';
 import { createBlobServer } from './blob/server.js';
 import { TokenAuthority } from './http/auth.js';
+import { createFailedAuthGuard } from './http/failed-auth.js';
 import { createFaultInjector, type FaultInjector } from './http/faults.js';
 import { createApiServer } from './app.js';
 import { createTenant, seedDemo, type DemoInfo, type DemoOptions, type Tenant } from './demo/seed.js';
@@ -46,9 +47,10 @@ export async function startService(partial: Partial<ServiceOptions> = {}): Promi
   let blobOrigin = '';
   const signer = new UrlSigner(secret, () => blobOrigin, options.signedUrlTtlSeconds);
   const faults = options.faults ? createFaultInjector(options.faults) : undefined;
-  const ctx: ServiceContext = { db, blobs, signer, tokens: new TokenAuthority(db, secret, options.tokenTtlSeconds), options, faults };
+  const tokens = new TokenAuthority(db, secret, options.tokenTtlSeconds, createFailedAuthGuard(options.failedAuthLimit));
+  const ctx: ServiceContext = { db, blobs, signer, tokens, options, faults };
 
-  const blobServer = createBlobServer({ db, store: blobs, signer, errorShape: options.errorShape, faults });
+  const blobServer = createBlobServer({ db, store: blobs, signer, errorShape: options.errorShape, maxUploadBytes: options.maxUploadBytes, faults });
   blobServer.listen(options.blobPort, options.host);
   await once(blobServer, 'listening');
   blobOrigin = `http://${options.host}:${(blobServer.address() as AddressInfo).port}`;

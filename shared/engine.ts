@@ -22,8 +22,15 @@ export interface TransferProgress {
   state: 'queued' | 'active' | 'done' | 'failed';
 }
 
-/** `not_synced`: left out by design (a symbolic link, a FIFO): told, never a failure. */
-export type ProblemKind = 'error' | 'conflict' | 'locked' | 'brake' | 'marker' | 'auth' | 'offline' | 'unstable' | 'not_synced';
+/**
+ * `not_synced`: left out by design (a symbolic link, a FIFO). `degraded`: sync works, less well
+ * (the service's changes feed cannot be read, so changes come slower). Both are told, never a
+ * failure: see `isNotice`.
+ */
+export type ProblemKind = 'error' | 'conflict' | 'locked' | 'brake' | 'marker' | 'auth' | 'offline' | 'unstable' | 'not_synced' | 'degraded';
+
+/** A problem that is only told: it needs nothing of the user and fails no sync. */
+export const isNotice = (problem: { kind: ProblemKind }): boolean => problem.kind === 'not_synced' || problem.kind === 'degraded';
 
 /** Something that needs the user, or will be retried: one per path, with what to do. */
 export interface Problem {

@@ -1,5 +1,5 @@
 /**
- * The one API the renderer has, declared once (design notes: GitHub Desktop's ipc-shared.ts).
+ * The one API the renderer has, declared once (as GitHub Desktop's ipc-shared.ts does).
  * Each channel has a zod schema for its request (main validates every call with it) and a
  * response type. Two transports carry it and the renderer cannot tell them apart: Electron IPC
  * through the preload bridge, and HTTP + server-sent events from the headless daemon
@@ -7,20 +7,30 @@
  */
 import { z } from 'zod';
 import type { EngineStatus, ActivityItem, ReviewNotification } from './engine.js';
+import type { MediaPreview, ThumbnailRef } from './media.js';
 import type { EventName, UiEvents } from './ui-events.js';
 
 const id = z.string().min(1).max(200);
 /** A path relative to a workspace folder, as the UI shows it. */
 const relPath = z.string().max(4096);
+/**
+ * The user said yes to opening a program or script (`OpenOutcome.confirm`). Only the headless UI
+ * takes it from the page; the desktop app asks with a dialog of its own whatever the page says.
+ */
+const runConfirmed = z.boolean().default(false);
+/** An asset by id (as Files, Versions and Reviews have it) or by path (as the activity feed has it); its synced version unless one is named. */
+const mediaItem = z
+  .object({ assetId: id.optional(), path: relPath.optional(), versionId: id.optional() })
+  .refine((item) => item.assetId !== undefined || item.path !== undefined, { message: 'name an assetId or a path' });
 
 export const Requests = {
   getStatus: z.object({}),
   getActivity: z.object({ workspaceId: id.optional(), limit: z.number().int().min(1).max(500).default(50) }),
   listFiles: z.object({ workspaceId: id, folder: relPath.default('') }),
-  openFile: z.object({ workspaceId: id, path: relPath }),
+  openFile: z.object({ workspaceId: id, path: relPath, runConfirmed }),
   showInFolder: z.object({ workspaceId: id, path: relPath }),
   listVersions: z.object({ workspaceId: id, path: relPath }),
-  openVersion: z.object({ workspaceId: id, path: relPath, versionId: id }),
+  openVersion: z.object({ workspaceId: id, path: relPath, versionId: id, runConfirmed }),
   saveVersionCopy: z.object({ workspaceId: id, path: relPath, versionId: id }),
   restoreVersion: z.object({ workspaceId: id, path: relPath, versionId: id }),
   listReviews: z.object({}),
@@ -35,7 +45,7 @@ export const Requests = {
   markReviewsRead: z.object({
     items: z.array(z.object({ kind: z.enum(['review_request', 'change_request']), remoteKey: z.string().min(1).max(1000) })).min(1).max(1000),
   }),
-  openAsset: z.object({ workspaceId: id, assetId: id }),
+  openAsset: z.object({ workspaceId: id, assetId: id, runConfirmed }),
   pause: z.object({}),
   resume: z.object({}),
   retry: z.object({ workspaceId: id.optional() }),
@@ -53,6 +63,10 @@ export const Requests = {
   listRemoteFolders: z.object({ workspaceId: id }),
   signIn: z.object({ baseUrl: z.string().url(), accountId: id, key: z.string().min(1).max(500), secret: z.string().min(1).max(500) }),
   signOut: z.object({}),
+  /** Pictures for a grid or a list: one answer per item, in order (shared/media.ts). */
+  mediaThumbnails: z.object({ workspaceId: id, items: z.array(mediaItem).min(1).max(500), size: z.enum(['grid', 'preview']).default('grid') }),
+  /** What the viewer shows of one version; `page` turns a PDF's pages. */
+  mediaPreview: z.object({ workspaceId: id, item: mediaItem, page: z.number().int().min(1).max(100_000).default(1) }),
 } as const;
 
 export type Channel = keyof typeof Requests;
@@ -103,6 +117,21 @@ export interface SettingsView {
   workspaces: Array<{ id: string; name: string; excluded: string[] }>;
 }
 
+/** A program or script about to be opened: what the user is asked before it runs. */
+export interface OpenConfirmation {
+  name: string;
+  /** Who made its version, when the service says. */
+  uploadedBy: string | null;
+  /** The question to put to the user, naming both. */
+  question: string;
+}
+
+/**
+ * What came of opening a file. Not opened with `confirm`: the page must ask the user and, on a
+ * yes, send the same request again with `runConfirmed`. Not opened without it: the user said no.
+ */
+export type OpenOutcome = { opened: true } | { opened: false; confirm?: OpenConfirmation };
+
 export interface RemoteWorkspace {
   id: string;
   name: string;
@@ -113,16 +142,17 @@ export interface Responses {
   getStatus: EngineStatus;
   getActivity: ActivityItem[];
   listFiles: FileEntry[];
-  openFile: { ok: true };
+  openFile: OpenOutcome;
   showInFolder: { ok: true };
   listVersions: VersionInfo[];
-  openVersion: { ok: true };
+  openVersion: OpenOutcome;
   saveVersionCopy: { savedTo: string | null };
   restoreVersion: { versionId: string };
   listReviews: { reviewRequests: ReviewItem[]; changeRequests: ReviewItem[] };
   decideReview: { reviewId: string };
   markReviewsRead: { ok: true };
-  openAsset: { path: string | null };
+  /** Where the asset is synced (null: not here), and what came of opening it there. */
+  openAsset: { path: string | null } & OpenOutcome;
   pause: EngineStatus;
   resume: EngineStatus;
   retry: EngineStatus;
@@ -133,9 +163,12 @@ export interface Responses {
   listRemoteFolders: Array<{ id: string; path: string }>;
   signIn: SettingsView;
   signOut: SettingsView;
+  mediaThumbnails: ThumbnailRef[];
+  mediaPreview: MediaPreview;
 }
 
 export { EVENT_NAMES, type EventName, type UiEvents } from './ui-events.js';
+export type { MediaCategory, MediaPreview, MediaType, NoPictureReason, ThumbnailRef, ThumbnailSize } from './media.js';
 
 /** An error crossing the bridge: a message for the user, never a stack or a secret. */
 export interface BridgeError {

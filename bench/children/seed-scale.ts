@@ -16,6 +16,7 @@ import { createAsset } from '../../service/domain/assets.js';
 import { storeBlob } from '../../service/domain/blobs.js';
 import { createFolder } from '../../service/domain/folders.js';
 import { TokenAuthority } from '../../service/http/auth.js';
+import { createFailedAuthGuard } from '../../service/http/failed-auth.js';
 import { folderLayout } from '../lib/dataset.js';
 
 export interface SeedConfig {
@@ -46,7 +47,7 @@ const ctx: ServiceContext = {
   db,
   blobs: new BlobStore(join(config.dataDir, 'blobs')),
   signer: new UrlSigner(secret, () => '', DEFAULT_OPTIONS.signedUrlTtlSeconds),
-  tokens: new TokenAuthority(db, secret, DEFAULT_OPTIONS.tokenTtlSeconds),
+  tokens: new TokenAuthority(db, secret, DEFAULT_OPTIONS.tokenTtlSeconds, createFailedAuthGuard(false)),
   options: DEFAULT_OPTIONS,
 };
 const tenant = createTenant(ctx, { name: 'Scale Bench' });

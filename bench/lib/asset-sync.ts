@@ -12,6 +12,8 @@ export interface EngineTarget {
   folder: string;
   indexPath: string;
   pollIntervalMs?: number | undefined;
+  /** Draw thumbnails beside the sync, into this cache folder. */
+  thumbnailsDir?: string | undefined;
 }
 
 function engineEnv(target: EngineTarget, mode: EngineChildConfig['mode']): NodeJS.ProcessEnv {
@@ -26,6 +28,7 @@ function engineEnv(target: EngineTarget, mode: EngineChildConfig['mode']): NodeJ
     folder: target.folder,
     indexPath: target.indexPath,
     ...(target.pollIntervalMs !== undefined ? { pollIntervalMs: target.pollIntervalMs } : {}),
+    ...(target.thumbnailsDir !== undefined ? { thumbnailsDir: target.thumbnailsDir } : {}),
   };
   return { ...process.env, BENCH_ENGINE: JSON.stringify(config) };
 }

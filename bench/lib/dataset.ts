@@ -45,19 +45,20 @@ export interface DataSet {
   bytes: number;
 }
 
-interface Manifest {
-  spec: TreeSpec | BigSpec;
+export interface Manifest {
+  /** What the set was made from: a set is reused only for the same spec. */
+  spec: object;
   folders: string[];
   files: ManifestFile[];
 }
 
-const CONTENT_FOLDER = 'ws';
+export const CONTENT_FOLDER = 'ws';
 /**
  * Generated files are dated an hour back, like a tree at rest: files changed in the last
  * seconds are (rightly) treated as still being written by the engine and not cached by the
  * scanner, which would measure the generation instead of the tree.
  */
-const AT_REST_SECONDS = 3600;
+export const AT_REST_SECONDS = 3600;
 const POOL_BYTES = 16 * 1024 * 1024;
 const WRITE_CONCURRENCY = 32;
 
@@ -74,14 +75,14 @@ export function folderLayout(count: number): string[] {
   return out;
 }
 
-function loadManifest(root: string, spec: TreeSpec | BigSpec): Manifest | null {
+export function loadManifest(root: string, spec: object): Manifest | null {
   const file = join(root, 'manifest.json');
   if (!existsSync(file) || !existsSync(join(root, CONTENT_FOLDER))) return null;
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
   return JSON.stringify(manifest.spec) === JSON.stringify(spec) ? manifest : null;
 }
 
-function dataSet(root: string, manifest: Manifest): DataSet {
+export function dataSet(root: string, manifest: Manifest): DataSet {
   return {
     dir: join(root, CONTENT_FOLDER),
     root,
@@ -92,7 +93,7 @@ function dataSet(root: string, manifest: Manifest): DataSet {
   };
 }
 
-async function saveManifest(root: string, manifest: Manifest): Promise<void> {
+export async function saveManifest(root: string, manifest: Manifest): Promise<void> {
   await writeFile(join(root, 'manifest.json'), JSON.stringify(manifest));
 }
 

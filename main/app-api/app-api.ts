@@ -5,13 +5,14 @@
  *
  * Each call is validated with its zod schema before anything runs, and every failure leaves as
  * a BridgeError (a code and a sentence for the user). The engine's events are re-emitted as
- * UiEvents. Settings that the engine was built with (root, workspaces, poll interval, bandwidth)
- * apply by reopening the session: stopping the engine journals what was in flight.
+ * UiEvents. Settings apply to the running engine (poll interval, bandwidth limit, workspaces and
+ * their excluded folders); only another sync folder or account opens a new session, after the
+ * old one closed and released the root's lock.
  */
 import { EventEmitter } from 'node:events';
 import { mkdir, stat } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { basename, join } from 'node:path';
 import type { ActivityItem, ActivityKind, EngineEvents, EngineStatus } from '../../shared/engine.js';
 import { Requests, type BridgeError, type Channel, type ParsedRequestOf, type Responses, type UiEvents } from '../../shared/ipc.js';
 import { saveConfig, type Config } from '../config.js';
@@ -22,11 +23,15 @@ import { accountRef, type ApiCredentials, type SecretStore } from '../secrets/se
 import { ServiceClient } from '../service-client/index.js';
 import { AppError, isInternal, toBridgeError } from './errors.js';
 import { listFolder, nameLockHolders } from './files.js';
+import type { MediaService } from '../media/media-service.js';
+import { mediaHandlers } from './media.js';
 import type { AppHooks } from './hooks.js';
 import { decideReview, listReviews, markReviewsRead } from './reviews.js';
 import type { AppSession, SessionOpener } from './session.js';
-import { applySettings, settingsView } from './settings.js';
-import { listVersions, openVersion, restoreVersion, saveVersionCopy, type VersionsContext } from './versions.js';
+import { applySettings, engineChanges, settingsView } from './settings.js';
+import { openChecked } from './open-file.js';
+import { privateTempRoot } from './private-temp.js';
+import { assetAt, listVersions, newestAuthor, openVersion, restoreVersion, saveVersionCopy, type VersionsContext } from './versions.js';
 
 export interface SignInTarget {
   baseUrl: string;
@@ -44,17 +49,20 @@ export interface AppApiOptions {
   /** A client for calls made without a session (checking a sign-in, listing workspaces first). */
   createClient?: (target: SignInTarget, credentials: ApiCredentials) => ServiceClient;
   logger?: Logger | undefined;
-  /** Parent of the folders opened versions are written to (default: the OS temp dir). */
+  /** Parent of the folders opened versions are written to (default: this user's private temp folder, private-temp.ts). */
   tempRoot?: string;
   /** The sync folder a first sign-in uses until the user picks another. */
   defaultRoot?: string;
   /**
-   * A session the host opened and will close (the command line's). The AppApi uses it and stops
-   * its engine when it opens another (a settings change) or closes, but leaves closing it to the host.
+   * A session the host opened (the command line's). The AppApi uses it, and closes it when it
+   * opens another (another sync folder, a new sign-in) or closes: the root's lock goes with the
+   * session, and the next one cannot open while it is held. Its `close` must be safe to call twice.
    */
   session?: AppSession | null;
   /** How long to wait before opening the session again after it failed (default 30 s). */
   reopenDelayMs?: number;
+  /** Thumbnails and previews (main/media); the AppApi points it at each session and closes it with itself. */
+  media?: MediaService | undefined;
 }
 
 /** What a transport sends back for one call: the answer, or why there is none. */
@@ -80,16 +88,15 @@ export class AppApi extends EventEmitter<UiEvents> {
   private selfUserId: Promise<string | null> | null = null;
   private reopenTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  private privateTemp: Promise<string> | null = null;
   /** Session changes run one at a time, in order. */
   private lifecycle: Promise<void> = Promise.resolve();
   private readonly handlers: Handlers;
-  private readonly borrowed: AppSession | null;
 
   constructor(private readonly options: AppApiOptions) {
     super();
     this.config = options.config;
     this.signedInFlag = Boolean(options.session);
-    this.borrowed = options.session ?? null;
     if (options.session) this.attach(options.session);
     this.handlers = this.createHandlers();
   }
@@ -114,6 +121,11 @@ export class AppApi extends EventEmitter<UiEvents> {
     if (!this.signedInFlag) return { state: 'stopped', ...IDLE };
     if (this.opening) return { state: 'starting', ...IDLE };
     return { state: this.openError?.code === 'offline' ? 'offline' : 'attention', ...IDLE };
+  }
+
+  /** What serves the media URLs the media channels hand out, if this host makes pictures. */
+  get media(): MediaService | null {
+    return this.options.media ?? null;
   }
 
   /** Asks the UI to show a view (a notification was clicked, the tray's "Open"). */
@@ -153,6 +165,7 @@ export class AppApi extends EventEmitter<UiEvents> {
     this.closed = true;
     if (this.reopenTimer) clearTimeout(this.reopenTimer);
     await this.serially(() => this.detach());
+    await this.options.media?.close();
   }
 
   private createHandlers(): Handlers {
@@ -170,16 +183,18 @@ export class AppApi extends EventEmitter<UiEvents> {
         const entries = await listFolder({ index: s.index, workspaceId, folder, problems, selfUserId: await this.userId(s) });
         return nameLockHolders(entries, s.client, workspaceId, this.options.logger);
       },
-      openFile: async (ref) => {
-        await this.options.hooks.openPath(await this.existingPath(ref));
-        return { ok: true };
+      openFile: async ({ runConfirmed, ...ref }) => {
+        const s = this.need();
+        const absPath = await this.existingPath(ref);
+        const uploadedBy = async () => newestAuthor(s.client, ref.workspaceId, assetAt(s.index, ref));
+        return openChecked(this.options.hooks, absPath, { name: basename(ref.path), uploadedBy }, runConfirmed);
       },
       showInFolder: async (ref) => {
         await this.options.hooks.showItemInFolder(await this.existingPath(ref));
         return { ok: true };
       },
       listVersions: async (ref) => listVersions(await this.versions(), ref),
-      openVersion: async ({ versionId, ...ref }) => openVersion(await this.versions(), ref, versionId),
+      openVersion: async ({ versionId, runConfirmed, ...ref }) => openVersion(await this.versions(), ref, versionId, runConfirmed),
       saveVersionCopy: async ({ versionId, ...ref }) => saveVersionCopy(await this.versions(), ref, versionId),
       restoreVersion: async ({ versionId, ...ref }) => {
         const s = this.need();
@@ -199,15 +214,14 @@ export class AppApi extends EventEmitter<UiEvents> {
         return decideReview(s.client, s.index, decision);
       },
       markReviewsRead: async ({ items }) => markReviewsRead(this.need().index, items),
-      openAsset: async ({ workspaceId, assetId }) => {
+      openAsset: async ({ workspaceId, assetId, runConfirmed }) => {
         const s = this.need();
-        const remote = s.index.remote.getFile(workspaceId, assetId);
-        const path = remote?.path ?? null;
-        if (path !== null) {
-          const abs = resolveInsideRoot(s.index.workspaces.require(workspaceId).localPath, path);
-          if (await exists(abs)) await this.options.hooks.openPath(abs);
-        }
-        return { path };
+        const path = s.index.remote.getFile(workspaceId, assetId)?.path ?? null;
+        if (path === null) return { path, opened: false };
+        const abs = resolveInsideRoot(s.index.workspaces.require(workspaceId).localPath, path);
+        if (!(await exists(abs))) return { path, opened: false };
+        const uploadedBy = async () => newestAuthor(s.client, workspaceId, assetId);
+        return { path, ...(await openChecked(this.options.hooks, abs, { name: basename(path), uploadedBy }, runConfirmed)) };
       },
       pause: async () => {
         this.need().engine.pause();
@@ -236,12 +250,13 @@ export class AppApi extends EventEmitter<UiEvents> {
       },
       getSettings: async () => this.settings(),
       updateSettings: async (patch) => {
-        const change = applySettings(this.config, patch);
-        if (patch.launchAtLogin !== undefined && patch.launchAtLogin !== this.config.launchAtLogin) {
+        const before = this.config;
+        const change = applySettings(before, patch);
+        if (patch.launchAtLogin !== undefined && patch.launchAtLogin !== before.launchAtLogin) {
           await this.options.hooks.setLoginItem(patch.launchAtLogin);
         }
         this.saveConfig(change.config);
-        if (change.restart) await this.serially(() => this.reopen());
+        await this.serially(() => (change.reopen ? this.reopen() : this.applyToEngine(before, change.config)));
         return this.settings();
       },
       listRemoteWorkspaces: async () => {
@@ -290,6 +305,7 @@ export class AppApi extends EventEmitter<UiEvents> {
         this.emit('status', this.status());
         return this.settings();
       },
+      ...mediaHandlers(this.options.media ?? null, () => this.need()),
     };
   }
 
@@ -325,9 +341,22 @@ export class AppApi extends EventEmitter<UiEvents> {
 
   private async versions(): Promise<VersionsContext> {
     const s = this.need();
-    const tempRoot = this.options.tempRoot ?? join(tmpdir(), 'asset-sync');
-    await mkdir(tempRoot, { recursive: true, mode: 0o700 });
-    return { client: s.client, index: s.index, hooks: this.options.hooks, tempRoot };
+    return { client: s.client, index: s.index, hooks: this.options.hooks, tempRoot: await this.tempRoot() };
+  }
+
+  /** The folder opened versions go to: the one given, else this user's own (private-temp.ts), found once. */
+  private tempRoot(): Promise<string> {
+    if (this.options.tempRoot) {
+      const given = this.options.tempRoot;
+      return mkdir(given, { recursive: true, mode: 0o700 }).then(() => given);
+    }
+    this.privateTemp ??= privateTempRoot().then(({ path, refused }) => {
+      if (refused) this.options.logger?.warn({ refused, used: path }, 'the usual temp folder is not this user’s alone; using a fresh private one');
+      return path;
+    });
+    // A failure (a full disk) is tried again at the next call.
+    this.privateTemp.catch(() => (this.privateTemp = null));
+    return this.privateTemp;
   }
 
   private async existingPath(ref: { workspaceId: string; path: string }): Promise<string> {
@@ -355,13 +384,34 @@ export class AppApi extends EventEmitter<UiEvents> {
     return run;
   }
 
+  /** The settings changed from `before` to `after`: the running engine takes them over. */
+  private async applyToEngine(before: Config, after: Config): Promise<void> {
+    const changes = engineChanges(before, after);
+    if (Object.keys(changes).length === 0) return;
+    const session = this.session;
+    // No session (not configured yet, or it could not open): one opened now uses the new settings.
+    if (!session) return this.reopen();
+    try {
+      if (changes.pollIntervalMs !== undefined) session.engine.setPollInterval(changes.pollIntervalMs);
+      if (changes.bandwidthLimit !== undefined) session.engine.setBandwidthLimit(changes.bandwidthLimit ?? undefined);
+      if (changes.workspaces) await session.engine.setWorkspaces(changes.workspaces);
+    } catch (error) {
+      // A workspace could not be set up (the service out of reach, or it refused): a session
+      // opened afresh says why, and tries again when the service may be back.
+      this.options.logger?.warn({ err: error }, 'could not apply the settings to the running sync; opening it again');
+      await this.reopen();
+    }
+  }
+
   /** Closes the current session, then opens one for the current config if it is complete. */
   private async reopen(): Promise<void> {
-    await this.detach();
     const { baseUrl, accountId, root } = this.config;
-    if (this.closed || !this.signedInFlag || !baseUrl || !accountId || !root) return;
-    this.opening = true;
+    const complete = !this.closed && this.signedInFlag && Boolean(baseUrl && accountId && root);
+    // Between the old session and the new one the status says "starting", not a problem.
+    this.opening = complete;
     this.openError = null;
+    await this.detach();
+    if (!complete) return;
     this.emit('status', this.status());
     try {
       const session = await this.options.openSession(this.config);
@@ -397,6 +447,7 @@ export class AppApi extends EventEmitter<UiEvents> {
       return () => session.engine.off(name, forward as never);
     });
     this.unsubscribe = () => forwards.forEach((off) => off());
+    this.options.media?.use(session);
     this.emit('status', this.status());
   }
 
@@ -404,12 +455,14 @@ export class AppApi extends EventEmitter<UiEvents> {
     const session = this.session;
     if (!session) return;
     this.session = null;
+    this.options.media?.use(null);
     try {
       await session.engine.stop();
     } finally {
       this.unsubscribe?.();
       this.unsubscribe = null;
-      if (session !== this.borrowed) await session.close();
+      // The host's session too: its root lock must be free before another session opens.
+      await session.close();
     }
     this.emit('status', this.status());
   }

@@ -151,7 +151,8 @@ export async function listFolder(input: ListFolderInput): Promise<FileEntry[]> {
         size: slot.local?.size ?? slot.remote?.size ?? null,
         state,
         assetId: slot.remote?.assetId ?? slot.base?.assetId ?? null,
-        versionNumber: slot.remote?.versionNumber ?? null,
+        // 0: the service did not give it.
+        versionNumber: slot.remote?.versionNumber || null,
         modifiedAt: slot.local ? new Date(Number(BigInt(slot.local.mtimeNs) / 1_000_000n)).toISOString() : null,
         // The holder's user id; `nameLockHolders` puts the name in its place.
         lockedBy: state === 'locked' ? (slot.remote?.lockedByUserId ?? null) : null,

@@ -1,7 +1,7 @@
 /**
  * The Settings view over the config file: what it shows, and how a change from the UI becomes a
- * new config. Pure but for the sync folder's check (`checkSyncRoot`, which looks at the disk);
- * the AppApi saves the result and restarts the engine when the change needs it.
+ * new config, and what the running engine must change for it. Pure but for the sync folder's
+ * check (`checkSyncRoot`, which looks at the disk); the AppApi saves the result and applies it.
  */
 import { isAbsolute, resolve } from 'node:path';
 import type { ParsedRequestOf, SettingsView } from '../../shared/ipc.js';
@@ -25,21 +25,20 @@ export function settingsView(config: Config, signedIn: boolean, workspaceName: (
 
 export interface SettingsChange {
   config: Config;
-  /** The engine was built with the old values: it must be reopened to use the new ones. */
-  restart: boolean;
+  /**
+   * Another sync folder: the session (index, root lock, engine) belongs to the folder, so a new
+   * one is opened. Every other setting applies to the running engine (`engineChanges`).
+   */
+  reopen: boolean;
 }
 
 export function applySettings(config: Config, patch: ParsedRequestOf<'updateSettings'>): SettingsChange {
   const next: Config = { ...config, workspaces: config.workspaces.map((w) => ({ ...w, excluded: [...w.excluded] })) };
-  let restart = false;
-  if (patch.pollIntervalSeconds !== undefined && patch.pollIntervalSeconds !== config.pollIntervalSeconds) {
-    next.pollIntervalSeconds = patch.pollIntervalSeconds;
-    restart = true;
-  }
-  if (patch.bandwidthLimit !== undefined && (patch.bandwidthLimit ?? undefined) !== config.bandwidthLimit) {
+  let reopen = false;
+  if (patch.pollIntervalSeconds !== undefined) next.pollIntervalSeconds = patch.pollIntervalSeconds;
+  if (patch.bandwidthLimit !== undefined) {
     if (patch.bandwidthLimit === null) delete next.bandwidthLimit;
     else next.bandwidthLimit = patch.bandwidthLimit;
-    restart = true;
   }
   if (patch.launchAtLogin !== undefined) next.launchAtLogin = patch.launchAtLogin;
   if (patch.root !== undefined) {
@@ -49,13 +48,28 @@ export function applySettings(config: Config, patch: ParsedRequestOf<'updateSett
       // The folder it replaces is synced no more: the new one may lie inside it.
       checkSyncRoot(root, { replacing: [config.root] });
       next.root = root;
-      restart = true;
+      reopen = true;
     }
   }
   if (patch.workspaces !== undefined) {
     const before = new Map(config.workspaces.map((w) => [w.id, w]));
     next.workspaces = patch.workspaces.map((w) => ({ ...before.get(w.id), id: w.id, excluded: [...new Set(w.excluded)] }));
-    restart ||= JSON.stringify(next.workspaces) !== JSON.stringify(config.workspaces);
   }
-  return { config: next, restart };
+  return { config: next, reopen };
+}
+
+/** What a running engine must change to go from `before` to `after`; absent: unchanged. */
+export interface EngineChanges {
+  pollIntervalMs?: number;
+  /** null: no limit any more. */
+  bandwidthLimit?: number | null;
+  workspaces?: Config['workspaces'];
+}
+
+export function engineChanges(before: Config, after: Config): EngineChanges {
+  const changes: EngineChanges = {};
+  if (after.pollIntervalSeconds !== before.pollIntervalSeconds) changes.pollIntervalMs = after.pollIntervalSeconds * 1000;
+  if (after.bandwidthLimit !== before.bandwidthLimit) changes.bandwidthLimit = after.bandwidthLimit ?? null;
+  if (JSON.stringify(after.workspaces) !== JSON.stringify(before.workspaces)) changes.workspaces = after.workspaces;
+  return changes;
 }

@@ -7,19 +7,20 @@ import { createReadStream } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { personName, type AssetVersion } from '../../shared/api/index.js';
-import type { VersionInfo } from '../../shared/ipc.js';
+import type { OpenOutcome, VersionInfo } from '../../shared/ipc.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import { pathKey, sanitizeName } from '../local/paths.js';
 import type { ServiceClient } from '../service-client/index.js';
 import { downloadVersionTo } from './download.js';
 import { AppError } from './errors.js';
 import type { AppHooks } from './hooks.js';
+import { refusalToOpen } from './open-file.js';
 
 export interface VersionsContext {
   client: ServiceClient;
   index: SyncIndex;
   hooks: AppHooks;
-  /** Where opened versions are written (a folder of the OS temp dir). */
+  /** Where opened versions are written: a folder of this user's alone (private-temp.ts). */
   tempRoot: string;
 }
 
@@ -81,15 +82,25 @@ export async function saveVersionCopy(ctx: VersionsContext, ref: FileRef, versio
   return { savedTo: target };
 }
 
-export async function openVersion(ctx: VersionsContext, ref: FileRef, versionId: string): Promise<{ ok: true }> {
+/** Who made the asset's newest version, by name; throws when the service cannot say. */
+export async function newestAuthor(client: ServiceClient, workspaceId: string, assetId: string): Promise<string | null> {
+  const versions = await client.listVersions(workspaceId, assetId);
+  const newest = versions.filter((v) => !v.deleted).sort((a, b) => b.version_number - a.version_number)[0];
+  return newest ? personName(newest.user, newest.created_by_user_id) : null;
+}
+
+export async function openVersion(ctx: VersionsContext, ref: FileRef, versionId: string, runConfirmed: boolean): Promise<OpenOutcome> {
   const { assetId, version } = await findVersion(ctx, ref, versionId);
+  const name = copyName(ref.path, version.version_number);
+  const refused = await refusalToOpen(ctx.hooks, { name, uploadedBy: async () => personName(version.user, version.created_by_user_id) }, runConfirmed);
+  if (refused) return refused;
   const folder = await mkdtemp(join(ctx.tempRoot, 'version-'));
-  const file = join(folder, copyName(ref.path, version.version_number));
+  const file = join(folder, name);
   await downloadVersionTo(ctx.client, { workspaceId: ref.workspaceId, assetId, versionId, checksum: version.checksum, size: version.size }, file);
   // Read-only: edits to an opened old version would go nowhere, so the editor says so up front.
   await chmod(file, 0o444);
   await ctx.hooks.openPath(file);
-  return { ok: true };
+  return { opened: true };
 }
 
 export async function restoreVersion(ctx: VersionsContext, ref: FileRef, versionId: string): Promise<{ versionId: string; number: number; from: number }> {

@@ -1,4 +1,7 @@
-/** The AppApi's desktop hooks in Electron: shell for files, a native save dialog, the login item. */
+/**
+ * The AppApi's desktop hooks in Electron: shell for files, native dialogs (save a copy; open a
+ * program or script), the login item.
+ */
 import { join } from 'node:path';
 import { app, dialog, shell } from 'electron';
 import { AppError } from '../app-api/errors.js';
@@ -12,6 +15,13 @@ export function electronHooks(window: MainWindow): AppHooks {
       // shell.openPath answers an error message, or '' when it worked.
       const failure = await shell.openPath(absPath);
       if (failure) throw new AppError('open_failed', 'No application on this computer could open it.');
+    },
+    async confirmOpen({ name, question }) {
+      // Cancel is the default and what Escape picks: opening one takes a deliberate click.
+      const options = { type: 'warning' as const, title: 'Open a program or script?', message: `Open “${name}”?`, detail: question, buttons: ['Cancel', 'Open'], defaultId: 0, cancelId: 0, noLink: true };
+      const parent = window.current;
+      const answer = parent ? await dialog.showMessageBox(parent, options) : await dialog.showMessageBox(options);
+      return answer.response === 1;
     },
     async showItemInFolder(absPath) {
       shell.showItemInFolder(absPath);

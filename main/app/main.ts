@@ -9,6 +9,7 @@ import { AppApi } from '../app-api/index.js';
 import { sessionOpener } from '../app-api/open-session.js';
 import { configPath, loadConfig, logPath } from '../config.js';
 import { createLogger } from '../logging.js';
+import { mediaServiceFor } from '../media/index.js';
 import { packageRoot } from '../ui-server/static-files.js';
 import { KeychainSecretStore } from '../secrets/secret-store.js';
 import { needsFirstRun, showFirstRun } from './first-run.js';
@@ -18,7 +19,7 @@ import { startedHidden } from './login-item.js';
 import { startNotifications } from './notifications.js';
 import { rendererTarget } from './origin.js';
 import { registerAppScheme, serveRenderer } from './protocol.js';
-import { denyAllPermissions, enforceCsp } from './security.js';
+import { denyAllPermissions, enforceCsp, lockEveryWebContents } from './security.js';
 import { AppTray } from './tray.js';
 import { MainWindow } from './window.js';
 
@@ -66,14 +67,15 @@ if (!app.requestSingleInstanceLock()) {
       // Not app.getAppPath(): `electron dist/app/main/app/main.js` makes that the script's folder.
       const root = packageRoot();
 
-      serveRenderer(join(root, 'dist', 'renderer'));
+      serveRenderer(join(root, 'dist', 'renderer'), () => api?.media ?? null);
+      // Before the window: its web contents, like every later one, gets the rules as it is made.
+      lockEveryWebContents(app, target.origin, (url) => shell.openExternal(url));
       denyAllPermissions(session.defaultSession);
       enforceCsp(session.defaultSession, devServer ? target.origin : null);
 
       const mainWindow = new MainWindow({
         preload: join(root, 'dist', 'app', 'preload', 'index.cjs'),
         url: target.url,
-        origin: target.origin,
         startHidden: startedHidden(),
       });
       window = mainWindow;
@@ -84,6 +86,7 @@ if (!app.requestSingleInstanceLock()) {
         hooks: electronHooks(mainWindow),
         openSession: sessionOpener({ logger }),
         logger,
+        media: mediaServiceFor(config, logger),
       });
       api = appApi;
       registerIpc(ipcMain, appApi, () => mainWindow.current, target.origin);

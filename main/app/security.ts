@@ -1,9 +1,9 @@
 /**
- * One rule per function, applied to every session and web contents the app makes (design notes:
+ * One rule per function, applied to every session and web contents the app makes (as in
  * cawa-93/vite-electron-builder): no permission is ever granted, no navigation leaves our
  * origin, no window opens (http(s) links go to the user's browser), no <webview> attaches.
  */
-import type { Session, WebContents } from 'electron';
+import type { App, Session, WebContents } from 'electron';
 import { CONTENT_SECURITY_POLICY } from '../ui-server/static-files.js';
 import { originOf } from './origin.js';
 
@@ -32,6 +32,14 @@ export function enforceCsp(session: Session, devOrigin: string | null): void {
 }
 
 const isWebLink = (url: string): boolean => /^https?:\/\//i.test(url);
+
+/**
+ * Every web contents the app makes gets `lockNavigation` as it is created: the main window's, and
+ * any other (a second window, a popup, a webview), which the window's own rules never covered.
+ */
+export function lockEveryWebContents(app: App, allowedOrigin: string, openExternal: (url: string) => Promise<void>): void {
+  app.on('web-contents-created', (_event, contents) => lockNavigation(contents, allowedOrigin, openExternal));
+}
 
 /** Keeps `contents` on `allowedOrigin`; links to the web open in the browser, never in the app. */
 export function lockNavigation(contents: WebContents, allowedOrigin: string, openExternal: (url: string) => Promise<void>): void {

@@ -1,10 +1,9 @@
 /**
  * The app's one window. The renderer gets no Node, runs sandboxed and isolated from the preload,
- * and only ever shows our origin. Closing the window hides it: syncing goes on in the tray
- * until the user quits.
+ * and only ever shows our origin (`lockEveryWebContents` in security.ts, applied by main.ts to
+ * every web contents). Closing the window hides it: syncing goes on in the tray until the user quits.
  */
-import { BrowserWindow, shell, type WebPreferences } from 'electron';
-import { lockNavigation } from './security.js';
+import { BrowserWindow, type WebPreferences } from 'electron';
 
 export const SECURE_WEB_PREFERENCES = {
   contextIsolation: true,
@@ -24,8 +23,6 @@ export interface MainWindowOptions {
   preload: string;
   /** app://asset-sync/index.html, or the dev server. */
   url: string;
-  /** Navigation and IPC are allowed from this origin only. */
-  origin: string;
   /** Started at login: stay in the tray until asked. */
   startHidden: boolean;
 }
@@ -56,7 +53,6 @@ export class MainWindow {
       autoHideMenuBar: true,
       webPreferences: { ...SECURE_WEB_PREFERENCES, preload: this.options.preload },
     });
-    lockNavigation(window.webContents, this.options.origin, (url) => shell.openExternal(url));
     window.on('close', (event) => {
       if (this.quitting) return;
       event.preventDefault();

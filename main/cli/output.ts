@@ -84,8 +84,8 @@ export function activityLine(item: { kind: string; path: string | null; message:
 
 /** A problem and what to do about it, as the lines to print. */
 export function problemLines(problem: Problem, prefix = ''): string[] {
-  // Left out by design: a note, no problem (its message names the path).
-  const head = problem.kind === 'not_synced' ? 'not synced: ' : `problem (${problem.kind}) ${problem.path ? `${problem.path}: ` : ''}`;
+  // Left out by design, or syncing less well: a note, no problem (a not-synced message names the path).
+  const head = problem.kind === 'not_synced' ? 'not synced: ' : problem.kind === 'degraded' ? 'note: ' : `problem (${problem.kind}) ${problem.path ? `${problem.path}: ` : ''}`;
   const lines = [`${prefix}${head}${problem.message}`];
   if (problem.hint) lines.push(`  what to do: ${problem.hint}`);
   if (problem.nextRetryAt) {

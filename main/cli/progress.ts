@@ -4,8 +4,7 @@
  * one per activity item, problem, review and change of state.
  */
 import { MultiBar, type SingleBar } from 'cli-progress';
-import type { ActivityItem, EngineStatus, Problem, ReviewNotification, SyncState, TransferProgress } from '../../shared/engine.js';
-import type { SyncEngine } from '../engine/engine.js';
+import { isNotice, type ActivityItem, type EngineEvents, type EngineStatus, type Problem, type ReviewNotification, type SyncState, type TransferProgress } from '../../shared/engine.js';
 import { activityLine, formatBytes, formatDuration, formatSpeed, print, problemLines, reviewLine } from './output.js';
 
 export interface Reporter {
@@ -40,6 +39,15 @@ export function describeState(state: SyncState): string {
   return STATE_WORDS[state];
 }
 
+/**
+ * What the reporter listens to: an engine, or the app API over it (`sync --ui`), which follows
+ * the session the UI opens in place of the first (another sync folder).
+ */
+export interface EngineEventSource {
+  on<E extends keyof EngineEvents>(event: E, listener: (...args: EngineEvents[E]) => void): unknown;
+  off<E extends keyof EngineEvents>(event: E, listener: (...args: EngineEvents[E]) => void): unknown;
+}
+
 export interface ReporterOptions {
   tty: boolean;
   /** Start each line with the workspace's name. */
@@ -48,10 +56,12 @@ export interface ReporterOptions {
   liveProblems: boolean;
 }
 
-export function attachReporter(engine: SyncEngine, options: ReporterOptions): Reporter {
+export function attachReporter(engine: EngineEventSource, options: ReporterOptions): Reporter {
   const sink = options.tty ? new TerminalSink() : new PlainSink();
   const names = new Map<string, string>();
-  const prefix = (workspaceId: string): string => (options.multipleWorkspaces ? `[${names.get(workspaceId) ?? workspaceId}] ` : '');
+  // Workspaces chosen in the UI while running count too.
+  let many = options.multipleWorkspaces;
+  const prefix = (workspaceId: string): string => (many ? `[${names.get(workspaceId) ?? workspaceId}] ` : '');
   // A problem comes as an event or only in the status (a blocked cycle): each is printed once,
   // and again only if it comes back after everything was up to date.
   const printed = new Set<string>();
@@ -62,6 +72,7 @@ export function attachReporter(engine: SyncEngine, options: ReporterOptions): Re
     problemLines(problem, prefix(problem.workspaceId)).forEach((l) => sink.line(l));
   };
   const onStatus = (status: EngineStatus): void => {
+    many = options.multipleWorkspaces || status.workspaces.length > 1;
     for (const ws of status.workspaces) names.set(ws.workspaceId, ws.name);
     if (status.state === 'up-to-date') printed.clear();
     for (const ws of status.workspaces) ws.problems.forEach(showProblem);
@@ -114,7 +125,7 @@ class PlainSink implements Sink {
 /** The status line; `transfers` counts from the transfer events, fresher than the last status. */
 export function statusText(status: EngineStatus, transfers: { active: number; queued: number }): string {
   const pending = status.workspaces.reduce((n, w) => n + w.pending.downloads + w.pending.uploads + w.pending.deletes + w.pending.moves, 0);
-  const problems = status.workspaces.reduce((n, w) => n + w.problems.filter((p) => p.kind !== 'not_synced').length, 0);
+  const problems = status.workspaces.reduce((n, w) => n + w.problems.filter((p) => !isNotice(p)).length, 0);
   const files = status.workspaces.reduce((n, w) => n + w.files, 0);
   const parts = [`Asset Sync: ${describeState(status.state)}`, `${files} file${files === 1 ? '' : 's'} synced`];
   if (pending > 0 && status.state !== 'up-to-date') parts.push(`${pending} to do`);

@@ -8,12 +8,13 @@ import type { Problem } from '../../shared/engine.js';
 import { LAST_SYNC_SETTING, PAUSED_SETTING, SERVICE_SETTING, WORKSPACE_PROBLEMS_SETTING, type PausedSetting, type ServiceSetting } from '../bootstrap.js';
 import { indexPathFor } from '../config.js';
 import { openIndex, type SyncIndex } from '../index/sync-index.js';
+import { notSyncedSetting } from '../engine/skipped.js';
 import { pathKey } from '../local/paths.js';
 import type { PathError } from '../index/path-errors.js';
 import { rootHeld } from '../root-lock.js';
 import { EXIT_OK } from './errors.js';
 import { addRootOption, readConfig, resolveRoot, type Run } from './options.js';
-import { activityLine, formatDate, formatTable, print, printJson } from './output.js';
+import { activityLine, formatDate, formatTable, print, printJson, problemLines } from './output.js';
 
 /**
  * As of the last sync: `incomplete` means operations wait to resume, or changes the service
@@ -37,6 +38,8 @@ export interface WorkspaceReport {
   pausedChanges: number;
   /** Failing paths, then problems of the whole workspace (path null: the brake, a missing marker, the service out of reach). */
   problems: Array<{ path: string | null; code: string; message: string; hint?: string; attempts: number; nextRetryAt: string | null }>;
+  /** What the last scan left out, with why and what to do: names other computers cannot hold, links, unreadable files. */
+  notSynced: Problem[];
 }
 
 export interface StatusReport {
@@ -85,13 +88,16 @@ export function statusFromIndex(root: string, index: SyncIndex | null, activityL
   const workspaceProblems = index.settings.get<Record<string, Problem[]>>(WORKSPACE_PROBLEMS_SETTING) ?? {};
   const workspaces = index.workspaces.list().map((ws): WorkspaceReport => {
     const problems = [...index.errors.list(ws.id).map(problemOf), ...(workspaceProblems[ws.id] ?? []).map(workspaceProblemOf)];
+    const notSynced = index.settings.get<Problem[]>(notSyncedSetting(ws.id)) ?? [];
+    // As for `sync --once`: a link is left out by design, a name to change needs the user.
+    const errors = problems.length + notSynced.filter((p) => p.kind !== 'not_synced').length;
     const interrupted = index.journal.open(ws.id).length;
     const behind = filesBehind(index, ws.id, ws.excludedPaths);
     return {
       id: ws.id,
       name: ws.name,
       folder: ws.localPath,
-      state: storedState({ listed: ws.sequence !== null || ws.lastFullListingAt !== null, errors: problems.length, interrupted, behind }),
+      state: storedState({ listed: ws.sequence !== null || ws.lastFullListingAt !== null, errors, interrupted, behind }),
       files: index.base.countFiles(ws.id),
       excluded: ws.excludedPaths,
       lastSyncAt: lastSync[ws.id] ?? null,
@@ -99,6 +105,7 @@ export function statusFromIndex(root: string, index: SyncIndex | null, activityL
       behind,
       pausedChanges: paused?.changes[ws.id] ?? 0,
       problems,
+      notSynced,
     };
   });
   return {
@@ -173,6 +180,8 @@ export function statusLines(report: StatusReport): string[] {
         lines.push(`  problem ${p.path}: ${p.message} (${p.attempts} attempt${p.attempts === 1 ? '' : 's'}, next retry ${formatDate(p.nextRetryAt)})`);
       }
     }
+    // As `sync --once` lists them.
+    for (const p of ws.notSynced) lines.push(...problemLines(p, '  '));
   }
   if (report.activity.length > 0) {
     lines.push('', 'Recent activity:');

@@ -5,10 +5,12 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Command } from 'commander';
-import type { EngineStatus, SyncReport } from '../../shared/engine.js';
-import { openSession, type Session, type SessionOptions } from '../bootstrap.js';
+import { isNotice, type EngineStatus, type SyncReport } from '../../shared/engine.js';
+import { createFileLogger, openSession, type Session, type SessionOptions } from '../bootstrap.js';
+import { closeLogger } from '../logging.js';
 import { isServiceError } from '../service-client/errors.js';
-import { parseUiPort, startSessionUi, type UiServer } from '../ui-server/index.js';
+import { parseUiPort, startSessionUi, type SessionUi } from '../ui-server/index.js';
+import { NOT_BUILT_HINT } from '../ui-server/static-files.js';
 import { EXIT_OK, EXIT_PROBLEMS } from './errors.js';
 import {
   addRootOption,
@@ -25,7 +27,7 @@ import {
   type ServiceOptions,
 } from './options.js';
 import { print, problemLines } from './output.js';
-import { attachReporter } from './progress.js';
+import { attachReporter, type EngineEventSource } from './progress.js';
 
 interface SyncOptions extends ServiceOptions {
   once?: boolean;
@@ -69,21 +71,32 @@ export function sessionOptionsFrom(options: SyncOptions, globals: GlobalOptions)
 
 async function sync(options: SyncOptions, globals: GlobalOptions): Promise<number> {
   const settings = sessionOptionsFrom(options, globals);
-  const session = await openSession(settings);
-  let ui: UiServer | null = null;
+  const withUi = options.ui !== undefined && !options.once;
+  // With the UI, the command's logger outlives its session: the UI closes that session when it
+  // opens another (another sync folder), and the new one writes through the same logger.
+  const logger = withUi ? createFileLogger(settings) : undefined;
   try {
-    if (options.ui !== undefined && !options.once) {
-      ui = await startSessionUi({ session, settings, port: parseUiPort(options.ui) });
-      print('Open Asset Sync in a browser on this machine (the address holds an access key: keep it private):');
-      print(ui.url);
+    const session = await openSession({ ...settings, logger });
+    let ui: SessionUi | null = null;
+    try {
+      if (withUi) {
+        ui = await startSessionUi({ session, settings, port: parseUiPort(options.ui) });
+        print('Open Asset Sync in a browser on this machine (the address holds an access key: keep it private):');
+        print(ui.url);
+        if (!ui.built) print(`The interface is not built yet. ${NOT_BUILT_HINT}`);
+      }
+      print(`Syncing ${settings.workspaces.length === 1 ? 'one workspace' : `${settings.workspaces.length} workspaces`} into ${settings.root}`);
+      const multipleWorkspaces = settings.workspaces.length > 1;
+      return options.once
+        ? await syncOnce(session, { allowMassDelete: options.allowMassDelete ?? false, multipleWorkspaces })
+        : // The app API re-emits its engines' events (UiEvents extends EngineEvents).
+          await watch(session, { allowMassDelete: options.allowMassDelete ?? false, multipleWorkspaces, ...(ui ? { events: ui.api as EngineEventSource } : {}) });
+    } finally {
+      await ui?.close();
+      await session.close();
     }
-    print(`Syncing ${settings.workspaces.length === 1 ? 'one workspace' : `${settings.workspaces.length} workspaces`} into ${settings.root}`);
-    return options.once
-      ? await syncOnce(session, { allowMassDelete: options.allowMassDelete ?? false, multipleWorkspaces: settings.workspaces.length > 1 })
-      : await watch(session, { allowMassDelete: options.allowMassDelete ?? false, multipleWorkspaces: settings.workspaces.length > 1 });
   } finally {
-    await ui?.close();
-    await session.close();
+    if (logger) await closeLogger(logger);
   }
 }
 
@@ -136,7 +149,7 @@ export function reportLines(report: SyncReport, status: EngineStatus, options: {
     lines.push('Stopped before everything was synced; `asset-sync sync --once` again finishes it.');
     return lines;
   }
-  const problems = report.workspaces.reduce((n, w) => n + w.problems.filter((p) => p.kind !== 'not_synced').length, 0);
+  const problems = report.workspaces.reduce((n, w) => n + w.problems.filter((p) => !isNotice(p)).length, 0);
   const conflicts = report.workspaces.reduce((n, w) => n + w.problems.filter((p) => p.kind === 'conflict').length, 0);
   const compare = conflicts > 0 ? `; ${conflicts === 1 ? 'the conflict above waits' : `the ${conflicts} conflicts above wait`} for you to compare the two versions` : '';
   lines.push(report.ok ? `Everything is up to date${compare}.` : `Not everything could be synced${problems ? ` (${problems} problem${problems === 1 ? '' : 's'} above)` : ''}; run again or fix what is listed.`);
@@ -146,8 +159,15 @@ export function reportLines(report: SyncReport, status: EngineStatus, options: {
 /** How long `sync` waits before it tries again to reach a service that was out of reach at start. */
 const START_RETRY_SECONDS = 15;
 
-export async function watch(session: Session, options: { allowMassDelete?: boolean; multipleWorkspaces: boolean }): Promise<number> {
-  const reporter = attachReporter(session.engine, { tty: Boolean(process.stdout.isTTY), multipleWorkspaces: options.multipleWorkspaces, liveProblems: true });
+export interface WatchOptions {
+  allowMassDelete?: boolean;
+  multipleWorkspaces: boolean;
+  /** What the terminal follows; default the session's engine (with the UI: the UI's sessions). */
+  events?: EngineEventSource;
+}
+
+export async function watch(session: Session, options: WatchOptions): Promise<number> {
+  const reporter = attachReporter(options.events ?? session.engine, { tty: Boolean(process.stdout.isTTY), multipleWorkspaces: options.multipleWorkspaces, liveProblems: true });
   // Listening from the start: a Ctrl+C during start-up still stops cleanly.
   const stopRequested = untilSignal();
   try {
@@ -155,7 +175,8 @@ export async function watch(session: Session, options: { allowMassDelete?: boole
     // a sync started at login must not die because the network came up a moment later.
     for (;;) {
       const failure = await session.engine.init().then(() => null, (error: unknown) => error);
-      if (failure === null) break;
+      // Stopped meanwhile: the UI opened a session for another sync folder, which syncs instead.
+      if (failure === null || session.engine.stopped) break;
       if (!isServiceError(failure) || !failure.transient) throw failure;
       reporter.log(`The service cannot be reached (${failure.message}); trying again in ${START_RETRY_SECONDS} s. Press Ctrl+C to stop.`);
       const waiting = new AbortController();

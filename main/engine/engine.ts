@@ -3,11 +3,15 @@
  * at a time per workspace. Cycles are triggered by the watcher (debounced), by a poll timer, by
  * our own changes (to see them confirmed) and by hand. The engine is plain Node: the command
  * line and the Electron main process host the same class.
+ *
+ * Settings apply to the running engine (`setPollInterval`, `setBandwidthLimit`, `setWorkspaces`):
+ * a new engine would need the root's lock, which this one holds until its session closes, and
+ * would cut every transfer in flight short for a change that concerns none of them.
  */
 import { EventEmitter, setMaxListeners } from 'node:events';
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ActivityItem, EngineEvents, EngineStatus, PendingCounts, Problem, ReviewNotification, SyncReport, SyncState, WorkspaceStatus } from '../../shared/engine.js';
+import { isNotice, type ActivityItem, type EngineEvents, type EngineStatus, type PendingCounts, type Problem, type ReviewNotification, type SyncReport, type SyncState, type WorkspaceStatus } from '../../shared/engine.js';
 import type { Action } from '../sync/actions.js';
 import type { ActivityInput } from '../index/activity.js';
 import type { SyncIndex } from '../index/sync-index.js';
@@ -58,7 +62,12 @@ export interface EngineOptions {
 }
 
 interface WorkspaceRuntime {
+  /** What the workspace was set up from: another folder or exclusion sets it up anew. */
+  spec: EngineWorkspace;
   sync: WorkspaceSync;
+  /** Ends this workspace's work alone (it is dropped or set up anew); follows the engine's stop. */
+  stop: AbortController;
+  signal: AbortSignal;
   phase: SyncState;
   running: Promise<CycleOutcome> | null;
   again: boolean;
@@ -92,6 +101,12 @@ interface WorkspaceRuntime {
 }
 
 const DEFAULT_POLL_MS = 30_000;
+
+/** Whether two set-ups of one workspace sync the same folder with the same exclusions. */
+function sameSetup(a: EngineWorkspace, b: EngineWorkspace): boolean {
+  const excluded = (w: EngineWorkspace): string => JSON.stringify([...(w.excluded ?? [])].sort());
+  return a.folder === b.folder && excluded(a) === excluded(b);
+}
 
 /** A workspace id the service does not know (or refuses) names itself: with several, which one? */
 function unknownWorkspace(id: string, error: unknown): unknown {
@@ -127,11 +142,22 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   private pausedFlag = false;
   private selfUserId = '';
   private started = false;
+  private stopping: Promise<void> | null = null;
+  private pollMs: number;
+  /** The workspaces to sync; `init` sets them up, `setWorkspaces` changes them. */
+  private specs: readonly EngineWorkspace[];
+  /** Runs while `init` sets the workspaces up: a change of workspaces waits for it. */
+  private initializing: Promise<void> | null = null;
+  private initialized = false;
+  /** Workspace changes run one at a time, in order. */
+  private changes: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: EngineOptions) {
     super();
     // Every transfer and request in flight listens on the stop signal; dozens at once are normal.
     setMaxListeners(0, this.abort.signal);
+    this.pollMs = options.pollIntervalMs ?? DEFAULT_POLL_MS;
+    this.specs = options.workspaces;
     this.queue = new TransferQueue({
       maxDownloads: options.maxDownloads ?? 4,
       maxUploads: options.maxUploads ?? 4,
@@ -143,69 +169,152 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 
   /** Learns who we are and where each workspace goes, then finishes what a crash interrupted. */
-  async init(): Promise<void> {
-    const { client, index, root } = this.options;
+  init(): Promise<void> {
+    const run = this.initialize();
+    this.initializing = run;
+    return run;
+  }
+
+  private async initialize(): Promise<void> {
     const signal = this.abort.signal;
-    const asked = client.getUser({ signal });
+    const asked = this.options.client.getUser({ signal });
     // The scan and the large downloads' hashing run on the file-system workers: they boot (tens
     // of ms) while the service answers, not when the first scan waits for them.
     fsWorkers().warm();
     const user = await asked;
     this.selfUserId = user.id ?? '';
-    for (const spec of this.options.workspaces) {
-      const remote = await client.getWorkspace(spec.id, { signal }).catch((error: unknown) => {
-        throw unknownWorkspace(spec.id, error);
-      });
-      const folderName = sanitizeName(spec.folder ?? remote.name);
-      const target: WorkspaceTarget = { id: spec.id, name: remote.name, dir: join(root, folderName), excluded: spec.excluded ?? [] };
-      const known = index.workspaces.get(spec.id);
-      if (!known) index.workspaces.add({ id: spec.id, accountId: this.options.accountId, name: remote.name, localPath: target.dir, excludedPaths: [...target.excluded] });
-      else index.workspaces.update(spec.id, { name: remote.name, localPath: target.dir, excludedPaths: [...target.excluded] });
-      const runtime: WorkspaceRuntime = {
-        sync: new WorkspaceSync(target, {
-          index,
-          client,
-          queue: this.queue,
-          logger: this.options.logger.child({ workspace: spec.id }),
-          deviceName: this.options.deviceName,
-          selfUserId: this.selfUserId,
-          quietMs: this.options.quietMs ?? 2000,
-          ...(this.options.fullListingIntervalMs !== undefined ? { fullListingIntervalMs: this.options.fullListingIntervalMs } : {}),
-          onPhase: (phase) => this.setPhase(spec.id, phase),
-          onPlanned: (actions) => this.planned(spec.id, actions),
-          onDone: (action) => this.countDown(spec.id, action),
-          recentDeletes: () => this.recentDeletes(spec.id),
-          onProblem: (problem) => this.addProblem(spec.id, problem),
-          onActivity: (item) => this.activity(item),
-          suppress: (rel, stamp) => this.runtimes.get(spec.id)?.watcher?.suppress(rel, 3000, stamp),
-        }),
-        phase: 'starting',
-        running: null,
-        again: false,
-        last: null,
-        lastSyncAt: null,
-        cycleProblems: [],
-        watcher: null,
-        files: null,
-        recentDeletes: new RecentDeletes(index, spec.id),
-        pausedChanges: new PausedChanges({ dir: target.dir, base: (rel) => index.base.getFile(spec.id, rel), excluded: target.excluded }),
-      };
-      this.runtimes.set(spec.id, runtime);
-    }
-    for (const runtime of this.runtimes.values()) {
-      await recoverJournal({
-        workspaceId: runtime.sync.target.id,
-        root: runtime.sync.target.dir,
+    const added: WorkspaceRuntime[] = [];
+    for (const spec of this.specs) added.push(await this.setUp(spec));
+    for (const runtime of added) await this.recover(runtime);
+    this.initialized = true;
+    this.emitStatus();
+  }
+
+  /** Where the workspace goes and what it syncs, recorded in the index; not started. */
+  private async setUp(spec: EngineWorkspace): Promise<WorkspaceRuntime> {
+    const { client, index, root } = this.options;
+    const stop = new AbortController();
+    const signal = AbortSignal.any([this.abort.signal, stop.signal]);
+    setMaxListeners(0, signal);
+    const remote = await client.getWorkspace(spec.id, { signal }).catch((error: unknown) => {
+      throw unknownWorkspace(spec.id, error);
+    });
+    const folderName = sanitizeName(spec.folder ?? remote.name);
+    const target: WorkspaceTarget = { id: spec.id, name: remote.name, dir: join(root, folderName), excluded: spec.excluded ?? [] };
+    const known = index.workspaces.get(spec.id);
+    if (!known) index.workspaces.add({ id: spec.id, accountId: this.options.accountId, name: remote.name, localPath: target.dir, excludedPaths: [...target.excluded] });
+    else index.workspaces.update(spec.id, { name: remote.name, localPath: target.dir, excludedPaths: [...target.excluded] });
+    const runtime: WorkspaceRuntime = {
+      spec: { ...spec, excluded: [...(spec.excluded ?? [])] },
+      stop,
+      signal,
+      sync: new WorkspaceSync(target, {
         index,
         client,
         queue: this.queue,
-        folderIds: new Map(),
-        logger: this.options.logger,
-        signal,
-      }).catch((error: unknown) => this.options.logger.warn({ err: error }, 'journal recovery failed; the next cycle re-plans'));
-      runtime.files = null;
+        logger: this.options.logger.child({ workspace: spec.id }),
+        deviceName: this.options.deviceName,
+        selfUserId: this.selfUserId,
+        quietMs: this.options.quietMs ?? 2000,
+        ...(this.options.fullListingIntervalMs !== undefined ? { fullListingIntervalMs: this.options.fullListingIntervalMs } : {}),
+        onPhase: (phase) => this.setPhase(spec.id, phase),
+        onPlanned: (actions) => this.planned(spec.id, actions),
+        onDone: (action) => this.countDown(spec.id, action),
+        recentDeletes: () => this.recentDeletes(spec.id),
+        onProblem: (problem) => this.addProblem(spec.id, problem),
+        onActivity: (item) => this.activity(item),
+        suppress: (rel, stamp) => this.runtimes.get(spec.id)?.watcher?.suppress(rel, 3000, stamp),
+      }),
+      phase: 'starting',
+      running: null,
+      again: false,
+      last: null,
+      lastSyncAt: null,
+      cycleProblems: [],
+      watcher: null,
+      files: null,
+      recentDeletes: new RecentDeletes(index, spec.id),
+      pausedChanges: new PausedChanges({ dir: target.dir, base: (rel) => index.base.getFile(spec.id, rel), excluded: target.excluded }),
+    };
+    this.runtimes.set(spec.id, runtime);
+    return runtime;
+  }
+
+  /** Finishes the transfers a crash (or a stop) left in the workspace's journal. */
+  private async recover(runtime: WorkspaceRuntime): Promise<void> {
+    const { client, index } = this.options;
+    await recoverJournal({
+      workspaceId: runtime.sync.target.id,
+      root: runtime.sync.target.dir,
+      index,
+      client,
+      queue: this.queue,
+      folderIds: new Map(),
+      logger: this.options.logger,
+      signal: runtime.signal,
+    }).catch((error: unknown) => this.options.logger.warn({ err: error }, 'journal recovery failed; the next cycle re-plans'));
+    runtime.files = null;
+  }
+
+  /**
+   * Syncs these workspaces from now on. Those whose folder and exclusions are unchanged go on
+   * untouched; a dropped one stops (its transfers in flight stay journalled, as at a stop); a
+   * new or changed one is set up as at a start, and syncs at once if the engine runs.
+   */
+  setWorkspaces(specs: readonly EngineWorkspace[]): Promise<void> {
+    const run = this.changes.then(() => this.changeWorkspaces(specs));
+    this.changes = run.catch(() => undefined);
+    return run;
+  }
+
+  private async changeWorkspaces(specs: readonly EngineWorkspace[]): Promise<void> {
+    await this.initializing?.catch(() => undefined);
+    this.specs = specs.map((w) => ({ ...w, excluded: [...(w.excluded ?? [])] }));
+    // Not set up yet (or the set-up failed and will be tried again): `init` takes them as they are.
+    if (!this.initialized || this.abort.signal.aborted) return;
+    const wanted = new Map(this.specs.map((w) => [w.id, w]));
+    const leaving = [...this.runtimes.values()].filter((r) => {
+      const spec = wanted.get(r.spec.id);
+      return !spec || !sameSetup(r.spec, spec);
+    });
+    await Promise.all(leaving.map((r) => this.retire(r)));
+    for (const spec of this.specs) {
+      if (this.runtimes.has(spec.id)) continue;
+      const runtime = await this.setUp(spec);
+      await this.recover(runtime);
+      if (!this.started || this.abort.signal.aborted) continue;
+      this.options.index.errors.makeDue(spec.id);
+      await this.watch(spec.id);
+      this.trigger(spec.id);
     }
+    // The status lists the workspaces in the order the settings give.
+    const ordered = this.specs.map((w) => this.runtimes.get(w.id)).filter((r): r is WorkspaceRuntime => r !== undefined);
+    this.runtimes.clear();
+    for (const runtime of ordered) this.runtimes.set(runtime.spec.id, runtime);
     this.emitStatus();
+  }
+
+  /** Stops one workspace's watcher and cycle, and forgets it. */
+  private async retire(runtime: WorkspaceRuntime): Promise<void> {
+    this.runtimes.delete(runtime.spec.id);
+    runtime.stop.abort();
+    await runtime.watcher?.close();
+    runtime.watcher = null;
+    await runtime.running?.catch(() => undefined);
+    this.flushActivity();
+  }
+
+  /** How often the service is asked for changes while watching. */
+  setPollInterval(ms: number): void {
+    this.pollMs = ms;
+    if (!this.started || this.abort.signal.aborted) return;
+    this.stopTimers();
+    this.startTimers();
+  }
+
+  /** Bytes per second for all transfers together, those running included; undefined: unlimited. */
+  setBandwidthLimit(bytesPerSecond: number | undefined): void {
+    this.queue.setBandwidthLimit(bytesPerSecond);
   }
 
   /** Converges every workspace: cycles until nothing is left to do (or `maxRounds`), then reports. */
@@ -248,7 +357,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       // Out of rounds with work still planned (actions deferred again and again) is no convergence.
       const settled = runtime.last !== null && runtime.last.work === 0 && runtime.last.waiting.length === 0;
       // A conflict is listed for the user, but it is no failure: both versions are kept and synced.
-      const problems = totals.problems.filter((p) => p.kind !== 'conflict' && p.kind !== 'not_synced');
+      const problems = totals.problems.filter((p) => p.kind !== 'conflict' && !isNotice(p));
       if (problems.length > 0 || totals.failed > 0 || runtime.last?.blocked || !settled) report.ok = false;
       report.workspaces.push(totals);
     }
@@ -257,24 +366,33 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
 
   /** Watches and polls until `stop()`. */
   async start(): Promise<void> {
-    if (this.started) return;
+    // A stopped engine stays stopped: its session is closing.
+    if (this.started || this.abort.signal.aborted) return;
     this.started = true;
-    const pollMs = this.options.pollIntervalMs ?? DEFAULT_POLL_MS;
-    for (const id of this.runtimes.keys()) {
+    for (const id of [...this.runtimes.keys()]) {
       // A start is a fresh try for what failed before (the user may have fixed it meanwhile).
       this.options.index.errors.makeDue(id);
       await this.watch(id);
       this.trigger(id);
     }
-    this.timers.push(setInterval(() => this.runtimes.forEach((_r, id) => this.trigger(id)), pollMs));
-    this.timers.push(setInterval(() => void this.pollReviews(), pollMs));
+    this.startTimers();
     void this.pollReviews();
+  }
+
+  private startTimers(): void {
+    this.timers.push(setInterval(() => this.runtimes.forEach((_r, id) => this.trigger(id)), this.pollMs));
+    this.timers.push(setInterval(() => void this.pollReviews(), this.pollMs));
+  }
+
+  private stopTimers(): void {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
   }
 
   /** Runs a cycle now (or right after the running one). */
   trigger(workspaceId: string): void {
     const runtime = this.runtimes.get(workspaceId);
-    if (!runtime || this.pausedFlag || this.abort.signal.aborted) return;
+    if (!runtime || this.pausedFlag || runtime.signal.aborted) return;
     if (runtime.running) {
       runtime.again = true;
       return;
@@ -282,6 +400,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     const allowMassDelete = runtime.deletionsAllowed === true;
     runtime.deletionsAllowed = false;
     void this.runCycle(workspaceId, allowMassDelete).then(async (outcome) => {
+      // Dropped or set up anew meanwhile: this runtime's work is over.
+      if (this.runtimes.get(workspaceId) !== runtime) return;
       // The first cycle may have made the workspace folder: watch it now, and look once more
       // for what changed before the watcher saw anything.
       if (await this.watch(workspaceId)) runtime.again = true;
@@ -297,7 +417,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 
   /**
-   * The user confirms the deletions the mass-delete brake held back (design notes §9): the next
+   * The user confirms the deletions the mass-delete brake held back: the next
    * cycle carries them out, and the brake guards every cycle after it again.
    */
   allowDeletionsOnce(workspaceId: string): void {
@@ -313,7 +433,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   private nextRetryAt(workspaceId: string): number | null {
     const due = Math.min(...this.options.index.errors.notYetDue(workspaceId).values());
     if (!Number.isFinite(due)) return null;
-    return Math.min(due, Date.now() + (this.options.pollIntervalMs ?? DEFAULT_POLL_MS));
+    return Math.min(due, Date.now() + this.pollMs);
   }
 
   /**
@@ -323,7 +443,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
    */
   private async watch(workspaceId: string): Promise<boolean> {
     const runtime = this.runtimes.get(workspaceId);
-    if (!runtime || runtime.watching || !this.started || this.abort.signal.aborted) return false;
+    if (!runtime || runtime.watching || !this.started || runtime.signal.aborted) return false;
     const dir = runtime.sync.target.dir;
     const folder = lstatSync(dir, { throwIfNoEntry: false });
     const present = folder?.isDirectory() === true;
@@ -338,7 +458,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     runtime.watching = true;
     try {
       const ignore = await loadIgnoreMatcher(dir);
-      if (this.abort.signal.aborted) return false;
+      if (runtime.signal.aborted) return false;
       runtime.watcher = watchTree(dir, {
         ignore,
         debounceMs: this.options.debounceMs ?? 500,
@@ -399,9 +519,18 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 
   /** Stops watching and polling; transfers in flight are aborted and stay journalled for the next start. */
-  async stop(): Promise<void> {
-    for (const timer of this.timers) clearInterval(timer);
-    this.timers = [];
+  stop(): Promise<void> {
+    this.stopping ??= this.stopNow();
+    return this.stopping;
+  }
+
+  /** Stopped (or stopping): this engine syncs no more. */
+  get stopped(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  private async stopNow(): Promise<void> {
+    this.stopTimers();
     this.abort.abort();
     await Promise.all([...this.runtimes.values()].map(async (r) => {
       await r.watcher?.close();
@@ -419,7 +548,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     const problems: Problem[] = [];
     runtime.cycleProblems = problems;
     runtime.deletionsConfirmed = allowMassDelete;
-    const run = runtime.sync.cycle({ allowMassDelete, signal: this.abort.signal }).catch(
+    const run = runtime.sync.cycle({ allowMassDelete, signal: runtime.signal }).catch(
       (error: unknown): CycleOutcome => ({
         blocked: { workspaceId, path: null, kind: 'error', message: `Sync stopped unexpectedly: ${(error as Error).message}` },
         plan: null,

@@ -1,14 +1,15 @@
 /**
  * What the planner may believe about the disk this cycle. The scan is the truth, with three
  * corrections that keep unfinished or unreadable things from looking like deletions or edits:
- * a file still being written waits (see `holdBack`), a skipped entry stands as it was synced,
- * and paths excluded by selective sync are not ours to look at.
+ * a file still being written waits (see `holdBack`), a skipped entry stands as it was synced
+ * (and so does what was renamed to it: see `heldBySkipped`), and paths excluded by selective
+ * sync are not ours to look at.
  */
 import type { BaseFile, BaseFolder, LocalFile, LocalFolder, RemoteFile, RemoteFolder } from '../sync/model.js';
 import { ancestorKeys } from '../sync/rel-path.js';
 import { pathKey } from '../local/paths.js';
 import { filterUnstable } from '../local/stability.js';
-import type { ScanResult } from '../local/scanner.js';
+import type { ScanResult, SkippedEntry } from '../local/scanner.js';
 import type { IgnoreMatcher } from '../local/ignore.js';
 
 export interface LocalView {
@@ -18,6 +19,8 @@ export interface LocalView {
   waiting: string[];
   /** Their inodes: a synced file moved and then edited is held back at its old path too. */
   waitingInodes: ReadonlySet<number>;
+  /** Synced paths held as they were synced because they now go by a skipped name, by that name's path. */
+  held: ReadonlyMap<string, string[]>;
 }
 
 export function isUnder(key: string, folderKeys: ReadonlySet<string>): boolean {
@@ -32,6 +35,7 @@ export function localView(
   scan: ScanResult,
   base: ReadonlyMap<string, BaseFile>,
   options: { nowMs: number; quietMs: number; excludedKeys: ReadonlySet<string> },
+  baseFolders: ReadonlyMap<string, BaseFolder> = new Map(),
 ): LocalView {
   const files = new Map<string, LocalFile>();
   const folders = new Map<string, LocalFolder>();
@@ -57,12 +61,75 @@ export function localView(
   for (const [key, folder] of scan.folders) if (!isUnder(key, options.excludedKeys)) folders.set(key, folder);
 
   const skippedKeys = new Set(scan.skipped.map((s) => pathKey(s.path)));
+  const held = heldBySkipped(scan, base, baseFolders);
+  for (const key of held.folders.keys()) skippedKeys.add(key);
+  // Folders stand with what stands in them, so that none is deleted on either side.
+  const standingFolders = new Set<string>();
   for (const [key, synced] of base) {
-    if (!files.has(key) && isUnder(key, skippedKeys)) {
-      files.set(key, { path: synced.path, size: synced.size, mtimeNs: synced.mtimeNs, inode: synced.inode, checksum: synced.checksum });
+    if (!files.has(key) && (isUnder(key, skippedKeys) || held.files.has(key))) {
+      files.set(key, { path: synced.path, size: synced.size, mtimeNs: synced.mtimeNs, ctimeNs: '', inode: synced.inode, checksum: synced.checksum });
+      for (const folder of ancestorKeys(synced.path)) standingFolders.add(folder);
     }
   }
-  return { files, folders, waiting, waitingInodes };
+  for (const [key, synced] of baseFolders) {
+    if (!folders.has(key) && (isUnder(key, skippedKeys) || standingFolders.has(key))) {
+      folders.set(key, { path: synced.path, ...(synced.inode === undefined ? {} : { inode: synced.inode }) });
+    }
+  }
+  return { files, folders, waiting, waitingInodes, held: heldPaths(held, base, baseFolders, options.excludedKeys) };
+}
+
+/** Each skipped name with the synced paths it holds: folders, and files that are not in them. */
+function heldPaths(
+  held: { files: ReadonlyMap<string, SkippedEntry>; folders: ReadonlyMap<string, SkippedEntry> },
+  base: ReadonlyMap<string, BaseFile>,
+  baseFolders: ReadonlyMap<string, BaseFolder>,
+  excludedKeys: ReadonlySet<string>,
+): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const add = (by: SkippedEntry, path: string): void => {
+    const paths = out.get(by.path);
+    if (paths === undefined) out.set(by.path, [path]);
+    else paths.push(path);
+  };
+  const folderKeys = new Set(held.folders.keys());
+  for (const [key, by] of held.folders) if (!isUnder(key, excludedKeys) && !isUnder(parentKey(key), folderKeys)) add(by, baseFolders.get(key)?.path ?? key);
+  for (const [key, by] of held.files) if (!isUnder(key, excludedKeys) && !isUnder(key, folderKeys)) add(by, base.get(key)?.path ?? key);
+  return out;
+}
+
+const parentKey = (key: string): string => key.slice(0, Math.max(key.lastIndexOf('/'), 0));
+
+/**
+ * The synced files and folders a skipped name stands for, each with that name. A synced item
+ * missing from the scan whose inode a skipped name has (a name other computers cannot hold,
+ * one that is not valid UTF-8, one that lost a clash), or that is below a folder so named, was
+ * renamed or moved there: it is held as it was synced, a folder with everything in it, so that
+ * nothing is deleted on either side, and the name is listed. Once renamed to a name that syncs,
+ * it is a rename. An inode that matches by chance (a deleted file's, reused) holds back no more
+ * than a deletion, until that name is renamed or deleted too.
+ */
+function heldBySkipped(
+  scan: ScanResult,
+  base: ReadonlyMap<string, BaseFile>,
+  baseFolders: ReadonlyMap<string, BaseFolder>,
+): { files: Map<string, SkippedEntry>; folders: Map<string, SkippedEntry> } {
+  const held = { files: new Map<string, SkippedEntry>(), folders: new Map<string, SkippedEntry>() };
+  const byInode = new Map<number, SkippedEntry>();
+  for (const entry of scan.skipped) {
+    if (entry.inode !== undefined) byInode.set(entry.inode, entry);
+    for (const inode of entry.inodesBelow ?? []) byInode.set(inode, entry);
+  }
+  if (byInode.size === 0) return held;
+  for (const [key, synced] of baseFolders) {
+    const by = synced.inode === undefined || scan.folders.has(key) ? undefined : byInode.get(synced.inode);
+    if (by !== undefined) held.folders.set(key, by);
+  }
+  for (const [key, synced] of base) {
+    const by = scan.files.has(key) ? undefined : byInode.get(synced.inode);
+    if (by !== undefined) held.files.set(key, by);
+  }
+  return held;
 }
 
 function sameAsSynced(file: LocalFile, synced: BaseFile | undefined): boolean {

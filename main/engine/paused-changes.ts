@@ -12,7 +12,7 @@ import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IgnoreMatcher } from '../local/ignore.js';
 import { pathKey } from '../local/paths.js';
-import { sameStamp, stampOf } from '../local/stamp.js';
+import { sameIgnoringCtime, stampOf } from '../local/stamp.js';
 import type { BaseFile } from '../sync/model.js';
 import { isUnder } from './local-view.js';
 
@@ -74,6 +74,7 @@ export class PausedChanges {
     if (stats === undefined) return base !== undefined;
     if (!stats.isFile() || ignore?.ignores(rel, false)) return false;
     if (base === undefined) return true;
-    return !sameStamp(stampOf(stats), base);
+    // The base keeps no ctime: a rewrite that kept size and mtime is counted at the resume's scan.
+    return !sameIgnoringCtime(stampOf(stats), base);
   }
 }

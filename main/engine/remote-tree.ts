@@ -32,22 +32,26 @@ export const noChanges = (): TreeChanges => ({ folders: new Set(), assets: new S
 
 const rawFolder = (f: Folder): RawFolder => ({ id: f.id, parentId: f.parent_id, name: f.name });
 
+/** Fields the service may leave out are kept as 0 or null: shown to the user at most, never decided with. */
 const rawAsset = (a: AssetEntry): RawAsset => ({
   id: a.id,
   folderId: a.folder_id,
   fileName: a.file_name,
   versionId: a.current_version_id,
-  versionNumber: a.version_number,
+  versionNumber: a.version_number ?? 0,
   checksum: a.checksum,
   size: a.size,
-  lockedByUserId: a.locked_by_user_id,
-  sequence: a.sequence,
+  lockedByUserId: a.locked_by_user_id ?? null,
+  sequence: a.sequence ?? 0,
 });
+
+/** An entry without `isActive` is active: the listing lists active items unless asked otherwise. */
+const active = (entry: { isActive?: boolean | undefined }): boolean => entry.isActive !== false;
 
 export function treeFromListing(listing: Hierarchy): RawRemoteTree {
   const tree: RawRemoteTree = { folders: new Map(), assets: new Map(), sequence: listing.sequence };
-  for (const f of listing.folders) if (f.isActive) tree.folders.set(f.id, rawFolder(f));
-  for (const a of listing.assets) if (a.isActive) tree.assets.set(a.id, rawAsset(a));
+  for (const f of listing.folders) if (active(f)) tree.folders.set(f.id, rawFolder(f));
+  for (const a of listing.assets) if (active(a)) tree.assets.set(a.id, rawAsset(a));
   return tree;
 }
 
@@ -56,11 +60,11 @@ export function applyChanges(tree: RawRemoteTree, changes: readonly Change[], se
   for (const change of changes) {
     if (change.type === 'folder') {
       touched.folders.add(change.id);
-      if (change.deleted || !change.folder || !change.folder.isActive) tree.folders.delete(change.id);
+      if (change.deleted || !change.folder || !active(change.folder)) tree.folders.delete(change.id);
       else tree.folders.set(change.id, rawFolder(change.folder));
     } else {
       touched.assets.add(change.id);
-      if (change.deleted || !change.asset || !change.asset.isActive) tree.assets.delete(change.id);
+      if (change.deleted || !change.asset || !active(change.asset)) tree.assets.delete(change.id);
       else tree.assets.set(change.id, rawAsset(change.asset));
     }
   }

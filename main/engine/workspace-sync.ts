@@ -21,8 +21,8 @@ import { plan, type Plan } from '../sync/planner.js';
 import type { TransferQueue } from '../sync/transfer-queue.js';
 import { holdBack, localView, notIgnored, standAside } from './local-view.js';
 import { OFFLINE_CODE } from '../sync/executor/offline.js';
-import { stillOpen } from '../sync/executor/open-conflicts.js';
-import { skippedProblems } from './skipped.js';
+import { ownCopies, stillOpen } from '../sync/executor/open-conflicts.js';
+import { notSyncedSetting, skippedProblems, storeNotSynced } from './skipped.js';
 import { holderAt, holderNames, lockHolders } from './lock-holders.js';
 import { recentDeletesSetting } from './recent-deletes.js';
 import {
@@ -100,6 +100,7 @@ export function forgetSyncedState(index: SyncIndex, workspaceId: string): boolea
     index.settings.delete(markerSetting(workspaceId));
     // A workspace reset or removed starts its mass-delete window afresh, like its base.
     index.settings.delete(recentDeletesSetting(workspaceId));
+    index.settings.delete(notSyncedSetting(workspaceId));
     return known;
   });
 }
@@ -112,6 +113,25 @@ const BOOKKEEPING = new Set(['record-base', 'forget-base', 'record-folder-base',
  */
 export const DEFAULT_FULL_LISTING_INTERVAL_MS = 24 * 60 * 60 * 1000;
 const LISTING_RETRY_MS = 60 * 60 * 1000;
+/**
+ * The listing is the source of truth and the feed only saves work: a feed page that cannot be
+ * used makes each cycle list in full, and the feed is asked again after this wait, doubled while
+ * it stays unusable, up to an hour.
+ */
+const FEED_RETRY_MS = 5 * 60 * 1000;
+const FEED_RETRY_MAX_MS = 60 * 60 * 1000;
+
+/** How far the feed brought the tree: all the way, not from this cursor (list in full), or not at all (a page could not be used). */
+type FeedOutcome = 'followed' | 'unavailable' | 'unusable';
+
+/** Told while the feed rests: sync works, each cycle lists in full. */
+const slowerChanges = (workspaceId: string): Problem => ({
+  workspaceId,
+  path: null,
+  kind: 'degraded',
+  message: "The service's list of recent changes could not be read, so each sync lists the whole workspace instead: changes from the service come slower.",
+  hint: 'Nothing to do: Asset Sync asks for the list of changes again by itself.',
+});
 
 export class WorkspaceSync {
   /** The service's tree at `tree.sequence`; on the first cycle, read back from the index. */
@@ -126,6 +146,8 @@ export class WorkspaceSync {
   private listedAt: number | null = null;
   /** After a failed periodic listing: not tried again before this time. */
   private retryListingAt: number | null = null;
+  /** After a feed page that could not be used: the feed is not asked before `retryAt`. */
+  private feedRest: { retryAt: number; waitMs: number } | null = null;
   /** This process has brought the tree up to date once (its start-up cycle is behind it). */
   private refreshed = false;
   private ignore: IgnoreMatcher | null = null;
@@ -182,9 +204,11 @@ export class WorkspaceSync {
     const base = notIgnored(index.base.load(ws.id), ignore, scan);
     const remoteView = notIgnored(remote, ignore, scan);
     const excludedKeys = new Set(ws.excluded.map((p) => pathKey(p)));
-    const local = localView(scan, base.files, { nowMs: Date.now(), quietMs: this.deps.quietMs, excludedKeys });
+    const local = localView(scan, base.files, { nowMs: Date.now(), quietMs: this.deps.quietMs, excludedKeys }, base.folders);
     for (const path of local.waiting) logger.debug({ path }, 'waiting for the file to stop changing');
-    for (const problem of skippedProblems(ws.id, scan.skipped, excludedKeys)) this.deps.onProblem(problem);
+    const notSynced = skippedProblems(ws.id, scan.skipped, excludedKeys, local.held);
+    storeNotSynced(index, ws.id, notSynced);
+    for (const problem of notSynced) this.deps.onProblem(problem);
     for (const problem of stillOpen(index, ws.id, scan.files)) this.deps.onProblem(problem);
     let baseFiles = base.files;
     if (remote.unplaced.size > 0) {
@@ -216,6 +240,7 @@ export class WorkspaceSync {
       ...(options.allowMassDelete ? { allowMassDelete: true } : {}),
       ...(this.deps.recentDeletes ? { recentDeletes: this.deps.recentDeletes() } : {}),
       failing: new Set(notYetDue.keys()),
+      ownCopies: ownCopies(index, ws.id),
     });
     if (!decided.movesFirst) {
       forgetSettledFailures(index, ws.id, decided.actions, local.waiting);
@@ -223,7 +248,7 @@ export class WorkspaceSync {
     }
     let actions = decided.actions;
     if (decided.brake) {
-      // Design notes §2/§9: refuse to run any deletion and say so; everything else still syncs.
+      // The brake holds: refuse to run any deletion and say so; everything else still syncs.
       actions = actions.filter((a) => !a.kind.startsWith('delete-'));
       this.deps.onProblem({
         workspaceId: ws.id,
@@ -272,12 +297,19 @@ export class WorkspaceSync {
     const ws = this.target;
     const opts = signal ? { signal } : {};
     if (!this.tree) this.loadStoredTree();
-    if (this.tree && !(await this.followChanges(this.tree, opts))) this.forgetTree();
+    const feed = this.tree && !this.feedResting() ? await this.followChanges(this.tree, opts) : null;
+    if (feed === 'unavailable') this.forgetTree();
     let tree = this.tree;
     let listedAt: number | undefined;
     if (!tree) {
       listedAt = Date.now();
       tree = this.adoptListing(treeFromListing(await this.deps.client.getHierarchy(ws.id, opts)), listedAt);
+    } else if (this.feedRest !== null) {
+      // The feed could not bring the tree up to date: a listing does, and only what differs is stored.
+      listedAt = Date.now();
+      const listed = treeFromListing(await this.deps.client.getHierarchy(ws.id, opts));
+      this.markDifferences(tree, listed);
+      tree = this.adoptListing(listed, listedAt);
     } else if (this.listingDue(!this.refreshed)) {
       const startedAt = Date.now();
       const listed = await this.periodicListing(opts);
@@ -287,6 +319,7 @@ export class WorkspaceSync {
         tree = this.adoptListing(listed, startedAt);
       }
     }
+    if (this.feedRest !== null) this.deps.onProblem(slowerChanges(ws.id));
     const touched = this.touched.folders.size > 0 || this.touched.assets.size > 0;
     if (!this.placed || touched) this.placed = placeRemoteTree(tree, ws.excluded);
     this.store(tree, this.placed, listedAt);
@@ -346,13 +379,19 @@ export class WorkspaceSync {
    * same cursor any difference is a change the feed never reported.
    */
   private checkAgainst(kept: RawRemoteTree, listed: RawRemoteTree): void {
-    const differ = treeDifferences(kept, listed);
-    for (const id of differ.folders) this.touched.folders.add(id);
-    for (const id of differ.assets) this.touched.assets.add(id);
+    const differ = this.markDifferences(kept, listed);
     const counts = { folders: differ.folders.size, assets: differ.assets.size, feedSequence: kept.sequence, listingSequence: listed.sequence };
     if (counts.folders + counts.assets === 0) this.deps.logger.info(counts, 'the periodic full listing agrees with the tree the changes feed kept');
     else if (kept.sequence === listed.sequence) this.deps.logger.warn(counts, 'the periodic full listing found changes the changes feed never reported; the listing replaces the tree');
     else this.deps.logger.info(counts, 'the periodic full listing differs from the tree the changes feed kept (changes came in meanwhile); the listing replaces the tree');
+  }
+
+  /** Marks touched what the listing changes in the kept tree, so the index writes only those rows. */
+  private markDifferences(kept: RawRemoteTree, listed: RawRemoteTree): TreeChanges {
+    const differ = treeDifferences(kept, listed);
+    for (const id of differ.folders) this.touched.folders.add(id);
+    for (const id of differ.assets) this.touched.assets.add(id);
+    return differ;
   }
 
   /**
@@ -373,23 +412,49 @@ export class WorkspaceSync {
   }
 
   /**
-   * Applies the feed from the tree's cursor; false when the service cannot answer from there
-   * (cursor expired, no feed) and the workspace must be listed in full.
+   * Applies the feed from the tree's cursor. 'unavailable': the service cannot answer from there
+   * (cursor expired, no feed) and the workspace must be listed in full; 'unusable': a page could
+   * not be used, the feed rests (`feedRest`) and the cycle lists in full. Pages applied before
+   * an unusable one stay applied: the listing then sets the tree right.
    */
-  private async followChanges(tree: RawRemoteTree, opts: { signal?: AbortSignal }): Promise<boolean> {
+  private async followChanges(tree: RawRemoteTree, opts: { signal?: AbortSignal }): Promise<FeedOutcome> {
     let since = tree.sequence;
     for (;;) {
-      const answer = await this.deps.client.getChanges(this.target.id, since, 1000, opts);
+      let answer;
+      try {
+        answer = await this.deps.client.getChanges(this.target.id, since, 1000, opts);
+      } catch (error) {
+        if (!unusablePage(error)) throw error;
+        return this.restFeed(error);
+      }
       if (!answer.ok) {
         this.deps.logger.info({ reason: answer.reason }, 'the changes feed cannot answer from the stored cursor; listing the workspace in full');
-        return false;
+        // Said in the log only, as a service without the feed is (docs/protocol.md).
+        this.feedRest = null;
+        return 'unavailable';
       }
-      // A page that does not move the cursor on would be asked for again and again: list in full.
-      if (answer.page.has_more && answer.page.sequence <= since) return false;
+      // A page that does not move the cursor on would be asked for again and again.
+      if (answer.page.has_more && answer.page.sequence <= since) return this.restFeed(new Error(`the page after ${since} does not move the cursor on`));
       applyChanges(tree, answer.page.changes, answer.page.sequence, this.touched);
-      if (!answer.page.has_more) return true;
+      if (!answer.page.has_more) {
+        if (this.feedRest !== null) this.deps.logger.info('the changes feed reads again; changes are followed from it again');
+        this.feedRest = null;
+        return 'followed';
+      }
       since = answer.page.sequence;
     }
+  }
+
+  /** The feed is not asked again before its backoff is over: until then each cycle lists in full. */
+  private restFeed(error: unknown): 'unusable' {
+    const waitMs = this.feedRest === null ? FEED_RETRY_MS : Math.min(this.feedRest.waitMs * 2, FEED_RETRY_MAX_MS);
+    this.feedRest = { retryAt: Date.now() + waitMs, waitMs };
+    this.deps.logger.warn({ err: error, retryInMs: waitMs }, 'a page of the changes feed could not be used; each sync lists the workspace in full until the feed is tried again');
+    return 'unusable';
+  }
+
+  private feedResting(): boolean {
+    return this.feedRest !== null && Date.now() < this.feedRest.retryAt;
   }
 
   /** The tree as the index kept it, when it kept one it can vouch for. */
@@ -478,4 +543,13 @@ export class WorkspaceSync {
     }
   }
 
+}
+
+/**
+ * A feed answer that cannot be used, however often it is asked for: not JSON, not the shape the
+ * protocol gives, or refused as a bad request. An outage, a refused token or a workspace gone are
+ * not: the listing would fail the same way, and the cycle reports them.
+ */
+function unusablePage(error: unknown): boolean {
+  return isServiceError(error) && (error.kind === 'malformed' || error.kind === 'client');
 }

@@ -12,6 +12,8 @@ import type { Db } from './database.js';
 interface EntryRow {
   size: number;
   mtime_ns: string;
+  /** NULL in rows from before schema 6. */
+  ctime_ns: string | null;
   inode: number;
   checksum: string;
 }
@@ -51,28 +53,28 @@ export class HashCacheStatements {
 
   constructor(private readonly db: Db) {
     this.get = db.prepare<[string, string], EntryRow>(
-      'SELECT size, mtime_ns, inode, checksum FROM hash_cache WHERE workspace_id = ? AND path_key = ?',
+      'SELECT size, mtime_ns, ctime_ns, inode, checksum FROM hash_cache WHERE workspace_id = ? AND path_key = ?',
     );
-    this.put = db.prepare<[string, string, number, string, number, string]>(
-      'INSERT OR REPLACE INTO hash_cache (workspace_id, path_key, size, mtime_ns, inode, checksum) VALUES (?, ?, ?, ?, ?, ?)',
+    this.put = db.prepare<[string, string, number, string, string | null, number, string]>(
+      'INSERT OR REPLACE INTO hash_cache (workspace_id, path_key, size, mtime_ns, ctime_ns, inode, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     this.delete = db.prepare<[string, string]>('DELETE FROM hash_cache WHERE workspace_id = ? AND path_key = ?');
     this.page = db.prepare<[string, string, number], KeyedRow>(
-      'SELECT path_key, size, mtime_ns, inode, checksum FROM hash_cache WHERE workspace_id = ? AND path_key > ? ORDER BY path_key LIMIT ?',
+      'SELECT path_key, size, mtime_ns, ctime_ns, inode, checksum FROM hash_cache WHERE workspace_id = ? AND path_key > ? ORDER BY path_key LIMIT ?',
     );
     this.count = db.prepare<[string], number>('SELECT count(*) FROM hash_cache WHERE workspace_id = ?').pluck();
     // [`k/`, `k0`) holds exactly the keys below `k` (`0` follows `/`), served by the key index.
     this.below = db.prepare<[string, string, string], KeyedRow>(
-      'SELECT path_key, size, mtime_ns, inode, checksum FROM hash_cache WHERE workspace_id = ? AND path_key >= ? AND path_key < ?',
+      'SELECT path_key, size, mtime_ns, ctime_ns, inode, checksum FROM hash_cache WHERE workspace_id = ? AND path_key >= ? AND path_key < ?',
     );
     this.moveBelow = db.transaction((workspaceId: string, rows: readonly KeyedRow[], rekey: (key: string) => string) => {
       for (const row of rows) {
         this.delete.run(workspaceId, row.path_key);
-        this.put.run(workspaceId, rekey(row.path_key), row.size, row.mtime_ns, row.inode, row.checksum);
+        this.put.run(workspaceId, rekey(row.path_key), row.size, row.mtime_ns, row.ctime_ns, row.inode, row.checksum);
       }
     });
     this.putMany = db.transaction((workspaceId: string, entries: Iterable<readonly [string, HashCacheEntry]>) => {
-      for (const [key, e] of entries) this.put.run(workspaceId, key, e.size, e.mtimeNs, e.inode, e.checksum);
+      for (const [key, e] of entries) this.put.run(workspaceId, key, e.size, e.mtimeNs, e.ctimeNs ?? null, e.inode, e.checksum);
     });
     this.deleteMany = db.transaction((workspaceId: string, keys: Iterable<string>) => {
       for (const key of keys) this.delete.run(workspaceId, key);
@@ -98,7 +100,7 @@ export class SqliteHashCache implements HashCache {
   }
 
   put(key: string, entry: HashCacheEntry): void {
-    this.statements.put.run(this.workspaceId, key, entry.size, entry.mtimeNs, entry.inode, entry.checksum);
+    this.statements.put.run(this.workspaceId, key, entry.size, entry.mtimeNs, entry.ctimeNs ?? null, entry.inode, entry.checksum);
     this.mirror(key, entry);
   }
 
@@ -185,10 +187,14 @@ export class SqliteHashCache implements HashCache {
 }
 
 function entryOf(row: EntryRow): HashCacheEntry {
-  return { size: row.size, mtimeNs: row.mtime_ns, inode: row.inode, checksum: row.checksum };
+  const entry: HashCacheEntry = { size: row.size, mtimeNs: row.mtime_ns, inode: row.inode, checksum: row.checksum };
+  if (row.ctime_ns !== null) entry.ctimeNs = row.ctime_ns;
+  return entry;
 }
 
 /** Only the entry's own fields: callers may pass a richer object (a LocalFile) and keep mutating it. */
 function copyOf(e: HashCacheEntry): HashCacheEntry {
-  return { size: e.size, mtimeNs: e.mtimeNs, inode: e.inode, checksum: e.checksum };
+  const entry: HashCacheEntry = { size: e.size, mtimeNs: e.mtimeNs, inode: e.inode, checksum: e.checksum };
+  if (e.ctimeNs !== undefined) entry.ctimeNs = e.ctimeNs;
+  return entry;
 }

@@ -191,8 +191,15 @@ ALTER TABLE workspaces ADD COLUMN tree_sequence INTEGER;
 /** Version 5: the inode of each synced folder, to follow an empty folder renamed here. */
 const FOLDER_INODES = 'ALTER TABLE base_folders ADD COLUMN inode INTEGER;';
 
+/**
+ * Version 6: the change time in each hash cache row, so that a file rewritten with its size and
+ * mtime kept is read again. Older rows keep NULL: they vouched on size, mtime and inode before,
+ * and still do until the next scan that finds them so fills the ctime in, without a read.
+ */
+const HASH_CACHE_CTIME = 'ALTER TABLE hash_cache ADD COLUMN ctime_ns TEXT;';
+
 /** Version 1 held the sync state; version 2 added what the user sees (errors, notices, log, settings). */
-export const MIGRATIONS: readonly Migration[] = [STATE_SCHEMA, USER_FACING_SCHEMA, journalByPathKey, REMOTE_TREE_SCHEMA, FOLDER_INODES];
+export const MIGRATIONS: readonly Migration[] = [STATE_SCHEMA, USER_FACING_SCHEMA, journalByPathKey, REMOTE_TREE_SCHEMA, FOLDER_INODES, HASH_CACHE_CTIME];
 
 export class SchemaTooNewError extends Error {
   constructor(

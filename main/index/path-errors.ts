@@ -1,5 +1,5 @@
 /**
- * Per-path failures with a retry backoff (Nextcloud's blacklist, design notes §11): a file that
+ * Per-path failures with a retry backoff (Nextcloud's blacklist): a file that
  * keeps failing waits longer and longer between attempts, and never holds up the others.
  */
 import { pathKey } from '../local/paths.js';

@@ -8,7 +8,7 @@
 import type { FolderListing } from './fs-workers.js';
 import { EntryType } from './fs-workers.js';
 import type { IgnoreMatcher } from './ignore.js';
-import { pathKey, whyNotPortable } from './paths.js';
+import { pathKey, UNDECODABLE_REASON, undecodableName, whyNotPortable } from './paths.js';
 import type { SkippedEntry } from './scanner.js';
 
 export interface FolderPlan {
@@ -22,6 +22,8 @@ export interface FolderPlan {
   keys: string[];
   /** Reported again by every scan that finds the same listing. */
   skipped: SkippedEntry[];
+  /** Listing index of each skipped entry: the scan reads its inode from the listing it has. */
+  skippedAt: number[];
 }
 
 export interface FolderRef {
@@ -36,16 +38,26 @@ export interface FolderRef {
  */
 export function planFolder(listing: FolderListing, parent: FolderRef, ignore: IgnoreMatcher): FolderPlan {
   const { types } = listing;
-  const plan: FolderPlan = { names: listing.names, types, kept: [], rels: [], keys: [], skipped: [] };
+  const plan: FolderPlan = { names: listing.names, types, kept: [], rels: [], keys: [], skipped: [], skippedAt: [] };
   const names = types.length === 0 ? [] : listing.names.split('/');
   const byKey = new Map<string, number>();
+  const skip = (index: number, entry: SkippedEntry): void => {
+    plan.skipped.push(entry);
+    plan.skippedAt.push(index);
+  };
   for (let index = 0; index < names.length; index++) {
     const name = names[index] as string;
     const rel = childPath(parent.rel, name);
     if (ignore.ignores(rel, types[index] === EntryType.Folder)) continue;
+    const bytes = listing.undecodable?.get(index);
+    if (bytes !== undefined) {
+      const { shown, suggested } = undecodableName(bytes);
+      skip(index, { path: childPath(parent.rel, shown), reason: 'invalid_name', error: UNDECODABLE_REASON, rename: suggested });
+      continue;
+    }
     const unportable = whyNotPortable(name);
     if (unportable !== null) {
-      plan.skipped.push({ path: rel, reason: 'invalid_name', error: unportable });
+      skip(index, { path: rel, reason: 'invalid_name', error: unportable });
       continue;
     }
     const key = pathKey(name);
@@ -57,7 +69,7 @@ export function planFolder(listing: FolderListing, parent: FolderRef, ignore: Ig
     const otherName = names[other] as string;
     const [keep, drop, kept] = keepsName(otherName, name) ? [other, name, otherName] : [index, otherName, name];
     byKey.set(key, keep);
-    plan.skipped.push({ path: childPath(parent.rel, drop), reason: 'case_clash', error: kept });
+    skip(keep === index ? other : index, { path: childPath(parent.rel, drop), reason: 'case_clash', error: kept });
   }
   for (const [key, index] of byKey) {
     plan.kept.push(index);
@@ -77,9 +89,12 @@ function keepsName(a: string, b: string): boolean {
   return a < b;
 }
 
-/** True when `listing` has the same names and types, in the same order, as the plan's. */
-export function fitsListing(plan: FolderPlan, { names, types }: FolderListing): boolean {
-  if (plan.names !== names || plan.types.length !== types.length) return false;
+/**
+ * True when `listing` has the same names and types, in the same order, as the plan's. Never for
+ * a listing with names that are not UTF-8: two such names may read the same in `names`.
+ */
+export function fitsListing(plan: FolderPlan, { names, types, undecodable }: FolderListing): boolean {
+  if (undecodable !== undefined || plan.names !== names || plan.types.length !== types.length) return false;
   for (let i = 0; i < types.length; i++) if (plan.types[i] !== types[i]) return false;
   return true;
 }

@@ -17,8 +17,8 @@ import { Worker } from 'node:worker_threads';
 export const EntryType = { File: 1, Folder: 2, Symlink: 3, Other: 4 } as const;
 
 /**
- * What an lstat of an entry listed as a file found, in the same numbers as EntryType; None:
- * not stat'ed (not listed as a file).
+ * What an lstat of an entry listed as a file (or named in bytes that are not UTF-8) found, in
+ * the same numbers as EntryType; None: not stat'ed.
  */
 export const StatResult = { None: 0, ...EntryType, Gone: 5, Error: 6 } as const;
 
@@ -37,23 +37,41 @@ export interface FolderListing {
   sizes: Float64Array;
   inodes: Float64Array;
   /**
-   * Per entry, the mtime in ns as a decimal string for StatResult.File, the error code for
-   * StatResult.Error, else nothing; `texts` holds them back to back, each ending where
-   * `textEnds` says.
+   * Per entry, for StatResult.File the mtime and the ctime in ns as decimal strings joined by a
+   * space, for StatResult.Error the error code, else nothing; `texts` holds them back to back,
+   * each ending where `textEnds` says.
    */
   texts: string;
   textEnds: Int32Array;
+  /**
+   * The entries whose name is not valid UTF-8, by index, with the name's bytes (`names` holds
+   * it decoded with U+FFFD, which names no file). These are lstat'ed whatever their type, so
+   * that `inodes` tells which synced item each may be. Absent when there are none.
+   */
+  undecodable?: Map<number, Uint8Array>;
 }
 
-/** The text of entry `index` of a listing (its mtime or error code). */
+/** The text of entry `index` of a listing (its times or error code). */
 export function entryText({ texts, textEnds }: FolderListing, index: number): string {
   return texts.slice(index === 0 ? 0 : textEnds[index - 1], textEnds[index]);
 }
 
-/** `entryText(listing, index) === text`, without cutting out a string per file. */
-export function entryTextIs({ texts, textEnds }: FolderListing, index: number, text: string): boolean {
+/** The mtime and ctime of file entry `index`. */
+export function entryTimes(listing: FolderListing, index: number): { mtimeNs: string; ctimeNs: string } {
+  const text = entryText(listing, index);
+  const space = text.indexOf(' ');
+  return { mtimeNs: text.slice(0, space), ctimeNs: text.slice(space + 1) };
+}
+
+/**
+ * Whether file entry `index` has the mtime `mtimeNs` and, unless it is undefined, the ctime
+ * `ctimeNs`, without cutting out a string per file.
+ */
+export function entryTimesAre({ texts, textEnds }: FolderListing, index: number, mtimeNs: string, ctimeNs: string | undefined): boolean {
   const start = index === 0 ? 0 : (textEnds[index - 1] as number);
-  return (textEnds[index] as number) - start === text.length && texts.startsWith(text, start);
+  const ctimeAt = start + mtimeNs.length + 1;
+  if (!texts.startsWith(mtimeNs, start) || texts[ctimeAt - 1] !== ' ') return false;
+  return ctimeNs === undefined || ((textEnds[index] as number) - ctimeAt === ctimeNs.length && texts.startsWith(ctimeNs, ctimeAt));
 }
 
 export interface FsError {
@@ -89,6 +107,8 @@ function list(prefix) {
   let dirents;
   try {
     dirents = readdirSync(prefix, { withFileTypes: true });
+    // Invalid UTF-8 always decodes to U+FFFD: only then is the folder listed again as bytes.
+    if (dirents.some((d) => d.name.includes('\uFFFD'))) dirents = readdirSync(prefix, { withFileTypes: true, encoding: 'buffer' });
   } catch (err) {
     return { answer: { error: errorOf(err) } };
   }
@@ -100,24 +120,39 @@ function list(prefix) {
   const inodes = new Float64Array(n);
   const textEnds = new Int32Array(n);
   let texts = '';
+  let undecodable;
   for (let i = 0; i < n; i++) {
     const d = dirents[i];
-    names[i] = d.name;
+    let name = d.name;
+    let path;
+    if (typeof name === 'string') {
+      path = prefix + name;
+    } else {
+      const bytes = name;
+      name = bytes.toString('utf8');
+      if (Buffer.from(name, 'utf8').equals(bytes)) {
+        path = prefix + name;
+      } else {
+        (undecodable ??= new Map()).set(i, new Uint8Array(bytes));
+        path = Buffer.concat([Buffer.from(prefix), bytes]);
+      }
+    }
+    names[i] = name;
     const type = kindOf(d);
     types[i] = type;
-    if (type === ${EntryType.File}) {
+    if (type === ${EntryType.File} || typeof path !== 'string') {
       let s;
       try {
-        s = lstatSync(prefix + d.name, { bigint: true, throwIfNoEntry: false });
+        s = lstatSync(path, { bigint: true, throwIfNoEntry: false });
         if (s === undefined) {
           stats[i] = ${StatResult.Gone};
         } else {
           const kind = kindOf(s);
           stats[i] = kind;
+          inodes[i] = Number(s.ino);
           if (kind === ${StatResult.File}) {
             sizes[i] = Number(s.size);
-            inodes[i] = Number(s.ino);
-            texts += s.mtimeNs.toString();
+            texts += s.mtimeNs.toString() + ' ' + s.ctimeNs.toString();
           }
         }
       } catch (err) {
@@ -131,8 +166,32 @@ function list(prefix) {
   try {
     inode = Number(lstatSync(prefix, { bigint: true }).ino);
   } catch {}
-  const listing = { inode, names: names.join('/'), types, stats, sizes, inodes, texts, textEnds };
+  const listing = { inode, names: names.join('/'), types, stats, sizes, inodes, texts, textEnds, ...(undecodable ? { undecodable } : {}) };
   return { answer: { listing }, transfer: [types.buffer, stats.buffer, sizes.buffer, inodes.buffer, textEnds.buffer] };
+}
+
+// Every inode below a folder, symlinks not followed; paths as bytes, whatever the names hold.
+function inodesBelow(folder) {
+  const inodes = [];
+  const separator = Buffer.from(require('node:path').sep);
+  const pending = [Buffer.from(folder)];
+  while (pending.length > 0) {
+    const dir = pending.pop();
+    let dirents;
+    try {
+      dirents = readdirSync(dir, { withFileTypes: true, encoding: 'buffer' });
+    } catch {
+      continue;
+    }
+    for (const d of dirents) {
+      const child = Buffer.concat([dir, separator, d.name]);
+      try {
+        inodes.push(Number(lstatSync(child, { bigint: true }).ino));
+        if (d.isDirectory()) pending.push(child);
+      } catch {}
+    }
+  }
+  return inodes;
 }
 
 function hashOne(path, cancel) {
@@ -198,6 +257,8 @@ function behind(m) {
 parentPort.on('message', (m) => {
   if (m.kind === 'behind') {
     parentPort.postMessage({ id: m.id, answer: behind(m) });
+  } else if (m.kind === 'inodes') {
+    parentPort.postMessage({ id: m.id, answer: m.folders.map(inodesBelow) });
   } else if (m.kind === 'list') {
     const answers = [];
     const transfer = [];
@@ -215,6 +276,7 @@ parentPort.on('message', (m) => {
 
 type Request =
   | { kind: 'list'; prefixes: string[] }
+  | { kind: 'inodes'; folders: Array<string | Uint8Array> }
   | { kind: 'hash'; paths: string[]; cancel: Int32Array }
   | { kind: 'behind'; job: number; op: 'open'; path: string }
   | { kind: 'behind'; job: number; op: 'to'; end: number }
@@ -262,6 +324,14 @@ export class FsWorkerPool {
    */
   list(prefixes: string[]): Promise<ListAnswer[]> {
     return this.send({ kind: 'list', prefixes }) as Promise<ListAnswer[]>;
+  }
+
+  /**
+   * The inodes of everything below each folder (a path, or its bytes when they are not UTF-8),
+   * in the order of `folders`; what cannot be read is left out.
+   */
+  inodesBelow(folders: Array<string | Uint8Array>): Promise<number[][]> {
+    return this.send({ kind: 'inodes', folders }) as Promise<number[][]>;
   }
 
   /** Answers in the order of `paths`. Setting `cancel[0]` to 1 stops the batch between reads. */

@@ -2,11 +2,21 @@
  * Where the scanner remembers checksums between scans, keyed by `pathKey` of the relative path.
  * The SQLite index implements this for real; `MemoryHashCache` serves tests and one-off scans.
  */
-import type { FileStamp } from './stamp.js';
+import { sameIgnoringCtime, type FileStamp } from './stamp.js';
 
-export interface HashCacheEntry extends FileStamp {
+export interface HashCacheEntry extends Omit<FileStamp, 'ctimeNs'> {
+  /**
+   * Absent in entries kept before the ctime was recorded (index schema 6): such an entry is
+   * trusted on size, mtime and inode as it was then, and the next scan fills the ctime in.
+   */
+  ctimeNs?: string;
   /** SHA-256, lowercase hex. */
   checksum: string;
+}
+
+/** Whether `entry` vouches for a file with `stamp`: the same stamp (the ctime too, if it knows one). */
+export function cacheVouches(entry: HashCacheEntry, stamp: FileStamp): boolean {
+  return (entry.ctimeNs === undefined || entry.ctimeNs === stamp.ctimeNs) && sameIgnoringCtime(entry, stamp);
 }
 
 export interface HashCache {

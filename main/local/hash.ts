@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 
-/** 1 MiB reads hash about 2.5x faster than the default 64 KiB stream chunks (design notes §4). */
+/** 1 MiB reads hash about 2.5x faster than the default 64 KiB stream chunks. */
 export const HASH_CHUNK_BYTES = 1024 * 1024;
 const MIN_BUFFER_BYTES = 64 * 1024;
 

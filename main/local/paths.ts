@@ -1,7 +1,7 @@
 /**
  * Names and paths: making names from the service safe before they touch disk, the case- and
  * normalisation-insensitive key the planner compares on, and the guards that keep every write
- * inside the sync root (design notes §10; protocol.md "Names").
+ * inside the sync root (docs/protocol.md "Names").
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -106,6 +106,56 @@ export function whyNotPortable(name: string): string | null {
   if (/[. ]$/u.test(name)) return 'its name ends with a dot or a space, which Windows drops';
   if (name.startsWith(' ')) return 'its name begins with a space, which many programs drop';
   return 'its name cannot be kept as it is on Windows and macOS';
+}
+
+/** Why a name that is not valid UTF-8 is not synced (`undecodableName`). */
+export const UNDECODABLE_REASON = 'its name is not valid UTF-8, the encoding the service and other computers read names in';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A name found on disk whose bytes are not valid UTF-8 (Linux names are bytes: a Latin-1 disk,
+ * an archive from elsewhere). It cannot be sent, nor opened by the name a JavaScript string
+ * would give it, so it is listed as not synced: `shown` spells it with each byte that is no
+ * character as `\xHH`, and `suggested` is a name it could take, those bytes read as Latin-1
+ * (what most such names were written in) and made safe.
+ */
+export function undecodableName(bytes: Uint8Array): { shown: string; suggested: string } {
+  let shown = '';
+  let latin = '';
+  for (let at = 0; at < bytes.length; ) {
+    const length = utf8SequenceLength(bytes[at] as number);
+    const text = length > 0 && at + length <= bytes.length ? decodeStrictly(bytes.subarray(at, at + length)) : undefined;
+    if (text !== undefined) {
+      shown += text;
+      latin += text;
+      at += length;
+    } else {
+      const byte = bytes[at] as number;
+      shown += `\\x${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+      latin += String.fromCharCode(byte);
+      at += 1;
+    }
+  }
+  return { shown, suggested: sanitizeName(latin) };
+}
+
+/** The length of the UTF-8 sequence a byte begins, 0 for a byte that begins none. */
+function utf8SequenceLength(lead: number): number {
+  if (lead < 0x80) return 1;
+  if (lead >= 0xc2 && lead < 0xe0) return 2;
+  if (lead >= 0xe0 && lead < 0xf0) return 3;
+  if (lead >= 0xf0 && lead < 0xf5) return 4;
+  return 0;
+}
+
+/** One UTF-8 sequence as text, undefined if it is not valid (overlong, a surrogate, cut short). */
+function decodeStrictly(sequence: Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(sequence);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A name Asset Sync keeps for itself inside a workspace folder (own-files.ts), in any letter case. */

@@ -1,17 +1,18 @@
 /**
  * Walks a workspace folder and reports what is on disk: the "local" view of the planner. Files
- * whose stamp (size, mtime, inode) matches the hash cache are not read at all (design notes §3),
- * so rescanning an unchanged tree costs one lstat per file.
+ * whose stamp (size, mtime, ctime, inode) matches the hash cache are not read at all (as in
+ * Maestral's and Syncthing's scanners), so rescanning an unchanged tree costs one lstat per file.
  *
  * The system calls run on worker threads (fs-workers.ts): a worker lists a folder and lstats
  * its files, and reads and hashes the files the cache cannot vouch for. The main thread applies
  * the ignore rules, decides which folders to enter and compares stamps, a few milliseconds at a
  * time. With a promise per lstat on the main thread, a rescan of 100,000 files took 3 s.
  */
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { LocalFile, LocalFolder } from '../sync/model.js';
 import { FolderPlans } from './folder-plans.js';
-import { EntryType, entryText, entryTextIs, type FolderListing, type FsError, fsWorkers, type ListAnswer, StatResult } from './fs-workers.js';
+import { EntryType, entryText, entryTimes, entryTimesAre, type FolderListing, type FsError, fsWorkers, type ListAnswer, StatResult } from './fs-workers.js';
 import type { HashCache, HashCacheEntry } from './hash-cache.js';
 import { type HashAnswer, type HashItem, HashQueue } from './hash-workers.js';
 import type { IgnoreMatcher } from './ignore.js';
@@ -37,11 +38,23 @@ export type SkipReason =
   | 'unreadable';
 
 export interface SkippedEntry {
-  /** Relative path as spelled on disk, POSIX separators. */
+  /**
+   * Relative path as spelled on disk, POSIX separators; a name that is not valid UTF-8 shows
+   * each byte that is no character as `\xHH` (`undecodableName`).
+   */
   path: string;
   reason: SkipReason;
   /** The error code or message for 'unreadable'; why, for 'invalid_name'; the name kept, for 'case_clash'. */
   error?: string;
+  /** A name to rename it to, when it is not the `sanitizeName` of its name (a name that is not UTF-8). */
+  rename?: string;
+  /**
+   * For a name that lost a clash or that other computers cannot hold, its inode and, for a
+   * folder, the inodes of everything in it: a synced item renamed or moved there is held as it
+   * was synced (local-view.ts), not taken for deleted.
+   */
+  inode?: number;
+  inodesBelow?: number[];
 }
 
 export interface ScanProgress {
@@ -107,6 +120,7 @@ export async function scanTree(workspaceDir: string, opts: ScanOptions): Promise
     scan.abandon();
     throw error;
   }
+  await scan.lookBelowSkippedFolders();
   scan.settleRenames();
   await scan.hashPending();
   await scan.pruneCache();
@@ -125,6 +139,8 @@ class TreeScan {
   /** Inode -> the one cache key holding it (null: several), built at the first miss. */
   private byInode: Map<number, string | null> | undefined;
   private readonly startedMs = Date.now();
+  /** Folders skipped for their name, where to look into them (bytes when the name is not UTF-8). */
+  private readonly skippedFolders: Array<{ entry: SkippedEntry; at: string | Uint8Array }> = [];
   /** The whole cache when it can hand it over at once, else undefined: one lookup per file. */
   private known: ReadonlyMap<string, HashCacheEntry> | undefined;
   private readonly slice = new TimeSlice(SLICE_MS);
@@ -226,7 +242,7 @@ class TreeScan {
     const found = this.folders.get(folder.key);
     if (found !== undefined && listing.inode !== 0) found.inode = listing.inode;
     const plan = this.plans.plan(folder.prefix, listing, folder);
-    for (const skipped of plan.skipped) this.skipped.push({ ...skipped });
+    plan.skipped.forEach((skipped, i) => this.skipped.push(this.withInode(skipped, folder, listing, plan.skippedAt[i] as number)));
     const { kept, rels, keys } = plan;
     for (let i = 0; i < kept.length; i++) {
       this.visit(folder, listing, kept[i] as number, rels[i] as string, keys[i] as string, enqueue);
@@ -234,6 +250,30 @@ class TreeScan {
     }
     this.progress('walk');
     if (this.slice.due()) await this.slice.yield();
+  }
+
+  /**
+   * A skipped name with the inode of what it names, for names that lost a clash or that other
+   * computers cannot hold: a synced file or folder renamed so is recognised by it. Files and
+   * names that are not UTF-8 were lstat'ed by the worker; a folder with any other name is here.
+   */
+  private withInode(skipped: SkippedEntry, folder: Folder, listing: FolderListing, index: number): SkippedEntry {
+    if (skipped.reason !== 'invalid_name' && skipped.reason !== 'case_clash') return { ...skipped };
+    const bytes = listing.undecodable?.get(index);
+    const isFolder = bytes === undefined ? listing.types[index] === EntryType.Folder : listing.stats[index] === StatResult.Folder;
+    const at = bytes === undefined ? folder.prefix + skipped.path.slice(folder.rel === '' ? 0 : folder.rel.length + 1) : Buffer.concat([Buffer.from(folder.prefix), bytes]);
+    let inode = listing.inodes[index] as number;
+    if (inode === 0 && isFolder && typeof at === 'string') inode = inodeOf(at);
+    const entry: SkippedEntry = inode > 0 ? { ...skipped, inode } : { ...skipped };
+    if (isFolder) this.skippedFolders.push({ entry, at });
+    return entry;
+  }
+
+  /** The inodes below the folders skipped for their name (`SkippedEntry.inodesBelow`). */
+  async lookBelowSkippedFolders(): Promise<void> {
+    if (this.skippedFolders.length === 0) return;
+    const found = await fsWorkers().inodesBelow(this.skippedFolders.map((f) => f.at));
+    this.skippedFolders.forEach(({ entry }, i) => (entry.inodesBelow = found[i] ?? []));
   }
 
   private visit(parent: Folder, listing: FolderListing, index: number, rel: string, key: string, enqueue: (folder: Folder) => void): void {
@@ -261,12 +301,18 @@ class TreeScan {
     const size = listing.sizes[index] as number;
     const inode = listing.inodes[index] as number;
     const cached = this.known ? this.known.get(key) : this.opts.hashCache.get(key);
-    if (cached !== undefined && cached.size === size && cached.inode === inode && entryTextIs(listing, index, cached.mtimeNs)) {
-      this.files.set(key, { path: rel, size, mtimeNs: cached.mtimeNs, inode, checksum: cached.checksum });
+    if (cached !== undefined && cached.size === size && cached.inode === inode && entryTimesAre(listing, index, cached.mtimeNs, cached.ctimeNs)) {
+      let { ctimeNs } = cached;
+      if (ctimeNs === undefined) {
+        // An entry from before the ctime was kept: it vouched on the rest then, and does now.
+        ctimeNs = entryTimes(listing, index).ctimeNs;
+        this.cacheWriter.put(key, { ...cached, ctimeNs });
+      }
+      this.files.set(key, { path: rel, size, mtimeNs: cached.mtimeNs, ctimeNs, inode, checksum: cached.checksum });
       this.hits++;
     } else {
       const absPath = parent.prefix + rel.slice(parent.rel === '' ? 0 : parent.rel.length + 1);
-      const pending: PendingHash = { rel, key, stamp: { size, mtimeNs: entryText(listing, index), inode }, absPath, sizeHint: size };
+      const pending: PendingHash = { rel, key, stamp: { size, ...entryTimes(listing, index), inode }, absPath, sizeHint: size };
       const from = this.renamedFrom(key, pending.stamp);
       if (from !== undefined) {
         this.maybeRenamed.push({ pending, from, checksum: (this.known?.get(from) as HashCacheEntry).checksum });
@@ -280,7 +326,8 @@ class TreeScan {
   /**
    * The cache key of the file this one was renamed from, if the cache knows one with the same
    * inode, size and mtime: a rename keeps all three, so a folder of 10 GiB renamed is not read
-   * again. An inode is reused once its file is deleted, so the old name must be gone as well
+   * again. Not the ctime: renaming a file changes it on most file systems (ext4, APFS). An
+   * inode is reused once its file is deleted, so the old name must be gone as well
    * (`settleRenames`), and the mtime must carry sub-second digits: with whole seconds (FAT,
    * ext3), a new file in a reused inode could match by chance.
    */
@@ -336,6 +383,15 @@ class TreeScan {
     }
     this.files.set(key, { path: rel, ...stamp, checksum: answer.checksum });
     this.progress('hash');
+  }
+}
+
+/** 0 when it cannot be read: a folder without one holds nothing back. */
+function inodeOf(absPath: string): number {
+  try {
+    return lstatSync(absPath, { throwIfNoEntry: false })?.ino ?? 0;
+  } catch {
+    return 0;
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Files still being written must not be uploaded half-done. Like Nextcloud, a file counts as
- * stable once its mtime is `quietMs` old (design notes §8); the engine rescans the others later.
+ * stable once its mtime is `quietMs` old; the engine rescans the others later.
  */
 
 /** Nextcloud's default. */

@@ -13,6 +13,8 @@ import {
   AssetReview,
   AssetVersion,
   ChangesPage,
+  CreateAssetRequest,
+  CreateVersionRequest,
   Folder,
   FolderDetail,
   Hierarchy,
@@ -25,6 +27,7 @@ import {
   User,
   Workspace,
   WorkspaceMember,
+  type DeleteAssetsRequest,
   type ReviewStatus,
 } from '../../shared/api/index.js';
 import { ServiceError } from './errors.js';
@@ -95,18 +98,7 @@ export interface UploadRequest {
   size?: number;
 }
 
-export interface CreateAssetInput {
-  key: string;
-  file_name: string;
-  folder_id?: string | null;
-  checksum: string;
-  size?: number;
-  name?: string;
-  asset_type_id?: string;
-  status_id?: string;
-  library_ids?: string[];
-  description?: string;
-}
+export type CreateAssetInput = z.input<typeof CreateAssetRequest>;
 
 export interface UpdateAssetInput {
   name?: string;
@@ -118,15 +110,7 @@ export interface UpdateAssetInput {
   locked?: boolean;
 }
 
-export interface CreateVersionInput {
-  key: string;
-  checksum: string;
-  size?: number;
-  /** The version the edit started from; a different current version answers 409 version_conflict. */
-  commit_parent_id?: string;
-  name?: string;
-  description?: string;
-}
+export type CreateVersionInput = z.input<typeof CreateVersionRequest>;
 
 export interface DeleteAssetsOptions extends CallOptions {
   permanent?: boolean;
@@ -397,7 +381,7 @@ export class ServiceClient {
 
   /** Soft delete by default; `ifCurrentVersionIds` makes it conditional. */
   deleteAssets(workspaceId: string, assetIds: string[], options: DeleteAssetsOptions = {}): Promise<DeleteAssetsResult> {
-    const body: Record<string, unknown> = { asset_ids: assetIds };
+    const body: DeleteAssetsRequest = { asset_ids: assetIds };
     if (options.permanent !== undefined) body.permanent = options.permanent;
     if (options.ifCurrentVersionIds !== undefined) body.if_current_version_ids = options.ifCurrentVersionIds;
     return this.call({

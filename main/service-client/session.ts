@@ -3,7 +3,7 @@
  * retries when the call is safe to repeat, and validation of the answer.
  */
 import type { z } from 'zod';
-import { TokenResponse } from '../../shared/api/index.js';
+import { TokenResponse, type TokenRequest } from '../../shared/api/index.js';
 import { ServiceError } from './errors.js';
 import { KiB, MiB, errorFromResponse, headerValue, readJson, requestLabel, type HttpMethod } from './http.js';
 import { withRetry } from './retry.js';
@@ -151,7 +151,7 @@ export class ApiSession {
     return this.call({
       method: 'POST',
       path: '/auth/token',
-      body: { key: credentials.key, secret: credentials.secret },
+      body: { key: credentials.key, secret: credentials.secret } satisfies TokenRequest,
       schema: TokenResponse,
       retriable: true,
       scope: { account: true },

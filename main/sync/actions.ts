@@ -1,5 +1,5 @@
 /**
- * What the planner asks the executor to do (design notes §1). Every action names its paths in
+ * What the planner asks the executor to do. Every action names its paths in
  * the model's form (relative, POSIX, NFC; the executor resolves them inside the sync root) and
  * says why in `reason`, which goes to the log and the activity view as is.
  *
@@ -117,7 +117,7 @@ export interface Download {
   readonly path: string;
   readonly remote: RemoteFile;
   /** Checksum the file at `path` had when planned, null if there was none: if that changed
-   * since, the executor must not overwrite it (design notes §7). */
+   * since, the executor must not overwrite it. */
   readonly replaces: string | null;
   readonly reason: string;
 }
@@ -126,7 +126,7 @@ export interface Download {
 export interface UploadNew {
   readonly kind: 'upload-new';
   readonly path: string;
-  /** The file as scanned: the executor re-stats before committing (design notes §8). */
+  /** The file as scanned: the executor re-stats before committing. */
   readonly local: LocalFile;
   /**
    * The asset the file was synced with, deleted on the service since while the file was edited
@@ -135,10 +135,15 @@ export interface UploadNew {
    * restored (deleted for good, its name taken meanwhile) is a new asset created.
    */
   readonly revive?: { readonly assetId: string; readonly parentVersionId: string };
+  /**
+   * The file is a conflicted copy this client made of the file at `copyOf`: should its name be
+   * taken on the service meanwhile, it moves to the next free conflicted-copy name of `copyOf`.
+   */
+  readonly copyOf?: string;
   readonly reason: string;
 }
 
-/** Commit the local file as a new version, conditional on `parentVersionId` (design notes §5). */
+/** Commit the local file as a new version, conditional on `parentVersionId`. */
 export interface UploadVersion {
   readonly kind: 'upload-version';
   readonly path: string;

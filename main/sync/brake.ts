@@ -1,5 +1,5 @@
 /**
- * Plan summary and the mass-delete brake (design notes §2, §9). A plan that would delete more
+ * Plan summary and the mass-delete brake. A plan that would delete more
  * than half of the synced files on one side is far more often an unmounted drive, a wiped
  * folder or a server restore than a user's intent (rclone bisync aborts at 50%): the executor
  * runs no deletion of a braked plan until the user confirms (`allowMassDelete`).

@@ -1,5 +1,5 @@
 /**
- * The three views the planner reconciles (design notes §1): what is on disk now (local), what
+ * The three views the planner reconciles: what is on disk now (local), what
  * the service has now (remote), and what both agreed on at the last sync (base). All paths are
  * relative to the workspace folder, POSIX separators, Unicode NFC, already made safe for disk
  * (main/local/paths.ts). Maps are keyed by `pathKey(path)` (NFC + case fold) so that two names
@@ -12,8 +12,13 @@ export interface LocalFile {
   size: number;
   /** Nanoseconds since the epoch, as a decimal string (bigint does not survive JSON/IPC). */
   mtimeNs: string;
+  /**
+   * The change time, as `mtimeNs`: an upload commits only if it is still the same. Empty for a
+   * file that stands as it was synced (not read from disk this cycle: it is not uploaded).
+   */
+  ctimeNs: string;
   inode: number;
-  /** SHA-256 hex; from the hash cache when size, mtime and inode are unchanged. */
+  /** SHA-256 hex; from the hash cache when size, mtime, ctime and inode are unchanged. */
   checksum: string;
 }
 
@@ -48,12 +53,17 @@ export interface RemoteFile {
   assetId: string;
   folderId: string | null;
   versionId: string;
+  /** 0: the service did not say (only shown to the user, never decided with). */
   versionNumber: number;
   checksum: string;
   size: number;
   lockedByUserId: string | null;
+  /** 0: the service did not say. */
   sequence: number;
 }
+
+/** " (version 7)", or nothing when the service did not give the number. */
+export const versionSuffix = (remote: Pick<RemoteFile, 'versionNumber'>): string => (remote.versionNumber > 0 ? ` (version ${remote.versionNumber})` : '');
 
 export interface RemoteFolder {
   path: string;
@@ -76,7 +86,7 @@ export interface PlannerInput {
   deviceName: string;
   /** Time used in conflicted copy names (injected: the planner is pure). */
   now: Date;
-  /** The user confirmed a mass deletion: the plan carries no brake (design notes §2, §9). */
+  /** The user confirmed a mass deletion: the plan carries no brake. */
   allowMassDelete?: boolean;
   /**
    * Files deleted on each side by recent cycles (the host's window, minutes): a deletion that
@@ -89,4 +99,11 @@ export interface PlannerInput {
    * left to the per-file reconciliation meanwhile (planner-folder-moves.ts).
    */
   failing?: ReadonlySet<string>;
+  /**
+   * Conflicted copies this client made and still has on disk: the copy's path key → the path of
+   * the file it was made from. Such a file is never taken for a rename by the user (it holds the
+   * inode the original's base row names), and its own conflicts and name clashes are named after
+   * the original, never as a copy of the copy.
+   */
+  ownCopies?: ReadonlyMap<string, string>;
 }

@@ -31,16 +31,20 @@ export interface AlignedFiles {
   moves: Array<MoveLocalFile | MoveRemoteAsset>;
 }
 
-/** `localSpelling` turns a remote path into the path it takes on disk (existing folders' case). */
+/**
+ * `localSpelling` turns a remote path into the path it takes on disk (existing folders' case);
+ * `ownCopies` holds the path keys of the conflicted copies this client made (see `detectLocalMoves`).
+ */
 export function alignMoves(
   files: SyncState<LocalFile, BaseFile, RemoteFile>,
   localSpelling: (relPath: string) => string,
+  ownCopies: { has(key: string): boolean } = new Set(),
 ): AlignedFiles {
   const local = new Map(files.local);
   const base = new Map(files.base);
   const remote = new Map(files.remote);
   const remoteKeyByAsset = uniqueIndex(remote, (r) => r.assetId);
-  const localMoves = detectLocalMoves(files.local, files.base);
+  const localMoves = detectLocalMoves(files.local, files.base, ownCopies);
   const moves: Array<MoveLocalFile | MoveRemoteAsset> = [];
   // A destination must be free before and after the moves planned so far: a move onto a path
   // another move empties would depend on the order the two run in (a chain), so it falls back.
@@ -124,13 +128,20 @@ export function alignMoves(
   return { slots, moves };
 }
 
-/** Base key -> key of the new local file it became. */
+/**
+ * Base key -> key of the new local file it became. A conflicted copy this client made
+ * (`ownCopies`) is no candidate: it is the original's file, inode and all, moved aside by the
+ * client, and until the conflict is through (the service's version downloaded in its place) the
+ * original's base row still names that inode. Taken for a rename by the user, it would rename the
+ * original asset on the service to the copy's name.
+ */
 export function detectLocalMoves(
   local: ReadonlyMap<string, LocalFile>,
   base: ReadonlyMap<string, BaseFile>,
+  ownCopies: { has(key: string): boolean } = new Set(),
 ): Map<string, string> {
   const missing = new Map(sortedEntries(base).filter(([key]) => !local.has(key)));
-  const fresh = new Map(sortedEntries(local).filter(([key]) => !base.has(key)));
+  const fresh = new Map(sortedEntries(local).filter(([key]) => !base.has(key) && !ownCopies.has(key)));
   const pairs = new Map<string, string>();
   const pairBy = (baseId: (b: BaseFile) => string | null, localId: (l: LocalFile) => string | null): void => {
     const byBase = uniqueIndex(missing, baseId);

@@ -1,5 +1,5 @@
 /**
- * The order the executor runs a plan in (design notes §2): folders' case-only renames first,
+ * The order the executor runs a plan in: folders' case-only renames first,
  * shallow to deep, since everything after them names those folders by their new spelling (a
  * folder made below one beforehand would bring the new spelling into being as a second folder
  * on a case-sensitive disk); folders created shallow to deep, so every parent exists first;

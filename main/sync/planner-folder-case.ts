@@ -1,5 +1,5 @@
 /**
- * Case-only folder renames (design notes §10). A folder both sides have under one key but spell
+ * Case-only folder renames. A folder both sides have under one key but spell
  * differently ("Brand" here, "brand" on the service) was renamed in letter case on one side:
  * the side that kept the base's spelling follows, by renaming the folder itself, so nothing in
  * it is moved, uploaded, downloaded or deleted. With no base, or renamed on both sides to

@@ -1,5 +1,5 @@
 /**
- * Folder renames and moves, on either side (design notes §1). A folder renamed on the service
+ * Folder renames and moves, on either side. A folder renamed on the service
  * is renamed on disk with one rename(2), and a folder renamed here is renamed on the service
  * with one call: the folder keeps its id, and what is in it, however much, is neither moved one
  * file at a time nor read nor transferred. Everything below the folder, and anything the engine
@@ -125,7 +125,7 @@ function taken(input: PlannerInput, side: 'local' | 'remote', key: string): bool
  * that, the new folder with its inode.
  */
 function localFolderTargets(input: PlannerInput): Map<string, string> {
-  const pairs = detectLocalMoves(input.files.local, input.files.base);
+  const pairs = detectLocalMoves(input.files.local, input.files.base, input.ownCopies);
   const votes = new Map<string, Map<string, number>>();
   const totals = new Map<string, number>();
   for (const baseKey of input.files.base.keys()) {

@@ -1,5 +1,5 @@
 /**
- * The planner: one pure decision from the three views (design notes §1). Per path key it
+ * The planner: one pure decision from the three views. Per path key it
  * compares what is on disk, what the service has and what both had at the last sync, and says
  * what to do; it reads no clock and no disk, never mutates its input, and gives the same plan
  * (actions in the same order) for the same input.
@@ -9,7 +9,7 @@
  *   uploaded again as a new asset; a conflict keeps the local edit as a conflicted copy.
  * - A remote edit wins over a local deletion: it is downloaded again.
  * - Equal checksums are never a conflict (both sides made the same change): only the base is
- *   rewritten (design notes §6).
+ *   rewritten.
  */
 import { pathKey } from '../local/paths.js';
 import type { Action, Conflict, Download, MoveLocalFile, MoveRemoteAsset, RecordBase } from './actions.js';
@@ -18,7 +18,7 @@ import { massDeleteBrake, summarize, type Brake, type PlanSummary } from './brak
 import { conflictCopyPath } from './conflict-name.js';
 import { filesAfter } from './effects.js';
 import { foldersHolding, planFolders } from './folders.js';
-import type { BaseFile, LocalFile, LocalFolder, PlannerInput, RemoteFile } from './model.js';
+import { versionSuffix, type BaseFile, type LocalFile, type LocalFolder, type PlannerInput, type RemoteFile } from './model.js';
 import { alignMoves, type FileSlot } from './moves.js';
 import { orderActions } from './order.js';
 import { alignFolderCase } from './planner-folder-case.js';
@@ -48,8 +48,10 @@ export function plan(input: PlannerInput): Plan {
   // From here on, paths are as they will be once the folders' case-only renames ran.
   const { renames, input: views } = alignFolderCase(input);
   const localSpelling = spellingOnDisk(views.folders.local);
-  const { slots, moves } = alignMoves(views.files, localSpelling);
+  const ownCopies = input.ownCopies ?? new Map<string, string>();
+  const { slots, moves } = alignMoves(views.files, localSpelling, ownCopies);
   const context: SlotContext = {
+    ownCopies,
     selfUserId: input.selfUserId,
     folderKept: (folderPath) => {
       if (folderPath === '') return true;
@@ -77,6 +79,8 @@ export function plan(input: PlannerInput): Plan {
 }
 
 interface SlotContext {
+  /** Conflicted copies this client made: path key → the file each was made from. */
+  ownCopies: ReadonlyMap<string, string>;
   selfUserId: string;
   /** Whether the folder at this path is the one the base knows there, on the service too (the root always is). */
   folderKept: (folderPath: string) => boolean;
@@ -195,7 +199,7 @@ function planTracked(
         const reason = 'replaced on the service by another asset with the same content: nothing to transfer';
         return [...optional(rename), recordBase(path, l, r, reason)];
       }
-      return [...optional(rename), download(path, r, l.checksum, `changed on the service (version ${r.versionNumber}); no local changes`)];
+      return [...optional(rename), download(path, r, l.checksum, `changed on the service${versionSuffix(r)}; no local changes`)];
     }
     case 'changed/absent':
       // The asset can come back where it was only if its folder is still the one it was in.
@@ -270,6 +274,8 @@ function planUntracked(local: LocalFile | undefined, remote: RemoteFile | undefi
     return [...optional(rename), recordBase(path, local, remote, reason)];
   }
   if (local !== undefined) {
+    const copyOf = context.ownCopies.get(pathKey(local.path));
+    if (copyOf !== undefined) return [{ kind: 'upload-new', path: local.path, local, copyOf, reason: `conflicted copy of "${copyOf}"` }];
     return [{ kind: 'upload-new', path: local.path, local, reason: 'new local file' }];
   }
   if (remote !== undefined) {
@@ -312,7 +318,9 @@ function alignNames(
 
 function conflict(local: LocalFile, base: BaseFile | undefined, remote: RemoteFile, context: SlotContext): Conflict {
   const path = joinPath(parentOf(local.path), nameOf(remote.path));
-  const copyPath = context.conflictCopyFor(local.path);
+  // A copy of ours in a conflict of its own is named after its original: never a copy of a copy.
+  const copyOf = context.ownCopies.get(pathKey(local.path));
+  const copyPath = context.conflictCopyFor(copyOf ?? local.path);
   const what = base === undefined ? 'created on both sides with different content' : 'changed on both sides since the last sync';
   return {
     kind: 'conflict',
@@ -323,7 +331,7 @@ function conflict(local: LocalFile, base: BaseFile | undefined, remote: RemoteFi
     base: base ?? null,
     steps: [
       { kind: 'move-local', from: local.path, to: copyPath, basePath: null, reason: 'keep the local edit as a conflicted copy' },
-      { kind: 'upload-new', path: copyPath, local: { ...local, path: copyPath }, reason: 'upload the conflicted copy as a new asset' },
+      { kind: 'upload-new', path: copyPath, local: { ...local, path: copyPath }, copyOf: copyOf ?? path, reason: 'upload the conflicted copy as a new asset' },
       download(path, remote, null, "the service's version keeps the name"),
     ],
     reason: `${what}: the service's version stays at "${path}", the local edit is kept as "${copyPath}"`,

@@ -8,14 +8,22 @@ import { configPath, loadConfig, type Config } from '../config.js';
 import { AppApi } from '../app-api/index.js';
 import { sessionOpener } from '../app-api/open-session.js';
 import type { AppSession } from '../app-api/session.js';
+import { mediaServiceFor } from '../media/index.js';
 import { KeychainSecretStore, type SecretStore } from '../secrets/secret-store.js';
 import { headlessHooks } from './headless-hooks.js';
 import { startUiServer, type UiServer } from './server.js';
-import { defaultRendererDir } from './static-files.js';
+import { defaultRendererDir, rendererBuilt } from './static-files.js';
 
 export { startUiServer, type UiServer, type UiServerOptions } from './server.js';
 export { headlessHooks } from './headless-hooks.js';
 export { defaultRendererDir } from './static-files.js';
+
+/** The UI server, and the app API it serves: the sessions it opens report through its events. */
+export interface SessionUi extends UiServer {
+  api: AppApi;
+  /** Whether the interface is built (else the page says how, and so does the command). */
+  built: boolean;
+}
 
 export interface SessionUiOptions {
   /** The command line's session; its engine is initialised (or about to be) by the command. */
@@ -31,25 +39,31 @@ export interface SessionUiOptions {
 }
 
 /**
- * Serves the UI for `session`. A settings change that needs a new engine stops this session's
- * engine and opens another from the (effective) config; `close()` stops the current engine and
- * closes any session the UI opened. The command still closes its own session.
+ * Serves the UI for `session`. Settings apply to its running engine; another sync folder (or a
+ * new sign-in) closes the session, releasing the root's lock, and opens one from the (effective)
+ * config. `close()` closes whichever session is current; the command's own `close` of its
+ * session is then a no-op, as sessions close once.
  */
-export async function startSessionUi(options: SessionUiOptions): Promise<UiServer> {
+export async function startSessionUi(options: SessionUiOptions): Promise<SessionUi> {
   const configFile = options.configFile ?? configPath();
+  const config = effectiveConfig(loadConfig(configFile), options.settings);
   const api = new AppApi({
     configFile,
-    config: effectiveConfig(loadConfig(configFile), options.settings),
+    config,
     secrets: options.secrets ?? new KeychainSecretStore(),
     hooks: headlessHooks(),
     // Sessions the UI opens log through the command's logger: one writer for the log file.
     openSession: sessionOpener({ logger: options.session.logger }),
     logger: options.session.logger,
     session: options.session,
+    media: mediaServiceFor(config, options.session.logger),
   });
-  const server = await startUiServer({ api, port: options.port, staticDir: options.staticDir ?? defaultRendererDir(), logger: options.session.logger });
+  const staticDir = options.staticDir ?? defaultRendererDir();
+  const server = await startUiServer({ api, port: options.port, staticDir, logger: options.session.logger });
   return {
     ...server,
+    api,
+    built: rendererBuilt(staticDir),
     async close() {
       await server.close();
       await api.close();

@@ -2,7 +2,8 @@
  * The headless daemon's UI (`asset-sync sync --ui [port]`): the built renderer and the app API
  * on 127.0.0.1, for a browser on the same machine. `POST /api/<channel>` carries one call of the
  * IPC contract as JSON, `GET /api/events` the UiEvents as server-sent events. Every request is
- * checked by the guard (token, Host, Origin) before anything else.
+ * checked by the guard before anything else: the Host always, the token and the Origin for the
+ * API (guard.ts). The printed address gives the page its token in the fragment (`/#token=…`).
  */
 import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -12,8 +13,10 @@ import type { BridgeError } from '../../shared/ipc.js';
 import type { AppApi } from '../app-api/index.js';
 import type { Logger } from '../logging.js';
 import { openEventStream } from './event-stream.js';
-import { UiGuard, newToken, type AuthVia } from './guard.js';
-import { NOT_BUILT_PAGE, PAGE_HEADERS, lookupStatic, messagePage } from './static-files.js';
+import { serveMedia } from './media-route.js';
+import { MEDIA_PATH_PREFIX } from '../media/capability.js';
+import { UiGuard, newToken } from './guard.js';
+import { NOT_BUILT_PAGE, PAGE_HEADERS, lookupStatic } from './static-files.js';
 
 export interface UiServerOptions {
   api: AppApi;
@@ -25,7 +28,7 @@ export interface UiServerOptions {
 }
 
 export interface UiServer {
-  /** The address to open, with the access token: print it on a line of its own. */
+  /** The address to open, with the access token in its fragment: print it on a line of its own. */
   url: string;
   port: number;
   close(): Promise<void>;
@@ -73,25 +76,21 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     }
     const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
     if (url.pathname === '/api' || url.pathname.startsWith('/api/')) return routeApi(req, res, url, g);
+    if (url.pathname.startsWith(MEDIA_PATH_PREFIX)) return serveMedia(req, res, url, options.api.media);
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed.');
-    const via = g.authenticate(req, url, true);
-    if (!via) {
-      return sendPage(res, 401, messagePage('Asset Sync', 'Open the address Asset Sync printed when it started: it carries the access key for this page.'));
-    }
-    const extra: Record<string, string> = via === 'query' ? { 'set-cookie': g.sessionCookie() } : {};
+    // The built renderer holds no secret: it is served without the token, which only the API needs.
     const found = await lookupStatic(options.staticDir, url.pathname);
-    if (found.kind === 'not-built') return sendPage(res, 503, NOT_BUILT_PAGE, extra);
+    if (found.kind === 'not-built') return sendPage(res, 503, NOT_BUILT_PAGE);
     if (found.kind === 'not-found') return sendText(res, 404, 'Not found.');
-    res.writeHead(200, { ...BASE_HEADERS, ...extra, 'content-type': found.contentType });
+    res.writeHead(200, { ...BASE_HEADERS, 'content-type': found.contentType });
     if (req.method === 'HEAD') return void res.end();
     // Not `pipe`: a page closed mid-file would leave the file open.
     pipeline(createReadStream(found.path), res, () => undefined);
   }
 
   async function routeApi(req: IncomingMessage, res: ServerResponse, url: URL, g: UiGuard): Promise<void> {
-    const via: AuthVia | null = g.authenticate(req, url, false);
-    if (!via) return sendError(res, { code: 'unauthorized', message: 'This page’s session has expired. Open the address Asset Sync printed again.' });
-    if (!g.originAllowed(req, via)) return sendError(res, { code: 'forbidden_origin', message: 'Requests from other sites are not accepted.' });
+    if (!g.authenticated(req)) return sendError(res, { code: 'unauthorized', message: 'This page’s session has expired. Open the address Asset Sync printed again.' });
+    if (!g.originAllowed(req)) return sendError(res, { code: 'forbidden_origin', message: 'Requests from other sites are not accepted.' });
     const name = url.pathname.slice('/api/'.length);
     if (name === 'events') {
       if (req.method !== 'GET') return sendError(res, { code: 'method_not_allowed', message: 'Use GET for events.' });
@@ -131,7 +130,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   });
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/?token=${token}`,
+    url: `http://127.0.0.1:${port}/#token=${token}`,
     port,
     close: () => closeServer(server, streams),
   };
@@ -178,7 +177,7 @@ function sendText(res: ServerResponse, status: number, text: string): void {
   res.end(text);
 }
 
-function sendPage(res: ServerResponse, status: number, html: string, extra: Record<string, string> = {}): void {
-  res.writeHead(status, { ...BASE_HEADERS, ...extra, 'content-type': 'text/html; charset=utf-8' });
+function sendPage(res: ServerResponse, status: number, html: string): void {
+  res.writeHead(status, { ...BASE_HEADERS, 'content-type': 'text/html; charset=utf-8' });
   res.end(html);
 }

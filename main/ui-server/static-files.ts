@@ -57,7 +57,7 @@ export type StaticLookup = { kind: 'file'; path: string; contentType: string } |
  * index.html. Nothing outside `dir` is ever served.
  */
 export async function lookupStatic(dir: string, urlPath: string): Promise<StaticLookup> {
-  if (!existsSync(join(dir, 'index.html'))) return { kind: 'not-built' };
+  if (!rendererBuilt(dir)) return { kind: 'not-built' };
   let rel: string;
   try {
     rel = decodeURIComponent(urlPath).replace(/^\/+/, '');
@@ -84,10 +84,12 @@ export function messagePage(title: string, message: string): string {
     `<body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></body></html>`;
 }
 
-export const NOT_BUILT_PAGE = messagePage(
-  'The Asset Sync interface is not built',
-  'Run `npm run build:renderer` in the Asset Sync folder, then reload this page. Syncing goes on meanwhile.',
-);
+/** `npm ci` builds it (npm's prepare); installed without devDependencies, it is missing. */
+export const NOT_BUILT_HINT = 'Run `npm run build:renderer` in the Asset Sync folder, then reload the page. Syncing goes on meanwhile.';
+
+export const NOT_BUILT_PAGE = messagePage('The Asset Sync interface is not built', NOT_BUILT_HINT);
+
+export const rendererBuilt = (dir: string): boolean => existsSync(join(dir, 'index.html'));
 
 /**
  * The folder holding package.json of the checkout or installation this module belongs to

@@ -174,6 +174,8 @@ export function problemTitle(kind: ProblemKind): string {
       return 'File still changing';
     case 'not_synced':
       return 'Not synced';
+    case 'degraded':
+      return 'Changes come slower';
   }
 }
 

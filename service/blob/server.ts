@@ -3,14 +3,16 @@ import type { Db } from '../db/open.js';
 import { errorBody } from '../http/errors.js';
 import type { FaultInjector } from '../http/faults.js';
 import { sendRange } from './send-range.js';
-import { BlobStore, SMALL_BLOB_BYTES } from './store.js';
-import type { UrlSigner } from './signer.js';
+import { BlobStore, SMALL_BLOB_BYTES, TooLargeError } from './store.js';
+import type { SignedParams, UrlSigner } from './signer.js';
 
 interface BlobServerDeps {
   db: Db;
   store: BlobStore;
   signer: UrlSigner;
   errorShape: 'object' | 'flat';
+  /** The limit of a PUT whose upload declared no size. */
+  maxUploadBytes: number;
   faults?: FaultInjector | undefined;
 }
 
@@ -29,9 +31,9 @@ export function createBlobServer(deps: BlobServerDeps): Server {
   return server;
 }
 
-function send(res: ServerResponse, shape: 'object' | 'flat', status: number, code: string, message: string): void {
+function send(res: ServerResponse, shape: 'object' | 'flat', status: number, code: string, message: string, headers: Record<string, string> = {}): void {
   const body = JSON.stringify(errorBody(shape, code, message));
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...headers });
   res.end(body);
 }
 
@@ -39,9 +41,12 @@ async function handle(deps: BlobServerDeps, req: IncomingMessage, res: ServerRes
   // The same delay as the API's (`--faults latency=MS`): a far-away service is far for its bucket too.
   const latencyMs = deps.faults?.options.latencyMs ?? 0;
   if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
-  const url = new URL(req.url ?? '/', 'http://blob');
-  const match = /^\/blobs\/([^/]+)$/.exec(url.pathname);
-  const key = match?.[1] ? decodeURIComponent(match[1]) : undefined;
+  const target = blobTarget(req.url);
+  if ('refused' in target) {
+    req.resume();
+    return send(res, deps.errorShape, 400, 'invalid_request', target.refused);
+  }
+  const { key, url } = target;
   if (!key || !BlobStore.isKey(key)) {
     req.resume();
     return send(res, deps.errorShape, 404, 'not_found', 'No such blob.');
@@ -52,22 +57,57 @@ async function handle(deps: BlobServerDeps, req: IncomingMessage, res: ServerRes
     return send(res, deps.errorShape, 403, 'forbidden', params.refused);
   }
   const method = req.method ?? 'GET';
-  if (params.op === 'put' && method === 'PUT') return put(deps, key, params.sha256, req, res);
+  if (params.op === 'put' && method === 'PUT') return put(deps, key, params, req, res);
   if (params.op === 'get' && (method === 'GET' || method === 'HEAD')) return get(deps, key, req, res, method === 'HEAD');
   req.resume();
   return send(res, deps.errorShape, 403, 'forbidden', `This URL is signed for ${params.op.toUpperCase()}, not ${method}.`);
 }
 
-async function put(deps: BlobServerDeps, key: string, sha256: string | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const upload = deps.db.prepare('SELECT checksum, stored FROM uploads WHERE key = ?').get(key) as { checksum: string; stored: number } | undefined;
-  if (!upload || upload.checksum !== sha256) {
+/**
+ * The URL of a request and the blob key in its path (`/blobs/<key>`), or why the request target
+ * cannot be read: a target that is no URL, or a key that is not valid percent-encoding, is the
+ * client's mistake (400), not a failure of the store.
+ */
+function blobTarget(requestTarget: string | undefined): { url: URL; key: string | undefined } | { refused: string } {
+  let url: URL;
+  try {
+    url = new URL(requestTarget ?? '/', 'http://blob');
+  } catch {
+    return { refused: 'The request target is not a valid URL.' };
+  }
+  const encoded = /^\/blobs\/([^/]+)$/.exec(url.pathname)?.[1];
+  if (encoded === undefined) return { url, key: undefined };
+  try {
+    return { url, key: decodeURIComponent(encoded) };
+  } catch {
+    return { refused: 'The blob key in the path is not valid percent-encoding.' };
+  }
+}
+
+/**
+ * A signed PUT: exactly the bytes the upload declared (their checksum, and their size when one was
+ * declared), else nothing is kept and the same URL may be used again. A body longer than allowed
+ * is refused as soon as that is known, before or while reading it, and the connection is closed
+ * rather than read to its end: no one can make the store read or hold more than was signed.
+ */
+async function put(deps: BlobServerDeps, key: string, params: SignedParams, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const upload = deps.db.prepare('SELECT checksum, size FROM uploads WHERE key = ?').get(key) as { checksum: string; size: number | null } | undefined;
+  if (!upload || upload.checksum !== params.sha256 || (upload.size ?? undefined) !== params.size) {
     req.resume();
     return send(res, deps.errorShape, 403, 'forbidden', 'This upload URL is not valid.');
   }
+  const maxBytes = params.size ?? deps.maxUploadBytes;
+  const tooLarge = () =>
+    send(res, deps.errorShape, 413, 'payload_too_large',
+      params.size === undefined ? `The body is longer than the ${maxBytes} bytes one upload may hold.` : `The body is longer than the ${maxBytes} bytes declared for this upload.`,
+      { connection: 'close' });
+  const declared = contentLength(req);
+  if (declared !== undefined && declared > maxBytes) return tooLarge();
   let staged;
   try {
-    staged = await deps.store.stage(req, contentLength(req));
-  } catch {
+    staged = await deps.store.stage(req, { expectedSize: declared, maxBytes });
+  } catch (error) {
+    if (error instanceof TooLargeError) return tooLarge();
     // The client went away mid-body: nothing is kept, the same signed URL may be used again.
     if (!res.headersSent) res.destroy();
     return;
@@ -75,6 +115,10 @@ async function put(deps: BlobServerDeps, key: string, sha256: string | undefined
   if (staged.checksum !== upload.checksum) {
     await staged.discard();
     return send(res, deps.errorShape, 400, 'checksum_mismatch', `The bytes' SHA-256 is ${staged.checksum}, not the ${upload.checksum} this URL was signed for.`);
+  }
+  if (params.size !== undefined && staged.size !== params.size) {
+    await staged.discard();
+    return send(res, deps.errorShape, 400, 'invalid_request', `The body ended after ${staged.size} of the ${params.size} bytes declared for this upload.`);
   }
   await staged.keep(key);
   deps.db.prepare('UPDATE uploads SET stored = 1, size = ?, stored_at = ? WHERE key = ?').run(staged.size, new Date().toISOString(), key);

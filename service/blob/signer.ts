@@ -8,6 +8,8 @@ export interface SignedParams {
   exp: number;
   /** The checksum a PUT must match. */
   sha256?: string | undefined;
+  /** The exact byte count of a PUT, when the upload declared one. */
+  size?: number | undefined;
 }
 
 /** Values that form-encoding leaves as they are: such a query can be written without URLSearchParams. */
@@ -26,10 +28,10 @@ export class UrlSigner {
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
-  sign(op: BlobOp, key: string, sha256?: string): { url: string; expiresAt: Date } {
+  sign(op: BlobOp, key: string, sha256?: string, size?: number): { url: string; expiresAt: Date } {
     const exp = Math.floor(Date.now() / 1000) + this.ttlSeconds;
-    const sig = this.mac({ op, key, exp, sha256 });
-    return { url: `${this.origin()}/blobs/${encodeURIComponent(key)}?${query(op, exp, sha256, sig)}`, expiresAt: new Date(exp * 1000) };
+    const sig = this.mac({ op, key, exp, sha256, size });
+    return { url: `${this.origin()}/blobs/${encodeURIComponent(key)}?${query({ op, exp, sha256, size }, sig)}`, expiresAt: new Date(exp * 1000) };
   }
 
   /** The verified parameters, or the reason the URL is refused. */
@@ -38,26 +40,33 @@ export class UrlSigner {
     const exp = Number(query.get('exp'));
     const sig = query.get('sig') ?? '';
     const sha256 = query.get('sha256') ?? undefined;
-    if ((op !== 'get' && op !== 'put') || !Number.isInteger(exp)) return { refused: 'The signed URL is malformed.' };
-    const expected = Buffer.from(this.mac({ op, key, exp, sha256 }), 'hex');
+    const sizeText = query.get('size');
+    const size = sizeText === null ? undefined : Number(sizeText);
+    if ((op !== 'get' && op !== 'put') || !Number.isInteger(exp) || (size !== undefined && !Number.isSafeInteger(size))) {
+      return { refused: 'The signed URL is malformed.' };
+    }
+    const expected = Buffer.from(this.mac({ op, key, exp, sha256, size }), 'hex');
     const given = Buffer.from(sig, 'hex');
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { refused: 'The URL signature does not match.' };
     if (exp * 1000 < now) return { refused: 'The signed URL has expired.' };
-    return { op, key, exp, sha256 };
+    return { op, key, exp, sha256, size };
   }
 
   private mac(p: SignedParams): string {
-    return createHmac('sha256', this.key).update(`${p.op}\n${p.key}\n${p.exp}\n${p.sha256 ?? ''}`).digest('hex');
+    // The size is added only when there is one: URLs signed without it keep their signature.
+    const text = `${p.op}\n${p.key}\n${p.exp}\n${p.sha256 ?? ''}${p.size === undefined ? '' : `\n${p.size}`}`;
+    return createHmac('sha256', this.key).update(text).digest('hex');
   }
 }
 
-/** `op=…&exp=…[&sha256=…]&sig=…`, exactly as URLSearchParams writes it. */
-function query(op: BlobOp, exp: number, sha256: string | undefined, sig: string): string {
-  if (sha256 && !PLAIN.test(sha256)) {
-    const params = new URLSearchParams({ op, exp: String(exp) });
-    params.set('sha256', sha256);
+/** `op=…&exp=…[&sha256=…][&size=…]&sig=…`, exactly as URLSearchParams writes it. */
+function query(p: Omit<SignedParams, 'key'>, sig: string): string {
+  const optional = `${p.sha256 ? `&sha256=${p.sha256}` : ''}${p.size === undefined ? '' : `&size=${p.size}`}`;
+  if (p.sha256 && !PLAIN.test(p.sha256)) {
+    const params = new URLSearchParams({ op: p.op, exp: String(p.exp), sha256: p.sha256 });
+    if (p.size !== undefined) params.set('size', String(p.size));
     params.set('sig', sig);
     return params.toString();
   }
-  return sha256 ? `op=${op}&exp=${exp}&sha256=${sha256}&sig=${sig}` : `op=${op}&exp=${exp}&sig=${sig}`;
+  return `op=${p.op}&exp=${p.exp}${optional}&sig=${sig}`;
 }

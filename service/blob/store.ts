@@ -20,6 +20,20 @@ const CHUNK = 1024 * 1024;
  */
 export const SMALL_BLOB_BYTES = 256 * 1024;
 
+/** A body that went past the most bytes it may have: nothing of it was kept. */
+export class TooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the body is longer than ${maxBytes} bytes`);
+  }
+}
+
+export interface StageOptions {
+  /** The request's Content-Length: a small body is held in memory and written only when kept. */
+  expectedSize?: number | undefined;
+  /** Reading stops, and the body is refused (TooLargeError), past this many bytes. */
+  maxBytes?: number | undefined;
+}
+
 export interface StagedBlob {
   size: number;
   checksum: string;
@@ -47,12 +61,13 @@ export class BlobStore {
 
   /**
    * Reads `source` to the end, hashing on the way; the caller keeps the bytes under a key once it
-   * has seen the checksum. `expectedSize` (a request's content-length) lets a small body be held
-   * in memory and written only when kept; anything else streams to a temp file.
+   * has seen the checksum. A small body (by its expected size) is held in memory and written only
+   * when kept; anything else streams to a temp file.
    */
-  async stage(source: Readable, expectedSize?: number): Promise<StagedBlob> {
-    if (expectedSize !== undefined && expectedSize <= SMALL_BLOB_BYTES) return this.stageSmall(source);
-    const staged = this.stageStreamed(source);
+  async stage(source: Readable, options: StageOptions = {}): Promise<StagedBlob> {
+    const { expectedSize, maxBytes = Number.POSITIVE_INFINITY } = options;
+    if (expectedSize !== undefined && expectedSize <= SMALL_BLOB_BYTES) return this.stageSmall(source, maxBytes);
+    const staged = this.stageStreamed(source, maxBytes);
     this.staging.add(staged);
     return staged.finally(() => this.staging.delete(staged));
   }
@@ -66,14 +81,15 @@ export class BlobStore {
     await Promise.allSettled([...this.staging]);
   }
 
-  private async stageStreamed(source: Readable): Promise<StagedBlob> {
+  private async stageStreamed(source: Readable, maxBytes: number): Promise<StagedBlob> {
     const tmp = this.tmpPath();
     const hash = createHash('sha256');
     let size = 0;
     const tap = new Transform({
       transform(chunk: Buffer, _enc, done) {
-        hash.update(chunk);
         size += chunk.length;
+        if (size > maxBytes) return done(new TooLargeError(maxBytes));
+        hash.update(chunk);
         done(null, chunk);
       },
     });
@@ -94,15 +110,16 @@ export class BlobStore {
     };
   }
 
-  private async stageSmall(source: Readable): Promise<StagedBlob> {
+  private async stageSmall(source: Readable, maxBytes: number): Promise<StagedBlob> {
     const hash = createHash('sha256');
     const chunks: Buffer[] = [];
     let size = 0;
     // Rejects when the sender goes away mid-body: nothing was written, as with the streamed path.
     for await (const chunk of source as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) throw new TooLargeError(maxBytes);
       hash.update(chunk);
       chunks.push(chunk);
-      size += chunk.length;
     }
     return {
       size,

@@ -2,6 +2,8 @@
  * Demo data: a Pro account, a designer with an API key, a colleague, one workspace with nested
  * folders and generated assets of several kinds with several versions, tags, comments, open review
  * requests and change requests. Everything goes through the same domain functions as the API.
+ * Pictures, PDFs, PSDs, audio and video are real files whose versions look different
+ * (media.ts); formats nobody here can draw (InDesign, Sketch, glTF...) hold made-up bytes.
  */
 import { createHash } from 'node:crypto';
 import type { ServiceContext } from '../context.js';
@@ -11,6 +13,7 @@ import { createFolder } from '../domain/folders.js';
 import { addAccountMember, addWorkspaceMember, createAccount, createApiKey, createUser, createWorkspace } from '../domain/tenancy.js';
 import { newId, now } from '../http/ids.js';
 import { nextSequence } from '../store/sequence.js';
+import { demoMedia } from './media.js';
 
 export interface DemoOptions {
   /** How many assets (default 24). */
@@ -58,22 +61,21 @@ const FOLDERS = ['Brand', 'Brand/Logos', 'Brand/Colors', 'Campaigns', 'Campaigns
 const FILES: Array<[folder: string, name: string]> = [
   ['Brand/Logos', 'logo-primary.svg'], ['Brand/Logos', 'logo-mono.svg'], ['Brand/Logos', 'logo-mark.png'],
   ['Brand/Colors', 'palette.ase'], ['Brand/Colors', 'swatches.pdf'], ['Brand', 'brand-guidelines.pdf'],
-  ['Campaigns/Spring/Social', 'hero.psd'], ['Campaigns/Spring/Social', 'story-01.png'], ['Campaigns/Spring/Social', 'story-02.png'],
-  ['Campaigns/Spring/Social', 'teaser.mp4'], ['Campaigns/Spring/Print', 'poster-a2.indd'], ['Campaigns/Spring/Print', 'flyer.ai'],
+  ['Campaigns/Spring/Social', 'hero.psd'], ['Campaigns/Spring/Social', 'story-01.png'], ['Campaigns/Spring/Social', 'story-02.webp'],
+  ['Campaigns/Spring/Social', 'teaser.webm'], ['Campaigns/Spring/Print', 'poster-a2.indd'], ['Campaigns/Spring/Print', 'flyer.ai'],
   ['Campaigns/Spring', 'brief.md'], ['Campaigns/Spring', 'copy-deck.docx'], ['Photography', 'studio-001.jpg'],
   ['Photography', 'studio-002.jpg'], ['Photography', 'studio-003.jpg'], ['Photography', 'location-scout.heic'],
   ['Docs', 'asset-naming.md'], ['Docs', 'budget.xlsx'], ['Docs', 'voiceover.wav'], ['', 'README.txt'],
   ['Campaigns', 'product-render.glb'], ['Brand', 'typography.sketch'],
 ];
 
-/** Deterministic bytes for a demo file: text for text formats, pseudo-random otherwise. */
-function demoContent(name: string, version: number): Buffer {
+/** Deterministic bytes for a demo file: a real file where media.ts makes one, text for text formats, pseudo-random otherwise. */
+async function demoContent(name: string, version: number): Promise<Buffer> {
+  const media = demoMedia(name, version);
+  if (media) return media;
   const ext = name.slice(name.lastIndexOf('.') + 1);
-  if (['md', 'txt', 'svg'].includes(ext)) {
-    const text = ext === 'svg'
-      ? `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="120"><circle cx="60" cy="60" r="${20 + version * 10}" fill="#3b82f6"/></svg>\n`
-      : `# ${name}\n\nVersion ${version} of the demo document.\n${'Lorem ipsum dolor sit amet. '.repeat(20 * version)}\n`;
-    return Buffer.from(text);
+  if (['md', 'txt'].includes(ext)) {
+    return Buffer.from(`# ${name}\n\nVersion ${version} of the demo document.\n${'Lorem ipsum dolor sit amet. '.repeat(20 * version)}\n`);
   }
   const size = 4096 + ((createHash('sha256').update(name).digest().readUInt32BE(0) % 60) * 1024) + version * 512;
   const out = Buffer.alloc(size);
@@ -116,7 +118,7 @@ export async function seedDemo(ctx: ServiceContext, options: DemoOptions = {}): 
     let parent: string | null = null;
     for (let v = 1; v <= versions; v += 1) {
       const author = v % 2 === 1 ? me : colleague;
-      const blob = await storeBlob(ctx, demoContent(name, v), { fileName: name, contentType: 'application/octet-stream', userId: author.userId, workspaceId: tenant.workspaceId, accountId: tenant.accountId });
+      const blob = await storeBlob(ctx, await demoContent(name, v), { fileName: name, contentType: 'application/octet-stream', userId: author.userId, workspaceId: tenant.workspaceId, accountId: tenant.accountId });
       if (v === 1) {
         const asset = createAsset(db, author, { key: blob.key, file_name: name, folder_id: folder ? folderIds[folder] ?? null : null, checksum: blob.checksum });
         assetId = asset.id;

@@ -5,7 +5,7 @@ import { newId, now } from '../http/ids.js';
 import { recordAccountHistory } from '../store/history.js';
 import type { AccountRow } from '../store/rows.js';
 import type { InviteRow, SettingRow } from '../store/collab-serialize.js';
-import { accountRoles, requireAccountRole, type AccountRole } from './roles.js';
+import { accountRoles, type AccountRole } from './roles.js';
 
 export interface AccountCaller {
   userId: string;
@@ -37,7 +37,6 @@ export function userAccounts(db: Db, userId: string, firstId?: string): AccountR
 
 export function updateAccount(db: Db, caller: AccountCaller, input: { name?: string | undefined; defaultAvatar?: number | undefined }, thumbnailKey?: string): { account: AccountRow; replacedThumbnail: string | null } {
   return db.transaction(() => {
-    requireAccountRole(db, caller.accountId, caller.userId, ['owner', 'admin']);
     const before = getAccountRow(db, caller.accountId);
     db.prepare('UPDATE accounts SET name = ?, default_avatar = ?, thumbnail_key = ?, sequence = sequence + 1 WHERE id = ?').run(
       input.name ?? before.name, input.defaultAvatar ?? before.default_avatar, thumbnailKey ?? before.thumbnail_key, caller.accountId);
@@ -50,7 +49,6 @@ export function updateAccount(db: Db, caller: AccountCaller, input: { name?: str
 /** Soft deletion: every token of the account stops working (403), the rows stay. */
 export function deleteAccount(db: Db, caller: AccountCaller): void {
   db.transaction(() => {
-    requireAccountRole(db, caller.accountId, caller.userId, ['owner']);
     const at = now();
     db.prepare('UPDATE accounts SET deleted_at = ? WHERE id = ?').run(at, caller.accountId);
     db.prepare('UPDATE workspaces SET deleted_at = ifnull(deleted_at, ?) WHERE account_id = ?').run(at, caller.accountId);
@@ -68,10 +66,9 @@ function requireMember(db: Db, accountId: string, userId: string): string[] {
   return JSON.parse(row.roles) as string[];
 }
 
-/** Only an owner grants or takes away `owner`; the last owner cannot stop being one. */
+/** Only an owner grants or takes away `owner`; the last owner cannot stop being one. Who may call it at all: http/permissions.ts. */
 export function setMemberRoles(db: Db, caller: AccountCaller, memberId: string, roles: AccountRole[]): void {
   db.transaction(() => {
-    requireAccountRole(db, caller.accountId, caller.userId, ['owner', 'admin']);
     const before = requireMember(db, caller.accountId, memberId);
     const touchesOwner = before.includes('owner') !== roles.includes('owner');
     if (touchesOwner && !accountRoles(db, caller.accountId, caller.userId).includes('owner')) throw forbidden('Only an owner can grant or remove the owner role.');
@@ -83,10 +80,9 @@ export function setMemberRoles(db: Db, caller: AccountCaller, memberId: string, 
   })();
 }
 
-/** Removes a member from the account and from all its workspaces. Owners and admins may remove others; anyone may leave. */
+/** Removes a member from the account and from all its workspaces; only an owner removes an owner, and the last one stays. */
 export function removeAccountMember(db: Db, caller: AccountCaller, memberId: string): void {
   db.transaction(() => {
-    if (memberId !== caller.userId) requireAccountRole(db, caller.accountId, caller.userId, ['owner', 'admin']);
     const roles = requireMember(db, caller.accountId, memberId);
     if (roles.includes('owner') && !accountRoles(db, caller.accountId, caller.userId).includes('owner')) throw forbidden('Only an owner can remove an owner.');
     if (roles.includes('owner') && ownerCount(db, caller.accountId) === 1) throw conflict('invalid_state', 'The account must keep at least one owner.');
@@ -107,7 +103,6 @@ export function updateAccountSetting(db: Db, caller: AccountCaller, settingId: s
     accountSettings(db, caller.accountId);
     const row = db.prepare('SELECT * FROM account_settings WHERE id = ? AND account_id = ?').get(settingId, caller.accountId) as SettingRow | undefined;
     if (!row) throw notFound('setting');
-    requireAccountRole(db, caller.accountId, caller.userId, ['owner', 'admin']);
     const text = JSON.stringify(value);
     db.prepare('UPDATE account_settings SET value = ? WHERE id = ?').run(text, settingId);
     recordAccountHistory(db, { ...caller, action: 'setting_updated', targetType: 'setting', targetId: settingId, details: { key: row.key, value } });
@@ -117,7 +112,6 @@ export function updateAccountSetting(db: Db, caller: AccountCaller, settingId: s
 
 export function createInvite(db: Db, caller: AccountCaller, input: { email: string; roles: AccountRole[] }): InviteRow {
   return db.transaction(() => {
-    requireAccountRole(db, caller.accountId, caller.userId, ['owner', 'admin']);
     if (input.roles.includes('owner') && !accountRoles(db, caller.accountId, caller.userId).includes('owner')) throw forbidden('Only an owner can invite an owner.');
     const email = input.email.toLowerCase();
     const member = db
@@ -138,7 +132,6 @@ export function deleteInvite(db: Db, caller: AccountCaller, inviteId: string): v
   db.transaction(() => {
     const row = db.prepare('SELECT id FROM account_invites WHERE id = ? AND account_id = ?').get(inviteId, caller.accountId);
     if (!row) throw notFound('invite');
-    requireAccountRole(db, caller.accountId, caller.userId, ['owner', 'admin']);
     db.prepare('DELETE FROM account_invites WHERE id = ?').run(inviteId);
     recordAccountHistory(db, { ...caller, action: 'invite_deleted', targetType: 'invite', targetId: inviteId });
   })();

@@ -9,19 +9,12 @@ import { assetTypeFor } from '../db/reference-data.js';
 import { nextSequence } from '../store/sequence.js';
 import { recordAssetHistory } from '../store/history.js';
 import type { AssetRow, VersionRow } from '../store/rows.js';
+import { nameProblem } from './names.js';
 import { refreshReviewRequests } from './review-requests.js';
 
 export interface Actor {
   userId: string;
   workspaceId: string;
-}
-
-export function checkName(name: string, what: string): string {
-  if (typeof name !== 'string' || name.length === 0 || name.length > 255) throw badRequest(`The ${what} must be 1 to 255 characters.`);
-  if (name.includes('/') || name.includes('\0') || name === '.' || name === '..') {
-    throw badRequest(`The ${what} must not contain "/" or NUL, nor be "." or "..".`);
-  }
-  return name.normalize('NFC');
 }
 
 export function getAsset(db: Db, workspaceId: string, assetId: string): AssetRow {
@@ -112,7 +105,7 @@ export interface CreateAssetInput {
 
 export function createAsset(db: Db, actor: Actor, input: CreateAssetInput): AssetRow {
   return db.transaction(() => {
-    const fileName = checkName(input.file_name, 'file name');
+    const fileName = input.file_name;
     const folderId = checkFolder(db, actor.workspaceId, input.folder_id);
     checkStatus(db, actor.workspaceId, input.status_id);
     assertNameFree(db, actor.workspaceId, folderId, fileName);
@@ -207,7 +200,7 @@ export function updateAsset(db: Db, actor: Actor, assetId: string, input: Update
     let fileName = asset.file_name;
     let folderId = asset.folder_id;
     if (input.file_name !== undefined && input.file_name !== asset.file_name) {
-      fileName = checkName(input.file_name, 'file name');
+      fileName = input.file_name;
       changes.push(['renamed', { from: asset.file_name, to: fileName }]);
     }
     if (input.folder_id !== undefined && input.folder_id !== asset.folder_id) {
@@ -230,7 +223,7 @@ export function updateAsset(db: Db, actor: Actor, assetId: string, input: Update
       if (next !== locked) changes.push([input.locked ? 'locked' : 'unlocked', {}]);
       locked = next;
     }
-    const name = input.name !== undefined ? checkName(input.name, 'name') : input.file_name !== undefined && asset.name === asset.file_name ? fileName : asset.name;
+    const name = input.name !== undefined ? input.name : input.file_name !== undefined && asset.name === asset.file_name ? fileName : asset.name;
     // A display name that merely follows a rename is part of the rename, not a second change.
     if ((input.name !== undefined && name !== asset.name) || input.status_id !== undefined || input.asset_type_id !== undefined || input.library_ids !== undefined) {
       changes.push(['updated', { name, status_id: input.status_id, asset_type_id: input.asset_type_id }]);
@@ -300,18 +293,30 @@ export function deleteAssets(db: Db, actor: Actor, input: DeleteAssetsInput): { 
   })();
 }
 
-export function restoreAsset(db: Db, actor: Actor, assetId: string): AssetRow {
+/**
+ * Brings a soft-deleted asset back, under `file_name` when given. A name stored before the name
+ * rules (names.ts) is not brought back as it is: the caller chooses a new one.
+ */
+export function restoreAsset(db: Db, actor: Actor, assetId: string, input: { file_name?: string | undefined } = {}): AssetRow {
   return db.transaction(() => {
     const asset = getAsset(db, actor.workspaceId, assetId);
     if (asset.is_active) throw conflict('not_deleted', 'The asset is not deleted.');
+    const stored = input.file_name === undefined ? nameProblem(asset.file_name) : undefined;
+    if (stored) {
+      throw badRequest(`Invalid request body at "file_name": the asset's name is not allowed (${stored}); send a new "file_name" to restore it.`, { field: 'file_name' });
+    }
+    const fileName = input.file_name ?? asset.file_name;
     const folderActive = asset.folder_id
       ? db.prepare('SELECT 1 FROM folders WHERE id = ? AND is_active = 1').get(asset.folder_id) !== undefined
       : true;
     const folderId = folderActive ? asset.folder_id : null;
-    assertNameFree(db, actor.workspaceId, folderId, asset.file_name, assetId);
+    assertNameFree(db, actor.workspaceId, folderId, fileName, assetId);
+    const name = asset.name === asset.file_name ? fileName : asset.name;
     const sequence = nextSequence(db, actor.workspaceId);
-    db.prepare('UPDATE assets SET is_active = 1, folder_id = ?, deleted_at = NULL, sequence = ?, updated_at = ? WHERE id = ?').run(folderId, sequence, now(), assetId);
-    recordAssetHistory(db, { assetId, workspaceId: actor.workspaceId, userId: actor.userId, action: 'restored', sequence });
+    db.prepare('UPDATE assets SET is_active = 1, folder_id = ?, file_name = ?, name = ?, name_key = ?, deleted_at = NULL, sequence = ?, updated_at = ? WHERE id = ?')
+      .run(folderId, fileName, name, nameKey(fileName), sequence, now(), assetId);
+    recordAssetHistory(db, { assetId, workspaceId: actor.workspaceId, userId: actor.userId, action: 'restored', sequence,
+      ...(fileName !== asset.file_name ? { details: { from: asset.file_name, to: fileName } } : {}) });
     return getAsset(db, actor.workspaceId, assetId);
   })();
 }
@@ -355,7 +360,7 @@ export function updateVersion(db: Db, actor: Actor, assetId: string, versionId: 
     getAsset(db, actor.workspaceId, assetId);
     const version = getVersion(db, assetId, versionId);
     db.prepare('UPDATE asset_versions SET name = ?, description = ? WHERE id = ?').run(
-      input.name !== undefined ? checkName(input.name, 'version name') : version.name, input.description ?? version.description, versionId);
+      input.name ?? version.name, input.description ?? version.description, versionId);
     recordAssetHistory(db, { assetId, workspaceId: actor.workspaceId, userId: actor.userId, action: 'version_updated', details: { version_id: versionId } });
     return getVersion(db, assetId, versionId);
   })();

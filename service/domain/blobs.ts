@@ -8,7 +8,7 @@ export async function storeBlob(
   source: Readable | Buffer,
   meta: { fileName: string; contentType: string; userId: string; workspaceId?: string | null; accountId?: string | null },
 ): Promise<{ key: string; checksum: string; size: number }> {
-  const staged = Buffer.isBuffer(source) ? await ctx.blobs.stage(Readable.from([source]), source.length) : await ctx.blobs.stage(source);
+  const staged = Buffer.isBuffer(source) ? await ctx.blobs.stage(Readable.from([source]), { expectedSize: source.length }) : await ctx.blobs.stage(source);
   const key = newBlobKey();
   await staged.keep(key);
   ctx.db

@@ -4,7 +4,7 @@ import { nameKey, newId, now } from '../http/ids.js';
 import { nextSequence } from '../store/sequence.js';
 import { recordAssetHistory } from '../store/history.js';
 import type { FolderRow } from '../store/rows.js';
-import { checkName, type Actor } from './assets.js';
+import type { Actor } from './assets.js';
 
 export function getFolder(db: Db, workspaceId: string, folderId: string): FolderRow {
   const row = db.prepare('SELECT * FROM folders WHERE id = ? AND workspace_id = ? AND purged = 0').get(folderId, workspaceId) as FolderRow | undefined;
@@ -33,7 +33,7 @@ function activeParent(db: Db, workspaceId: string, parentId: string | null | und
 
 export function createFolder(db: Db, actor: Actor, input: { name: string; parent_id?: string | null | undefined }): FolderRow {
   return db.transaction(() => {
-    const name = checkName(input.name, 'folder name');
+    const name = input.name;
     const parentId = activeParent(db, actor.workspaceId, input.parent_id);
     assertFolderNameFree(db, actor.workspaceId, parentId, name);
     const id = newId();
@@ -50,7 +50,7 @@ export function updateFolder(db: Db, actor: Actor, folderId: string, input: { na
   return db.transaction(() => {
     const folder = getFolder(db, actor.workspaceId, folderId);
     if (!folder.is_active) throw conflict('invalid_state', 'The folder is deleted.');
-    const name = input.name !== undefined ? checkName(input.name, 'folder name') : folder.name;
+    const name = input.name ?? folder.name;
     const parentId = input.parent_id !== undefined ? activeParent(db, actor.workspaceId, input.parent_id) : folder.parent_id;
     for (let p = parentId, depth = 0; p && depth < 10_000; depth += 1) {
       if (p === folderId) throw conflict('cycle', 'A folder cannot be moved below itself.');

@@ -5,14 +5,14 @@
  */
 import type { Db } from '../db/open.js';
 import type { WorkspaceCaller } from '../context.js';
-import { forbidden, notFound } from '../http/errors.js';
+import { badRequest, forbidden, notFound } from '../http/errors.js';
 import { newId, now } from '../http/ids.js';
 import { recordReviewHistory } from '../store/history.js';
 import type { ReviewRequestRow, ReviewRow } from '../store/collab-serialize.js';
 import { getAsset } from './assets.js';
 import { addAttachments, checkMentions, type AttachmentInput } from './attachments.js';
 import { requireActiveAsset } from './collections.js';
-import { isWorkspaceMember } from './roles.js';
+import { holdsWorkspaceRole, isWorkspaceMember } from './roles.js';
 
 type Actor = Pick<WorkspaceCaller, 'userId' | 'workspaceId'>;
 
@@ -103,11 +103,17 @@ export function getReviewRequest(db: Db, workspaceId: string, assetId: string, u
   return row;
 }
 
-/** Asks a workspace member to review the current version; asking again refreshes the request (open again, current version). */
+/**
+ * Asks a workspace member who may review (a commenter or above) to review the current version;
+ * asking again refreshes the request (open again, current version).
+ */
 export function requestReview(db: Db, actor: Actor, assetId: string, userId: string, input: { message?: string | null | undefined }): ReviewRequestRow {
   return db.transaction(() => {
     const asset = requireActiveAsset(db, actor.workspaceId, assetId);
     if (!isWorkspaceMember(db, actor.workspaceId, userId)) throw notFound('workspace member');
+    if (!holdsWorkspaceRole(db, actor.workspaceId, userId, 'commenter')) {
+      throw badRequest('That member cannot review: reviewing needs the commenter role or above.', { user_id: userId });
+    }
     const at = now();
     db.prepare(
       `INSERT INTO review_requests (id, workspace_id, asset_id, asset_version_id, requestor_id, user_id, review_id, message, created_at, updated_at)

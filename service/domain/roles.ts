@@ -1,11 +1,31 @@
-/** Role names [ours] and the checks that management endpoints share. */
+/**
+ * Role names [ours] and their order: each role may do what the ones before it may, and more
+ * (docs/protocol.md, "Roles and permissions"). Which role each endpoint needs is the table of
+ * http/permissions.ts.
+ */
 import { z } from 'zod';
 import type { Db } from '../db/open.js';
-import { forbidden } from '../http/errors.js';
 
-export const AccountRole = z.enum(['owner', 'admin', 'member']);
-export const WorkspaceRole = z.enum(['owner', 'admin', 'editor', 'commenter', 'viewer']);
+/** Least to most. */
+export const ACCOUNT_ROLES = ['member', 'admin', 'owner'] as const;
+/** Least to most. */
+export const WORKSPACE_ROLES = ['viewer', 'commenter', 'editor', 'admin', 'owner'] as const;
+
+export const AccountRole = z.enum(ACCOUNT_ROLES);
+export const WorkspaceRole = z.enum(WORKSPACE_ROLES);
 export type AccountRole = z.infer<typeof AccountRole>;
+export type WorkspaceRole = z.infer<typeof WorkspaceRole>;
+
+/** The rank of the highest of `held` in `order`; -1 when none of them is a role of it. */
+const highest = (held: readonly string[], order: readonly string[]): number => Math.max(-1, ...held.map((r) => order.indexOf(r)));
+
+export const accountRank = (held: readonly string[]): number => highest(held, ACCOUNT_ROLES);
+
+/** What a member may do in a workspace: their roles there, and admin for the owners and admins of its account. */
+export function workspaceRank(workspaceRoles: readonly string[], accountRoles: readonly string[]): number {
+  const fromAccount = accountRank(accountRoles) >= ACCOUNT_ROLES.indexOf('admin') ? WORKSPACE_ROLES.indexOf('admin') : -1;
+  return Math.max(highest(workspaceRoles, WORKSPACE_ROLES), fromAccount);
+}
 
 export function accountRoles(db: Db, accountId: string, userId: string): string[] {
   const row = db.prepare('SELECT roles FROM account_members WHERE account_id = ? AND user_id = ?').get(accountId, userId) as { roles: string } | undefined;
@@ -17,19 +37,11 @@ export function workspaceRoles(db: Db, workspaceId: string, userId: string): str
   return row ? (JSON.parse(row.roles) as string[]) : [];
 }
 
-const hasAny = (held: string[], wanted: readonly string[]) => held.some((r) => wanted.includes(r));
-
-/** 403 unless the caller holds one of `wanted` on the account. */
-export function requireAccountRole(db: Db, accountId: string, userId: string, wanted: readonly AccountRole[]): void {
-  if (!hasAny(accountRoles(db, accountId, userId), wanted)) throw forbidden(`This needs the ${wanted.join(' or ')} role on the account.`);
-}
-
-/** Workspace management: an owner or admin of the workspace, or of its account. */
-export function requireWorkspaceManager(db: Db, caller: { accountId: string; workspaceId: string; userId: string }): void {
-  const manager = ['owner', 'admin'] as const;
-  if (hasAny(workspaceRoles(db, caller.workspaceId, caller.userId), manager)) return;
-  if (hasAny(accountRoles(db, caller.accountId, caller.userId), manager)) return;
-  throw forbidden('This needs the owner or admin role on the workspace or its account.');
+/** Whether a member of the workspace holds at least `role` there (their account roles counted). */
+export function holdsWorkspaceRole(db: Db, workspaceId: string, userId: string, role: WorkspaceRole): boolean {
+  const accountId = (db.prepare('SELECT account_id FROM workspaces WHERE id = ?').get(workspaceId) as { account_id: string } | undefined)?.account_id;
+  const account = accountId === undefined ? [] : accountRoles(db, accountId, userId);
+  return workspaceRank(workspaceRoles(db, workspaceId, userId), account) >= WORKSPACE_ROLES.indexOf(role);
 }
 
 export const isWorkspaceMember = (db: Db, workspaceId: string, userId: string): boolean =>

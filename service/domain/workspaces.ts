@@ -5,7 +5,7 @@ import { badRequest, conflict, notFound } from '../http/errors.js';
 import { now } from '../http/ids.js';
 import { recordAccountHistory } from '../store/history.js';
 import type { WorkspaceRow } from '../store/rows.js';
-import { isWorkspaceMember, requireAccountRole, requireWorkspaceManager, workspaceRoles } from './roles.js';
+import { isWorkspaceMember, workspaceRoles } from './roles.js';
 import { createWorkspace } from './tenancy.js';
 
 export function getWorkspaceRow(db: Db, workspaceId: string): WorkspaceRow {
@@ -14,10 +14,9 @@ export function getWorkspaceRow(db: Db, workspaceId: string): WorkspaceRow {
   return row;
 }
 
-/** POST /workspaces: an account owner or admin creates it and becomes its owner. */
+/** POST /workspaces: the creator becomes its owner. */
 export function addWorkspace(db: Db, caller: { userId: string; accountId: string }, input: { name: string; defaultAvatar?: number | undefined }): WorkspaceRow {
   return db.transaction(() => {
-    requireAccountRole(db, caller.accountId, caller.userId, ['owner', 'admin']);
     const id = createWorkspace(db, { accountId: caller.accountId, name: input.name, creatorId: caller.userId, defaultAvatar: input.defaultAvatar });
     recordAccountHistory(db, { ...caller, action: 'workspace_created', targetType: 'workspace', targetId: id, details: { name: input.name } });
     return getWorkspaceRow(db, id);
@@ -28,7 +27,6 @@ export function updateWorkspace(
   db: Db, caller: WorkspaceCaller, input: { name?: string | undefined; defaultAvatar?: number | undefined }, thumbnailKey?: string,
 ): { workspace: WorkspaceRow; replacedThumbnail: string | null } {
   return db.transaction(() => {
-    requireWorkspaceManager(db, caller);
     const before = getWorkspaceRow(db, caller.workspaceId);
     db.prepare('UPDATE workspaces SET name = ?, default_avatar = ?, thumbnail_key = ? WHERE id = ?').run(
       input.name ?? before.name, input.defaultAvatar ?? before.default_avatar, thumbnailKey ?? before.thumbnail_key, caller.workspaceId);
@@ -41,7 +39,6 @@ export function updateWorkspace(
 /** Soft deletion: the workspace answers 404 from now on; its rows stay. */
 export function deleteWorkspace(db: Db, caller: WorkspaceCaller): void {
   db.transaction(() => {
-    requireWorkspaceManager(db, caller);
     db.prepare('UPDATE workspaces SET deleted_at = ? WHERE id = ?').run(now(), caller.workspaceId);
     recordAccountHistory(db, { accountId: caller.accountId, userId: caller.userId, action: 'workspace_deleted', targetType: 'workspace', targetId: caller.workspaceId });
   })();
@@ -50,7 +47,6 @@ export function deleteWorkspace(db: Db, caller: WorkspaceCaller): void {
 /** Adds (201) or re-roles (200) a member; the user must already be a member of the account. */
 export function putWorkspaceMember(db: Db, caller: WorkspaceCaller, userId: string, roles: string[]): { created: boolean } {
   return db.transaction(() => {
-    requireWorkspaceManager(db, caller);
     const inAccount = db.prepare('SELECT 1 FROM account_members WHERE account_id = ? AND user_id = ?').get(caller.accountId, userId);
     if (!inAccount) throw notFound('account member');
     const created = !isWorkspaceMember(db, caller.workspaceId, userId);
@@ -63,10 +59,9 @@ export function putWorkspaceMember(db: Db, caller: WorkspaceCaller, userId: stri
   })();
 }
 
-/** Managers remove anyone; a member may leave. The last owner stays. */
+/** Removes a member (who may: http/permissions.ts). The last owner stays. */
 export function removeWorkspaceMember(db: Db, caller: WorkspaceCaller, userId: string): void {
   db.transaction(() => {
-    if (userId !== caller.userId) requireWorkspaceManager(db, caller);
     const member = db.prepare('SELECT roles FROM workspace_members WHERE workspace_id = ? AND user_id = ?').get(caller.workspaceId, userId) as { roles: string } | undefined;
     if (!member) throw notFound('workspace member');
     if ((JSON.parse(member.roles) as string[]).includes('owner')) assertAnotherOwner(db, caller.workspaceId, userId);
@@ -90,7 +85,6 @@ export function workspaceSettings(db: Db, workspaceId: string): Settings & { wor
 /** Merges the given keys; a `null` value removes a key. */
 export function updateWorkspaceSettings(db: Db, caller: WorkspaceCaller, changes: Settings): Settings & { workspace_id: string } {
   return db.transaction(() => {
-    requireWorkspaceManager(db, caller);
     const settings = JSON.parse(getWorkspaceRow(db, caller.workspaceId).settings) as Settings;
     for (const [key, value] of Object.entries(changes)) {
       if (key === 'workspace_id') throw badRequest('"workspace_id" is not a setting.');

@@ -17,6 +17,9 @@ export const unauthorized = (message = 'Authentication failed: the bearer token 
   new ApiError(401, 'unauthorized', message);
 export const forbidden = (message = 'You do not have permission for this resource.') => new ApiError(403, 'forbidden', message);
 export const notFound = (what = 'resource') => new ApiError(404, 'not_found', `The ${what} does not exist.`);
+/** 429 with the seconds to wait: answered as the reference's rate-limit body and a Retry-After header. */
+export const rateLimited = (seconds: number, message = 'Too many requests; wait before trying again.') =>
+  new ApiError(429, 'rate_limited', message, { retry_after: seconds });
 export const conflict = (code: ErrorCode, message: string, details?: Record<string, unknown>) => new ApiError(409, code, message, details);
 
 export function errorBody(shape: 'object' | 'flat', code: string, message: string, details?: Record<string, unknown>): unknown {

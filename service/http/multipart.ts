@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { parse, type ServiceContext } from '../context.js';
 import { storeBlob } from '../domain/blobs.js';
 import { ApiError, badRequest } from './errors.js';
+import { checkJsonDepth } from './json-depth.js';
 
 export interface StoredFile {
   key: string;
@@ -39,9 +40,12 @@ export async function readForm<T extends z.ZodType>(
         file = { ...stored, fileName: part.filename || 'file', contentType: part.mimetype };
       } else if (part.fieldname === 'body') {
         try {
-          raw = typeof part.value === 'string' && part.value.length > 0 ? (JSON.parse(part.value) as unknown) : {};
-        } catch {
-          problem ??= 'The "body" part must be a JSON string.';
+          if (typeof part.value === 'string' && part.value.length > 0) {
+            checkJsonDepth(part.value, 'The "body" part');
+            raw = JSON.parse(part.value) as unknown;
+          }
+        } catch (error) {
+          problem ??= error instanceof ApiError ? error.message : 'The "body" part must be a JSON string.';
         }
       }
     }

@@ -4,6 +4,7 @@ import { parse, workspaceActor, workspaceCaller, type ServiceContext } from '../
 import { getAsset } from '../domain/assets.js';
 import { getTag, tagAsset, tagsOfAsset, untagAsset } from '../domain/collections.js';
 import { createComment, deleteComment, getComment, updateComment } from '../domain/comments.js';
+import { ItemName } from '../domain/names.js';
 import {
   createReview, deleteReview, deleteReviewRequest, getReview, requestReview, updateReview, updateReviewRequest,
 } from '../domain/reviews.js';
@@ -16,7 +17,7 @@ import {
 const id = z.string().min(1).max(200);
 const userIds = z.array(id).max(100);
 const content = z.string().trim().min(1).max(50_000);
-const Attachment = z.object({ key: z.string().min(1).max(200), name: z.string().trim().min(1).max(255), description: z.string().max(10_000).nullish() });
+const Attachment = z.object({ key: z.string().min(1).max(200), name: ItemName, description: z.string().max(10_000).nullish() });
 const TagIds = z.object({ tag_ids: z.array(id).min(1).max(100) });
 const NewComment = z.object({ content, mentions: userIds.optional(), attachments: z.array(Attachment).max(20).optional() });
 const CommentChanges = z.object({ content: content.optional(), mentions: userIds.optional() });

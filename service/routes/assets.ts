@@ -3,26 +3,28 @@ import { z } from 'zod';
 import { Checksum } from '../../shared/api/index.js';
 import { parse, workspaceCaller, type ServiceContext } from '../context.js';
 import { createAsset, deleteAssets, getAsset, getVersion, restoreAsset, updateAsset } from '../domain/assets.js';
+import { ItemName } from '../domain/names.js';
 import { badRequest, notFound } from '../http/errors.js';
+import { deletesPermanently } from '../http/permissions.js';
 import { assetJson, loadUser } from '../store/serialize.js';
 import { redirectToBlob } from './downloads.js';
 
 const id = z.string().min(1).max(200);
 const CreateAsset = z.object({
   key: z.string().min(1).max(200),
-  file_name: z.string(),
+  file_name: ItemName,
   folder_id: id.nullish(),
   checksum: Checksum,
   size: z.number().int().nonnegative().optional(),
-  name: z.string().optional(),
+  name: ItemName.optional(),
   asset_type_id: z.string().optional(),
   status_id: z.string().optional(),
   description: z.string().max(10_000).optional(),
   library_ids: z.array(id).max(100).optional(),
 });
 const UpdateAsset = z.object({
-  name: z.string().optional(),
-  file_name: z.string().optional(),
+  name: ItemName.optional(),
+  file_name: ItemName.optional(),
   folder_id: id.nullish(),
   status_id: id.nullish(),
   asset_type_id: z.string().optional(),
@@ -34,6 +36,7 @@ const DeleteAssets = z.object({
   permanent: z.boolean().optional(),
   if_current_version_ids: z.record(z.string(), id).optional(),
 });
+const RestoreAsset = z.object({ file_name: ItemName.optional() });
 type AssetParams = { Params: { asset_id: string } };
 
 export function assetRoutes(app: FastifyInstance, ctx: ServiceContext): void {
@@ -62,7 +65,8 @@ export function assetRoutes(app: FastifyInstance, ctx: ServiceContext): void {
 
   app.delete('/workspaces/assets', async (request) => {
     const input = parse(DeleteAssets, request.body);
-    const permanent = input.permanent ?? (request.query as Record<string, string>).permanent === 'true';
+    // The same reading as the permission check's, which let this caller delete for good or not.
+    const permanent = deletesPermanently(input, request.query);
     const { deleted, purgedKeys } = deleteAssets(db, actorOf(request), { ...input, permanent });
     for (const key of purgedKeys) await ctx.blobs.remove(key);
     return { success: true, deleted };
@@ -80,7 +84,7 @@ export function assetRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   });
 
   app.patch<AssetParams>('/workspaces/assets/:asset_id/restore', async (request) =>
-    assetJson(db, restoreAsset(db, actorOf(request), request.params.asset_id)),
+    assetJson(db, restoreAsset(db, actorOf(request), request.params.asset_id, parse(RestoreAsset, request.body ?? {}))),
   );
 
   app.get<AssetParams>('/workspaces/assets/:asset_id/download', async (request, reply) => {

@@ -2,12 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { parse, workspaceCaller, type ServiceContext } from '../context.js';
 import { createFolder, deleteFolder, getFolder, updateFolder } from '../domain/folders.js';
+import { ItemName } from '../domain/names.js';
 import { ASSET_WITH_VERSION, assetEntryJson, folderJson } from '../store/serialize.js';
 import type { AssetWithVersionRow, FolderRow } from '../store/rows.js';
 
 const id = z.string().min(1).max(200);
-const CreateFolder = z.object({ name: z.string(), parent_id: id.nullish() });
-const UpdateFolder = z.object({ name: z.string().optional(), parent_id: id.nullish() });
+const CreateFolder = z.object({ name: ItemName, parent_id: id.nullish() });
+const UpdateFolder = z.object({ name: ItemName.optional(), parent_id: id.nullish() });
 type IdParams = { Params: { folder_id: string } };
 
 export function folderRoutes(app: FastifyInstance, ctx: ServiceContext): void {

@@ -10,9 +10,8 @@ const IN_MY_WORKSPACES = `JOIN workspaces w ON w.id = x.workspace_id JOIN assets
 /** What waits for the caller across every workspace of the account (reference part 4, "Notifications"). */
 export function notificationRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const { db } = ctx;
-  const account = { config: { auth: 'account' as const } };
 
-  app.get('/reviewRequests', account, async (request) => {
+  app.get('/reviewRequests', async (request) => {
     const { userId, accountId } = accountCaller(request);
     const rows = db
       .prepare(`SELECT x.* FROM review_requests x ${IN_MY_WORKSPACES} AND x.user_id = ? AND x.review_id IS NULL ORDER BY x.created_at, x.id`)
@@ -20,7 +19,7 @@ export function notificationRoutes(app: FastifyInstance, ctx: ServiceContext): v
     return rows.map((row) => reviewRequestJson(db, row, { withAsset: true }));
   });
 
-  app.get('/changeRequests', account, async (request) => {
+  app.get('/changeRequests', async (request) => {
     const { userId, accountId } = accountCaller(request);
     const rows = db
       .prepare(`SELECT x.* FROM reviews x ${IN_MY_WORKSPACES} AND x.assigned_user_id = ? ORDER BY x.created_at, x.id`)

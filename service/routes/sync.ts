@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Change } from '../../shared/api/index.js';
+import type { Change, Folder } from '../../shared/api/index.js';
 import { parse, workspaceCaller, type ServiceContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
 import { ASSET_WITH_VERSION, assetEntryJson, folderJson } from '../store/serialize.js';
@@ -14,6 +14,7 @@ const ChangesQuery = z.object({
 /** The listing and changes feed a sync client lives on (docs/protocol.md, [ours] and [ext]). */
 export function syncRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const { db } = ctx;
+  const folderEntry = ctx.options.listingShape === 'minimal' ? documentedFolderJson : folderJson;
 
   app.get('/workspaces/folders/hierarchy', async (request) => {
     const { workspaceId } = workspaceCaller(request);
@@ -28,7 +29,7 @@ export function syncRoutes(app: FastifyInstance, ctx: ServiceContext): void {
       const assets = db
         .prepare(`SELECT ${ASSET_WITH_VERSION} WHERE a.workspace_id = ? AND a.purged = 0 ${active.replace('is_active', 'a.is_active')} ORDER BY a.name_key`)
         .all(workspaceId) as AssetWithVersionRow[];
-      return { workspace_id: workspaceId, sequence, folders: shallowFirst(folders).map(folderJson), assets: assets.map(assetEntryJson) };
+      return { workspace_id: workspaceId, sequence, folders: shallowFirst(folders).map(folderEntry), assets: assets.map(assetEntryJson) };
     })();
   });
 
@@ -48,15 +49,20 @@ export function syncRoutes(app: FastifyInstance, ctx: ServiceContext): void {
            WHERE a.workspace_id = ? AND a.sequence > ? ORDER BY a.sequence LIMIT ?`,
         )
         .all(workspaceId, since, limit + 1) as AssetWithVersionRow[];
-      const changes: Change[] = [
-        ...folders.map((f): Change => ({ type: 'folder', sequence: f.sequence, id: f.id, deleted: !f.is_active, purged: f.purged === 1, folder: f.purged ? null : folderJson(f) })),
-        ...assets.map((a): Change => ({ type: 'asset', sequence: a.sequence, id: a.id, deleted: !a.is_active, purged: a.purged === 1, asset: a.purged ? null : assetEntryJson(a) })),
+      const changes: Array<Change & { sequence: number }> = [
+        ...folders.map((f): Change & { sequence: number } => ({ type: 'folder', sequence: f.sequence, id: f.id, deleted: !f.is_active, purged: f.purged === 1, folder: f.purged ? null : folderEntry(f) })),
+        ...assets.map((a): Change & { sequence: number } => ({ type: 'asset', sequence: a.sequence, id: a.id, deleted: !a.is_active, purged: a.purged === 1, asset: a.purged ? null : assetEntryJson(a) })),
       ].sort((x, y) => x.sequence - y.sequence);
       const page = changes.slice(0, limit);
       const hasMore = changes.length > limit;
       return { sequence: hasMore ? (page.at(-1)?.sequence ?? since) : current, has_more: hasMore, changes: page };
     })();
   });
+}
+
+/** A folder entry with only the fields docs/protocol.md shows (`--listing-shape minimal`). */
+function documentedFolderJson(row: FolderRow): Folder {
+  return { id: row.id, parent_id: row.parent_id, name: row.name, sequence: row.sequence, isActive: row.is_active === 1 };
 }
 
 /** Parents before children, so a client can create folders in listing order. */

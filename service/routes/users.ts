@@ -26,11 +26,10 @@ const UserChanges = z.object({
 /** The caller's own record (reference part 4, "User"): token only, no account header. */
 export function userRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const { db } = ctx;
-  const user = { config: { auth: 'user' as const } };
 
-  app.get('/users', user, async (request) => userJson(getUserRow(db, caller(request).userId)));
+  app.get('/users', async (request) => userJson(getUserRow(db, caller(request).userId)));
 
-  app.patch('/users', user, async (request) => {
+  app.patch('/users', async (request) => {
     const { userId } = caller(request);
     const { body, file } = await readForm(ctx, request, UserChanges, { userId });
     const { user: row, replacedAvatar } = updateUser(db, userId, body, file?.key);
@@ -38,12 +37,12 @@ export function userRoutes(app: FastifyInstance, ctx: ServiceContext): void {
     return userJson(row);
   });
 
-  app.delete('/users', user, async (request, reply) => {
+  app.delete('/users', async (request, reply) => {
     deactivateUser(db, caller(request).userId);
     return reply.code(204).send();
   });
 
-  app.get('/users/permissions', user, async (request) => {
+  app.get('/users/permissions', async (request) => {
     const { userId } = caller(request);
     const row = getUserRow(db, userId);
     const accounts = userAccounts(db, userId);
@@ -57,7 +56,7 @@ export function userRoutes(app: FastifyInstance, ctx: ServiceContext): void {
     };
   });
 
-  app.get('/users/accounts', user, async (request) => {
+  app.get('/users/accounts', async (request) => {
     const { userId } = caller(request);
     return userAccounts(db, userId).map((a) => accountJson(db, a, userId));
   });

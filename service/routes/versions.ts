@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { Checksum } from '../../shared/api/index.js';
 import { parse, workspaceCaller, type ServiceContext } from '../context.js';
 import { createVersion, deleteVersion, getAsset, getAssetVersion, restoreVersion, updateVersion } from '../domain/assets.js';
+import { ItemName } from '../domain/names.js';
 import { loadUser, versionJson } from '../store/serialize.js';
 import type { VersionRow } from '../store/rows.js';
 import { redirectToBlob } from './downloads.js';
@@ -12,10 +13,10 @@ const CreateVersion = z.object({
   checksum: Checksum,
   size: z.number().int().nonnegative().optional(),
   commit_parent_id: z.string().min(1).max(200).nullish(),
-  name: z.string().optional(),
+  name: ItemName.optional(),
   description: z.string().max(10_000).optional(),
 });
-const UpdateVersion = z.object({ name: z.string().optional(), description: z.string().max(10_000).optional() });
+const UpdateVersion = z.object({ name: ItemName.optional(), description: z.string().max(10_000).optional() });
 type AssetParams = { Params: { asset_id: string } };
 type VersionParams = { Params: { asset_id: string; version_id: string } };
 

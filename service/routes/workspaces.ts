@@ -23,7 +23,7 @@ type UserParams = { Params: { user_id: string } };
 export function workspaceRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const { db } = ctx;
 
-  app.post('/workspaces', { config: { auth: 'account' } }, async (request, reply) => {
+  app.post('/workspaces', async (request, reply) => {
     const c = accountCaller(request);
     const row = addWorkspace(db, c, parse(NewWorkspace, request.body));
     return reply.code(201).send(workspaceJson(db, row, c.userId));
@@ -31,12 +31,12 @@ export function workspaceRoutes(app: FastifyInstance, ctx: ServiceContext): void
 
   // The reference answers the current workspace; its getting-started example lists them all
   // (`--workspaces-shape list`), which needs no x-workspace-id.
-  app.get('/workspaces', { config: { auth: 'account' } }, async (request) => {
+  app.get('/workspaces', async (request) => {
     const { userId, accountId } = accountCaller(request);
     if (ctx.options.workspacesShape === 'list') {
       return { workspaces: callerWorkspaces(db, accountId, userId).map((w) => workspaceJson(db, w, userId)) };
     }
-    const auth = await ctx.tokens.authenticate(request.headers, 'workspace');
+    const auth = await ctx.tokens.authenticate(request.headers, 'workspace', request.ip);
     return workspaceJson(db, getWorkspaceRow(db, auth?.workspaceId ?? ''), userId);
   });
 

@@ -1,44 +1,52 @@
 /**
  * Payloads this project designed where the reference lists only method and path, chosen for
- * sync clients (docs/protocol.md marks each as [ours] or [ext]).
+ * sync clients (docs/protocol.md marks each as [ours] or [ext]). The client reads them as a
+ * tolerant reader: a field it does not decide with is optional, so a service that sends only
+ * what docs/protocol.md shows, or less, is understood (the document's tables of required fields
+ * are checked against these schemas).
  */
 import { z } from 'zod';
 import { Checksum, Sequence } from './resources.js';
 
 const id = z.string().min(1).max(200);
+const Size = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
+/** A folder: where it is and what it is called. Absent `isActive` means active. */
 export const Folder = z.looseObject({
   id,
-  workspace_id: id,
   parent_id: id.nullable(),
   name: z.string(),
+  workspace_id: id.optional(),
   created_by_user_id: z.string().optional(),
-  sequence: Sequence,
-  isActive: z.boolean(),
+  sequence: Sequence.optional(),
+  isActive: z.boolean().optional(),
   created_at: z.string().optional(),
   updated_at: z.string().optional(),
 });
 export type Folder = z.infer<typeof Folder>;
 
-/** One asset as a sync client needs it: where it is, which version is current, its bytes' identity. */
+/**
+ * One asset as a sync client needs it: where it is, which version is current, its bytes'
+ * identity. Absent `isActive` means active, absent `locked_by_user_id` not locked.
+ */
 export const AssetEntry = z.looseObject({
   id,
   folder_id: id.nullable(),
-  name: z.string(),
   file_name: z.string(),
   current_version_id: id,
-  version_number: z.number().int().positive(),
   checksum: Checksum,
-  size: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  sequence: Sequence,
-  locked_by_user_id: id.nullable(),
-  isActive: z.boolean(),
+  size: Size,
+  name: z.string().optional(),
+  version_number: z.number().int().positive().optional(),
+  sequence: Sequence.optional(),
+  locked_by_user_id: id.nullish(),
+  isActive: z.boolean().optional(),
   updated_at: z.string().optional(),
 });
 export type AssetEntry = z.infer<typeof AssetEntry>;
 
 export const Hierarchy = z.looseObject({
-  workspace_id: id,
+  workspace_id: id.optional(),
   sequence: Sequence,
   folders: z.array(Folder),
   assets: z.array(AssetEntry),
@@ -51,23 +59,34 @@ export const FolderDetail = Folder.extend({
 });
 export type FolderDetail = z.infer<typeof FolderDetail>;
 
+/**
+ * A change that is not a deletion must carry its entry: without it the client could only guess,
+ * and taking the item for gone would delete it here.
+ */
+const carriesEntry = (key: 'folder' | 'asset') => (change: { deleted: boolean; folder?: unknown; asset?: unknown }) =>
+  change.deleted || (change[key] !== null && change[key] !== undefined);
+
 export const Change = z.discriminatedUnion('type', [
-  z.looseObject({
-    type: z.literal('folder'),
-    sequence: Sequence,
-    id,
-    deleted: z.boolean(),
-    purged: z.boolean().optional(),
-    folder: Folder.nullable(),
-  }),
-  z.looseObject({
-    type: z.literal('asset'),
-    sequence: Sequence,
-    id,
-    deleted: z.boolean(),
-    purged: z.boolean().optional(),
-    asset: AssetEntry.nullable(),
-  }),
+  z
+    .looseObject({
+      type: z.literal('folder'),
+      id,
+      deleted: z.boolean(),
+      sequence: Sequence.optional(),
+      purged: z.boolean().optional(),
+      folder: Folder.nullish(),
+    })
+    .refine(carriesEntry('folder'), { message: 'a folder change that is not a deletion carries the folder', path: ['folder'] }),
+  z
+    .looseObject({
+      type: z.literal('asset'),
+      id,
+      deleted: z.boolean(),
+      sequence: Sequence.optional(),
+      purged: z.boolean().optional(),
+      asset: AssetEntry.nullish(),
+    })
+    .refine(carriesEntry('asset'), { message: 'an asset change that is not a deletion carries the asset', path: ['asset'] }),
 ]);
 export type Change = z.infer<typeof Change>;
 
@@ -77,6 +96,50 @@ export const ChangesPage = z.looseObject({
   changes: z.array(Change),
 });
 export type ChangesPage = z.infer<typeof ChangesPage>;
+
+/**
+ * Bodies the client sends. Strict: an example in docs/protocol.md with a field the client never
+ * sends is refused by the test that runs it.
+ */
+
+/** `POST /auth/token`'s body. */
+export const TokenRequest = z.strictObject({ key: z.string().min(1), secret: z.string().min(1) });
+export type TokenRequest = z.infer<typeof TokenRequest>;
+
+/** `POST /workspaces/assets` creating an asset from an uploaded key. */
+export const CreateAssetRequest = z.strictObject({
+  key: z.string().min(1),
+  file_name: z.string(),
+  folder_id: id.nullish(),
+  checksum: Checksum,
+  size: Size.optional(),
+  name: z.string().optional(),
+  asset_type_id: z.string().optional(),
+  status_id: z.string().optional(),
+  library_ids: z.array(id).optional(),
+  description: z.string().optional(),
+});
+export type CreateAssetRequest = z.infer<typeof CreateAssetRequest>;
+
+/** `POST /workspaces/assets/{id}/versions`: conditional on `commit_parent_id` when given. */
+export const CreateVersionRequest = z.strictObject({
+  key: z.string().min(1),
+  checksum: Checksum,
+  size: Size.optional(),
+  /** The version the edit started from; a different current version answers 409 version_conflict. */
+  commit_parent_id: id.optional(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+});
+export type CreateVersionRequest = z.infer<typeof CreateVersionRequest>;
+
+/** `DELETE /workspaces/assets`: soft unless `permanent`, all or nothing under `if_current_version_ids`. */
+export const DeleteAssetsRequest = z.strictObject({
+  asset_ids: z.array(id),
+  permanent: z.boolean().optional(),
+  if_current_version_ids: z.record(z.string(), id).optional(),
+});
+export type DeleteAssetsRequest = z.infer<typeof DeleteAssetsRequest>;
 
 export const UploadTicket = z.looseObject({
   key: z.string().min(1).max(500),

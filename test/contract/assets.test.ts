@@ -79,7 +79,10 @@ describe('assets', () => {
     expect(statusAndCode(theirs)).toEqual({ status: 403, code: 'asset_locked' });
     expect(statusAndCode(await t.colleague.api('PUT', `/workspaces/assets/${asset.id}`, { body: { locked: false } }))).toEqual({ status: 403, code: 'asset_locked' });
     expect(statusAndCode(await t.colleague.api('DELETE', '/workspaces/assets', { body: { asset_ids: [asset.id] } }))).toEqual({ status: 403, code: 'asset_locked' });
+    // Not even as an admin, who may delete for good.
+    expect((await t.api('POST', `/workspaces/members/${t.colleague.userId}`, { body: { roles: ['admin'] } })).status).toBe(200);
     expect(statusAndCode(await t.colleague.api('DELETE', '/workspaces/assets', { body: { asset_ids: [asset.id], permanent: true } }))).toEqual({ status: 403, code: 'asset_locked' });
+    expect((await t.api('POST', `/workspaces/members/${t.colleague.userId}`, { body: { roles: ['editor'] } })).status).toBe(200);
     // Nor rename or move it.
     expect(statusAndCode(await t.colleague.api('PUT', `/workspaces/assets/${asset.id}`, { body: { file_name: 'theirs.psd' } }))).toEqual({ status: 403, code: 'asset_locked' });
     expect(statusAndCode(await t.colleague.api('PUT', `/workspaces/assets/${asset.id}`, { body: { folder_id: otherFolderId } }))).toEqual({ status: 403, code: 'asset_locked' });

@@ -96,6 +96,98 @@ describe('blobs: signed upload URLs', () => {
   });
 });
 
+describe('blobs: the size of an upload', () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await startTestService({ service: { maxUploadBytes: 64 * 1024 }, demo: { assets: 1 } });
+  });
+  afterAll(() => t?.stop());
+
+  /** A chunked body (no Content-Length) of `total` bytes that counts how many the client was asked for. */
+  function countedStream(total: number, chunk = 64 * 1024): { body: ReadableStream<Uint8Array>; pulled: () => number } {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= total) return controller.close();
+        const size = Math.min(chunk, total - pulled);
+        pulled += size;
+        controller.enqueue(new Uint8Array(size));
+      },
+    });
+    return { body, pulled: () => pulled };
+  }
+
+  /** Nothing of a refused body stays in the blob folder: no blob under the key, no temporary file. */
+  function keptFiles(key: string): string[] {
+    const blobs = join(t.service.dataDir, 'blobs');
+    return [...readdirSync(blobs).filter((name) => name === key), ...readdirSync(join(blobs, 'tmp'))];
+  }
+
+  it('refuses a body longer than the declared size (413) without reading it, keeps nothing, and the URL still takes the declared bytes', async () => {
+    const bytes = randomBytes(1000);
+    const ticket = await requestUpload(t.api, bytes);
+    const longer = await putSigned(ticket.signedUrl, Buffer.concat([bytes, Buffer.from('and more')]));
+    expect({ status: longer.status, code: await errorOf(longer) }).toEqual({ status: 413, code: 'payload_too_large' });
+
+    // Without a Content-Length: the service stops reading once the body passes the declared size.
+    const stream = countedStream(64 * 1024 * 1024);
+    const chunked = await fetch(ticket.signedUrl, { method: 'PUT', body: stream.body, duplex: 'half' } as RequestInit);
+    expect({ status: chunked.status, code: await errorOf(chunked) }).toEqual({ status: 413, code: 'payload_too_large' });
+    expect(stream.pulled()).toBeLessThan(32 * 1024 * 1024);
+
+    expect(keptFiles(ticket.key)).toEqual([]);
+    const commit = await t.api('POST', '/workspaces/assets', { body: { key: ticket.key, file_name: 'longer.bin', checksum: ticket.checksum } });
+    expect(statusAndCode(commit)).toEqual({ status: 400, code: 'upload_missing' });
+    expect((await putSigned(ticket.signedUrl, bytes)).status).toBe(200);
+  });
+
+  it('refuses a body shorter than the declared size even with the signed checksum (400), keeping nothing', async () => {
+    const bytes = Buffer.from('ten bytes!');
+    const query = new URLSearchParams({ file_name: 'short.txt', checksum: sha256(bytes), size: String(bytes.length + 5) });
+    const ticket = (await t.api<{ key: string; signed_url: string }>('POST', `/workspaces/upload?${query.toString()}`)).json;
+    const res = await putSigned(ticket.signed_url, bytes);
+    expect({ status: res.status, code: await errorOf(res) }).toEqual({ status: 400, code: 'invalid_request' });
+    expect(keptFiles(ticket.key)).toEqual([]);
+  });
+
+  it('signs the declared size: a URL whose size was changed or removed is refused (403)', async () => {
+    const bytes = randomBytes(100);
+    const ticket = await requestUpload(t.api, bytes);
+    expect(new URL(ticket.signedUrl).searchParams.get('size')).toBe('100');
+    for (const url of [
+      tamper(ticket.signedUrl, (u) => u.searchParams.set('size', '200')),
+      tamper(ticket.signedUrl, (u) => u.searchParams.delete('size')),
+    ]) {
+      const res = await putSigned(url, bytes);
+      expect({ url, status: res.status }).toEqual({ url, status: 403 });
+    }
+    expect((await putSigned(ticket.signedUrl, bytes)).status).toBe(200);
+  });
+
+  it('applies the configured cap without a declared size, and refuses to sign a declared size above it (413)', async () => {
+    const cap = 64 * 1024;
+    const ask = (bytes: Buffer, size?: number) =>
+      t.api<{ key: string; signed_url: string }>('POST', `/workspaces/upload?${new URLSearchParams({
+        file_name: 'f.bin', checksum: sha256(bytes), ...(size === undefined ? {} : { size: String(size) }),
+      }).toString()}`);
+    const over = randomBytes(cap + 1);
+    expect(statusAndCode(await ask(over, over.length))).toEqual({ status: 413, code: 'payload_too_large' });
+    const unsized = await ask(over);
+    expect(unsized.status).toBe(200);
+    const refused = await putSigned(unsized.json.signed_url, over);
+    expect({ status: refused.status, code: await errorOf(refused) }).toEqual({ status: 413, code: 'payload_too_large' });
+    const stream = countedStream(64 * 1024 * 1024);
+    const chunked = await fetch(unsized.json.signed_url, { method: 'PUT', body: stream.body, duplex: 'half' } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect(stream.pulled()).toBeLessThan(32 * 1024 * 1024);
+    expect(keptFiles(unsized.json.key)).toEqual([]);
+
+    const atCap = randomBytes(cap);
+    const fits = await ask(atCap);
+    expect((await putSigned(fits.json.signed_url, atCap)).status).toBe(200);
+  });
+});
+
 describe('blobs: signed download URLs', () => {
   let t: TestService;
   // Over the small-blob size and over two of the 1 MiB buffers the blob origin sends from in turn.

@@ -5,50 +5,24 @@
  * and junk ids and junk headers; the core write endpoints also get random JSON (fast-check).
  */
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RateLimitBody } from '../../shared/api/index.js';
+import { PERMISSIONS } from '../../service/http/permissions.js';
 import { errorCode, startTestService, type ApiResponse, type TestService } from '../helpers/service.js';
 import { createAsset, sha256, upload } from '../helpers/uploads.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** The reference's part 4, every row, plus the routes docs/protocol.md adds. */
-const ROUTES: Array<[Method, string]> = [
-  ['POST', '/auth/token'],
-  ['GET', '/users'], ['PATCH', '/users'], ['DELETE', '/users'], ['GET', '/users/permissions'], ['GET', '/users/accounts'],
-  ['GET', '/accounts'], ['PUT', '/accounts'], ['DELETE', '/accounts'], ['GET', '/accounts/download'],
-  ['GET', '/accounts/members'], ['PUT', '/accounts/members/{member_id}'], ['DELETE', '/accounts/members/{member_id}'],
-  ['GET', '/accounts/workspaces'], ['GET', '/accounts/settings'], ['PUT', '/accounts/settings/{setting_id}'], ['GET', '/accounts/history'],
-  ['GET', '/accounts/invites'], ['POST', '/accounts/invites'], ['DELETE', '/accounts/invites/{invite_id}'],
-  ['GET', '/changeRequests'], ['GET', '/reviewRequests'],
-  ['POST', '/workspaces'], ['GET', '/workspaces'], ['PUT', '/workspaces'], ['DELETE', '/workspaces'],
-  ['POST', '/workspaces/upload'], ['POST', '/workspaces/download/assets'],
-  ['GET', '/workspaces/members'], ['POST', '/workspaces/members/{user_id}'], ['DELETE', '/workspaces/members/{user_id}'],
-  ['POST', '/workspaces/folders'], ['GET', '/workspaces/folders/{folder_id}'], ['PUT', '/workspaces/folders/{folder_id}'],
-  ['DELETE', '/workspaces/folders/{folder_id}'], ['GET', '/workspaces/folders/hierarchy'], ['GET', '/workspaces/changes'],
-  ['GET', '/workspaces/libraries'], ['POST', '/workspaces/libraries'], ['PUT', '/workspaces/libraries/{library_id}'], ['DELETE', '/workspaces/libraries/{library_id}'],
-  ['GET', '/workspaces/tags'], ['POST', '/workspaces/tags'], ['DELETE', '/workspaces/tags/{tag_id}'],
-  ['POST', '/workspaces/tasks'], ['GET', '/workspaces/tasks/{task_id}'], ['PUT', '/workspaces/tasks/{task_id}'], ['DELETE', '/workspaces/tasks/{task_id}'],
-  ['GET', '/workspaces/settings'], ['PUT', '/workspaces/settings'],
-  ['POST', '/workspaces/assets'], ['DELETE', '/workspaces/assets'], ['GET', '/workspaces/assets/{asset_id}'], ['PUT', '/workspaces/assets/{asset_id}'],
-  ['PATCH', '/workspaces/assets/{asset_id}/restore'], ['GET', '/workspaces/assets/{asset_id}/download'],
-  ['GET', '/workspaces/assets/{asset_id}/versions'], ['POST', '/workspaces/assets/{asset_id}/versions'],
-  ['GET', '/workspaces/assets/{asset_id}/versions/{version_id}'], ['PATCH', '/workspaces/assets/{asset_id}/versions/{version_id}'],
-  ['DELETE', '/workspaces/assets/{asset_id}/versions/{version_id}'], ['PATCH', '/workspaces/assets/{asset_id}/versions/{version_id}/restore'],
-  ['GET', '/workspaces/assets/{asset_id}/versions/{version_id}/download'],
-  ['GET', '/workspaces/assets/{asset_id}/tags'], ['POST', '/workspaces/assets/{asset_id}/tags'], ['GET', '/workspaces/assets/{asset_id}/tags/{tag_id}'],
-  ['POST', '/workspaces/assets/{asset_id}/tags/{tag_id}'], ['DELETE', '/workspaces/assets/{asset_id}/tags/{tag_id}'],
-  ['GET', '/workspaces/assets/{asset_id}/tasks'],
-  ['POST', '/workspaces/assets/{asset_id}/comments'], ['GET', '/workspaces/assets/{asset_id}/comments'],
-  ['GET', '/workspaces/assets/{asset_id}/comments/{comment_id}'], ['PUT', '/workspaces/assets/{asset_id}/comments/{comment_id}'],
-  ['DELETE', '/workspaces/assets/{asset_id}/comments/{comment_id}'],
-  ['POST', '/workspaces/assets/{asset_id}/reviews'], ['GET', '/workspaces/assets/{asset_id}/reviews'],
-  ['GET', '/workspaces/assets/{asset_id}/reviews/{review_id}'], ['PUT', '/workspaces/assets/{asset_id}/reviews/{review_id}'],
-  ['DELETE', '/workspaces/assets/{asset_id}/reviews/{review_id}'],
-  ['POST', '/workspaces/assets/{asset_id}/reviewRequests/{user_id}'], ['GET', '/workspaces/assets/{asset_id}/reviewRequests'],
-  ['PUT', '/workspaces/assets/{asset_id}/reviewRequests/{user_id}'], ['DELETE', '/workspaces/assets/{asset_id}/reviewRequests/{user_id}'],
-  ['GET', '/workspaces/assets/{asset_id}/history'], ['GET', '/workspaces/assets/{asset_id}/history/review'],
-];
+/**
+ * Every route the service answers: the rows of its permission table, which the service checks
+ * against its routes when it starts (the reference's part 4, every row, plus ours).
+ */
+const ROUTES: Array<[Method, string]> = [...new Set(PERMISSIONS.map((p) => `${p.method} ${p.path}`))].map((route) => {
+  const [method, path] = route.split(' ') as [Method, string];
+  return [method, path];
+});
 
 /** Routes whose success would end the caller's user, account or workspace: they only get bodies that must fail before any handler runs. */
 const DESTRUCTIVE = new Set(['DELETE /users', 'DELETE /accounts', 'DELETE /workspaces']);
@@ -71,6 +45,13 @@ const WRONG_TYPES = {
   roles: 'admin', email: 99, value: undefined, defaultAvatar: 'eleven', color: [], due_date: {}, message: 5, id: { $ne: null },
 };
 const HUGE = 'x'.repeat(60_000);
+/** JSON nested `depth` levels deep: arrays, or objects, under one field each route reads. */
+const nested = (depth: number, kind: 'array' | 'object' = 'array', leaf = '1'): string =>
+  kind === 'array' ? `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}${leaf}${'}'.repeat(depth)}`;
+/** Deep enough to overflow a recursive walk, far below the 1 MiB body limit. */
+const DEEP = 5_000;
+/** Routes whose body is a multipart form with a JSON `body` part. */
+const MULTIPART = new Set(['PATCH /users', 'PUT /accounts', 'PUT /workspaces']);
 const HUGE_STRINGS = Object.fromEntries(['key', 'name', 'file_name', 'checksum', 'title', 'content', 'email', 'message', 'description', 'id'].map((k) => [k, HUGE]));
 
 interface Probe {
@@ -93,6 +74,8 @@ const PROBES: Probe[] = [
   { name: 'null', body: 'null', expect: 'client-error', applies: (m, p) => OBJECT_BODY.has(label(m, p)) },
   { name: 'wrong types', body: JSON.stringify(WRONG_TYPES), expect: 'client-error', applies: (m, p) => OBJECT_BODY.has(label(m, p)) },
   { name: 'huge strings', body: JSON.stringify(HUGE_STRINGS), expect: 'client-error', applies: (m, p) => OBJECT_BODY.has(label(m, p)) },
+  { name: `arrays nested ${DEEP} deep`, body: `{"value":${nested(DEEP)},"name":${nested(DEEP)}}`, expect: 400, applies: hasBody },
+  { name: `objects nested ${DEEP} deep`, body: `{"viewer_metadata":${nested(DEEP, 'object')},"value":${nested(DEEP, 'object')}}`, expect: 400, applies: hasBody },
   { name: 'any odd body', body: JSON.stringify([WRONG_TYPES, 1, 'x']), expect: 'not-server-error', applies: (m, p) => hasBody(m) && !DESTRUCTIVE.has(label(m, p)) },
   { name: 'prototype keys', body: '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}},"name":"proto"}', expect: 'not-server-error', applies: (m, p) => hasBody(m) && !DESTRUCTIVE.has(label(m, p)) },
   {
@@ -103,6 +86,27 @@ const PROBES: Probe[] = [
   { name: 'two x-account-id values', headers: { 'x-account-id': `${randomUUID()}, ${randomUUID()}` }, expect: 400, applies: (_m, p) => !p.startsWith('/users') },
   { name: 'Authorization not a bearer token', headers: { authorization: 'Basic dXNlcjpwYXNz' }, expect: 400, applies: (_m, p) => p !== '/auth/token' },
 ];
+
+/** Percent-encodings that do not decode: a lone `%`, a non-hex digit, cut or overlong UTF-8. */
+const BAD_ENCODINGS = ['%', '%Z', '%ZZ', '%E0%A4%A', '%C0%AF', '%FF', 'a%', '%%30'];
+/** A query naming every parameter the API reads, each badly encoded, and a badly encoded name. */
+const BAD_QUERY = '?since=%&limit=%ZZ&include_attachments=%E0%A4%A&include_deleted=%&redirect=%FF&permanent=%&recursive=%C0%AF&file_name=%&checksum=%&size=%&%=1&op=%&exp=%&sig=%';
+
+/**
+ * The status line of a request written byte for byte on a socket: fetch would encode or refuse
+ * these targets before sending them. 0 when the server closes without answering.
+ */
+function rawStatus(origin: string, method: string, target: string): Promise<number> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(`${method} ${target} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`));
+    let answer = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
+  });
+}
 
 function bad(res: ApiResponse, expected: Probe['expect']): string | undefined {
   if (res.status >= 500) return `answered ${res.status}`;
@@ -148,6 +152,33 @@ describe('malformed input', () => {
     await stillAnswers();
   });
 
+  it('answers a multipart form whose JSON body part is nested too deep with 400', async () => {
+    const failures: string[] = [];
+    for (const [method, path] of ROUTES.filter(([m, p]) => MULTIPART.has(label(m, p)))) {
+      for (const kind of ['array', 'object'] as const) {
+        const form = new FormData();
+        form.set('body', `{"name":${nested(DEEP, kind)}}`);
+        const res = await t.api(method, path, { body: form });
+        const problem = bad(res, 400);
+        if (problem) failures.push(`${label(method, path)} with a ${kind} body part nested ${DEEP} deep: ${problem}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    await stillAnswers();
+  });
+
+  it('takes JSON nested up to 64 levels and refuses one level more, with 400 invalid_request', async () => {
+    const setting = (await t.api<Array<{ id: string; key: string }>>('GET', '/accounts/settings')).json.find((x) => x.key === 'allow_member_invites');
+    const put = (depth: number) =>
+      t.api<{ value: unknown }>('PUT', `/accounts/settings/${setting?.id ?? ''}`, { body: `{"value":${nested(depth - 1, 'object', 'true')}}`, headers: { 'content-type': 'application/json' } });
+    const deepest = await put(64);
+    expect(deepest.status).toBe(200);
+    expect(JSON.stringify(deepest.json.value)).toBe(nested(63, 'object', 'true'));
+    const tooDeep = await put(65);
+    expect({ status: tooDeep.status, code: errorCode(tooDeep) }).toEqual({ status: 400, code: 'invalid_request' });
+    expect(tooDeep.text).toContain('64');
+  });
+
   it('answers unknown and junk ids in paths with a 4xx, never a 5xx', async () => {
     const failures: string[] = [];
     const segments = [randomUUID(), 'not-an-id', '0', '-1', '%00', '%ZZ', encodeURIComponent("1' OR '1'='1"), '...', encodeURIComponent('ÿ'.repeat(90)), 'x'.repeat(300)];
@@ -160,6 +191,78 @@ describe('malformed input', () => {
     }
     expect(failures).toEqual([]);
     await stillAnswers();
+  });
+
+  it('answers badly percent-encoded paths and queries on every API route with a 4xx and an error body, never a 5xx', async () => {
+    const failures: string[] = [];
+    for (const [method, template] of ROUTES) {
+      const paths = template.includes('{') ? BAD_ENCODINGS.map((e) => fill(template, e)) : [`${template}/%`];
+      // A destructive route would succeed with its query ignored: it gets only the paths that miss it.
+      const withQuery = DESTRUCTIVE.has(label(method, template)) ? [] : [`${fill(template, randomUUID())}${BAD_QUERY}`];
+      for (const path of [...paths, ...withQuery]) {
+        const res = await t.api(method, path, hasBody(method) ? { body: {} } : {});
+        const problem = bad(res, 'not-server-error');
+        if (problem) failures.push(`${method} ${path}: ${problem}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    await stillAnswers();
+  });
+
+  it('answers badly percent-encoded paths and queries on the blob origin, for every method, with a 4xx and an error body', async () => {
+    const up = await upload(t.api, 'a blob behind bad URLs');
+    const signed = new URL(up.signedUrl);
+    const paths = [
+      ...BAD_ENCODINGS.map((e) => `/blobs/${e}`), ...BAD_ENCODINGS.map((e) => `/blobs/up_${e}`), `/blobs/${signed.pathname.slice(7)}%`,
+      '/%', '/blobs/', '/blobs/a/b', '/blobs/%2e%2e%2f%2e%2e%2fetc%2fpasswd', `${signed.pathname}${BAD_QUERY}`, `${signed.pathname}?op=%&exp=%&sig=%`,
+      `${signed.pathname}${signed.search}%`, `${signed.pathname}${signed.search.replace('sig=', 'sig=%')}`,
+    ];
+    const failures: string[] = [];
+    for (const method of ['GET', 'HEAD', 'PUT', 'POST', 'DELETE']) {
+      for (const path of paths) {
+        const res = await fetch(`${t.service.blobUrl}${path}`, { method, ...(method === 'PUT' || method === 'POST' ? { body: 'x' } : {}) });
+        const text = await res.text();
+        if (res.status >= 500) failures.push(`${method} ${path}: answered ${res.status}`);
+        else if (res.status >= 400 && method !== 'HEAD' && !/"error"/.test(text)) failures.push(`${method} ${path}: ${res.status} without an error body`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('answers odd request targets written on the socket with a 4xx on both origins, never a 5xx', async () => {
+    const targets = ['/blobs/%', 'http://[::1/blobs/x', 'http://x:99999/blobs/x', 'http://127.0.0.1/blobs/%', '*', '//blobs//x', '/blobs/x?%', '/workspaces/assets/%?a=%', 'http://x:99999/users'];
+    const failures: string[] = [];
+    for (const origin of [t.service.url, t.service.blobUrl]) {
+      for (const method of ['GET', 'PUT', 'OPTIONS']) {
+        for (const target of targets) {
+          const status = await rawStatus(origin, method, target);
+          if (status >= 500) failures.push(`${method} ${target} on ${origin === t.service.url ? 'the API' : 'the blob origin'}: ${status}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    await stillAnswers();
+  });
+
+  it('answers invalid tokens hammering every route with 401, then 429 in the reference shape, never a 5xx; a token in use goes on', async () => {
+    // A service of its own, with the default limits: this one's address is blocked by the end.
+    const own = await startTestService({ demo: { assets: 1 } });
+    try {
+      const failures: string[] = [];
+      let limited = 0;
+      for (const [method, template] of ROUTES.filter(([, p]) => p !== '/auth/token')) {
+        const forged = `${randomUUID()}.${randomUUID()}.${randomUUID()}`.replace(/-/g, '');
+        const res = await own.api(method, fill(template, randomUUID()), { headers: { authorization: `Bearer ${forged}` }, ...(hasBody(method) ? { body: {} } : {}) });
+        const retryAfter = Number(res.headers.get('retry-after'));
+        if (res.status === 429 && Number.isInteger(retryAfter) && retryAfter >= 1 && RateLimitBody.safeParse(res.json).success) limited += 1;
+        else if (res.status !== 401 || errorCode(res) !== 'unauthorized') failures.push(`${label(method, template)}: ${res.status} ${res.text.slice(0, 80)}`);
+      }
+      expect(failures).toEqual([]);
+      expect(limited).toBeGreaterThan(0);
+      expect((await own.api('GET', '/workspaces/folders/hierarchy')).status).toBe(200);
+    } finally {
+      await own.stop();
+    }
   });
 
   it('answers unknown routes and methods with 404 and an error body', async () => {

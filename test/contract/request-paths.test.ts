@@ -130,10 +130,10 @@ describe('request paths: blobs on both sides of the one-piece size', () => {
     expect((await fetch(url, { headers: { 'if-none-match': `"${sha256(bytes)}"` } })).status).toBe(304);
   });
 
-  it('writes signed URLs with their parameters in one order: op, exp, [sha256,] sig', async () => {
+  it('writes signed URLs with their parameters in one order: op, exp, [sha256,] [size,] sig', async () => {
     const bytes = Buffer.from('order of parameters');
     const ticket = await requestUpload(t.api, bytes);
-    expect([...new URL(ticket.signedUrl).searchParams.keys()]).toEqual(['op', 'exp', 'sha256', 'sig']);
+    expect([...new URL(ticket.signedUrl).searchParams.keys()]).toEqual(['op', 'exp', 'sha256', 'size', 'sig']);
     expect(new URL(ticket.signedUrl).searchParams.get('op')).toBe('put');
     expect((await putSigned(ticket.signedUrl, bytes)).status).toBe(200);
     const asset = await t.api<Asset>('POST', '/workspaces/assets', { body: { key: ticket.key, file_name: 'order.txt', checksum: ticket.checksum } });

@@ -61,6 +61,51 @@ describe('route faults', () => {
     expect(t.service.faults?.counts.route).toBe(1);
   });
 
+  it('answer a 200 whose JSON is cut off', async () => {
+    const t = await start([{ method: 'GET', path: '/workspaces/changes', answer: 'malformed' }]);
+    const res = await t.api('GET', CHANGES);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.text.length).toBeGreaterThan(0);
+    expect(() => JSON.parse(res.text) as unknown).toThrow(SyntaxError);
+  });
+
+  it('answer only so many calls when given a count, then let them through', async () => {
+    const t = await start([
+      { method: 'GET', path: '/workspaces/changes', answer: 409, times: 1 },
+      { method: 'GET', path: '/workspaces/changes', answer: 503, times: 2 },
+    ]);
+    expect((await t.api('GET', CHANGES)).status).toBe(409);
+    expect((await t.api('GET', CHANGES)).status).toBe(503);
+    expect((await t.api('GET', CHANGES)).status).toBe(503);
+    expect((await t.api('GET', CHANGES)).status).toBe(200);
+    expect(t.service.faults?.counts.route).toBe(3);
+    expect(() => t.service.faults?.setRoutes([{ method: 'GET', path: CHANGES.split('?')[0] ?? '', answer: 500, times: 0 }])).toThrow(/times/);
+  });
+
+  it('let a test act just before a call is answered as usual (a race made on purpose)', async () => {
+    const t = await start();
+    const faults = t.service.faults;
+    if (!faults) throw new Error('the service was started with faults');
+    const before = (await t.api<{ sequence: number }>('GET', HIERARCHY)).json.sequence;
+    faults.setRoutes([
+      {
+        method: 'GET',
+        path: HIERARCHY,
+        answer: 'pass',
+        times: 1,
+        before: async () => {
+          expect((await t.colleague.api('POST', '/workspaces/folders', { body: { name: 'Raced in' } })).status).toBe(201);
+        },
+      },
+    ]);
+    const raced = await t.api<{ sequence: number; folders: Array<{ name: string }> }>('GET', HIERARCHY);
+    expect(raced.status).toBe(200);
+    expect(raced.json.sequence).toBeGreaterThan(before);
+    expect(raced.json.folders.map((f) => f.name)).toContain('Raced in');
+    expect(faults.counts.route).toBe(1);
+  });
+
   it('change while the service runs: a route goes down and comes back', async () => {
     const t = await start();
     const faults = t.service.faults;
@@ -77,7 +122,7 @@ describe('route faults', () => {
 });
 
 describe('--faults route=', () => {
-  it('parses METHOD:/path:STATUS and METHOD:/path:drop, repeated, beside the other faults', () => {
+  it('parses METHOD:/path:ANSWER[:once|:N], repeated, beside the other faults', () => {
     expect(parseFaults('error5xx=0.1,route=GET:/workspaces/changes:404,route=get:/workspaces/folders/hierarchy:drop')).toEqual({
       ...noFaults,
       error5xx: 0.1,
@@ -87,7 +132,11 @@ describe('--faults route=', () => {
       ],
     });
     expect(parseFaults('seed=3')).toEqual({ ...noFaults, seed: 3 });
-    for (const bad of ['route=GET:/x:200', 'route=GET:/x', 'route=GET:x:404', 'route=:/x:404', 'route=GET:/x:often']) {
+    expect(parseFaults('route=POST:/workspaces/assets:409:once,route=GET:/workspaces/changes:malformed:3').routes).toEqual([
+      { method: 'POST', path: '/workspaces/assets', answer: 409, times: 1 },
+      { method: 'GET', path: '/workspaces/changes', answer: 'malformed', times: 3 },
+    ]);
+    for (const bad of ['route=GET:/x:200', 'route=GET:/x', 'route=GET:x:404', 'route=:/x:404', 'route=GET:/x:often', 'route=GET:/x:404:twice', 'route=GET:/x:404:0']) {
       expect(() => parseFaults(bad)).toThrow(/--faults/);
     }
   });

@@ -123,7 +123,7 @@ describe('changes feed', () => {
 
     const { changes, cursor } = await allChanges(t.api, before.sequence);
     expect(changes.map((c) => [c.type, c.id])).toEqual([['folder', folder.id], ['asset', asset.id], ['asset', gone]]);
-    const sequences = changes.map((c) => c.sequence);
+    const sequences = changes.map((c) => c.sequence ?? 0);
     expect(sequences.every((s, i) => s > before.sequence && (i === 0 || s > (sequences[i - 1] ?? 0)))).toBe(true);
     expect(changes[1]).toMatchObject({ deleted: false, asset: { file_name: 'feed-renamed.txt', current_version_id: v2.json.id, checksum: sha256('v2'), folder_id: folder.id } });
     expect(changes[2]).toMatchObject({ deleted: true, asset: { isActive: false } });

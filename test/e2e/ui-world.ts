@@ -23,8 +23,10 @@ export interface UiWorld {
   service: TestService;
   /** The sync root; the demo workspace is synced into `<root>/Spring Campaign`. */
   root: string;
-  /** The address the daemon printed, with its token. */
+  /** The address the daemon printed, with its token in the fragment. */
   url: string;
+  /** The access token the address carries. */
+  token: string;
   daemon: ChildProcess;
   browser: Browser;
   context: BrowserContext;
@@ -68,7 +70,7 @@ export async function startUiWorld(options: { viewport?: { width: number; height
       createInterface({ input: daemon.stdout! }).on('line', (line) => {
         output += `${line}\n`;
         const printed = line.trim();
-        if (/^http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+$/.test(printed)) resolveUrl(printed);
+        if (/^http:\/\/127\.0\.0\.1:\d+\/#token=[0-9a-f]{64}$/.test(printed)) resolveUrl(printed);
       });
       daemon.once('exit', (code) => reject(new Error(`asset-sync exited (${code}) before printing its UI address:\n${output}`)));
     });
@@ -84,6 +86,7 @@ export async function startUiWorld(options: { viewport?: { width: number; height
       service,
       root,
       url,
+      token: new URLSearchParams(new URL(url).hash.slice(1)).get('token') ?? '',
       daemon,
       browser: opened,
       context,
@@ -107,11 +110,16 @@ export async function startUiWorld(options: { viewport?: { width: number; height
   }
 }
 
-/** One call of the app's API from inside the page, as the UI makes it (its cookie included). */
+/** One call of the app's API from inside the page, as the UI makes it (the token the tab keeps in its header). */
 export function callApi<T>(page: Page, channel: string, request: unknown = {}): Promise<T> {
   return page.evaluate(
     async ([name, body]) => {
-      const response = await fetch(`/api/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const token = (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem('asset-sync-token');
+      const response = await fetch(`/api/${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token ?? ''}` },
+        body: JSON.stringify(body),
+      });
       return (await response.json()) as T;
     },
     [channel, request] as const,

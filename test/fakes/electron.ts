@@ -29,6 +29,12 @@ export class FakeWebContents extends EventEmitter {
   windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
   loading = false;
 
+  /** As in Electron, the app hears of every web contents made: windows, popups, webviews. */
+  constructor() {
+    super();
+    app.emit('web-contents-created', fakeEvent({}), this);
+  }
+
   send(channel: string, ...args: unknown[]): void {
     this.sent.push({ channel, args });
   }
@@ -39,6 +45,13 @@ export class FakeWebContents extends EventEmitter {
 
   isLoading(): boolean {
     return this.loading;
+  }
+
+  /** Whether a `<webview>` asked for by the page would attach: false when the app refused it. */
+  attachWebview(): boolean {
+    const event = fakeEvent({});
+    this.emit('will-attach-webview', event, {}, {});
+    return !event.defaultPrevented;
   }
 
   /** What a page's `will-navigate` to `url` ends as: true when the app let it happen. */
@@ -184,6 +197,15 @@ export const dialog = {
   async showSaveDialog(): Promise<{ canceled: boolean; filePath: string }> {
     return this.saveAnswer;
   },
+  /** The button the user picks in the next message boxes (an index into `buttons`). */
+  messageAnswer: 0,
+  /** The options of every message box shown, in order. */
+  messages: [] as Array<{ type?: string; message: string; detail?: string; buttons?: string[]; defaultId?: number; cancelId?: number }>,
+  async showMessageBox(...args: unknown[]): Promise<{ response: number; checkboxChecked: boolean }> {
+    // Electron takes (options) or (parentWindow, options).
+    this.messages.push(args.at(-1) as (typeof this.messages)[number]);
+    return { response: this.messageAnswer, checkboxChecked: false };
+  },
   showErrorBox(): void {},
 };
 
@@ -202,6 +224,13 @@ export const app = Object.assign(new EventEmitter(), {
     return '/app';
   },
   isPackaged: false,
+  requestSingleInstanceLock: (): boolean => true,
+  whenReady: (): Promise<void> => Promise.resolve(),
+  setAppUserModelId(): void {},
+  quit(): void {
+    app.emit('before-quit', fakeEvent({}));
+  },
+  exit(): void {},
 });
 
 export const protocol = {
@@ -260,6 +289,8 @@ export function resetElectron(): void {
   shell.opened.length = 0;
   shell.external.length = 0;
   shell.shown.length = 0;
+  dialog.messageAnswer = 0;
+  dialog.messages.length = 0;
   protocol.handlers.clear();
   protocol.schemes.length = 0;
   contextBridge.exposed.clear();

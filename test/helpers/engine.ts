@@ -16,6 +16,7 @@ import { openIndex, type SyncIndex } from '../../main/index/sync-index.js';
 import { sanitizeName } from '../../main/local/paths.js';
 import { MARKER_FILE_NAME, TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX } from '../../main/local/own-files.js';
 import { removeTreeSync, trashFilesFor } from './disk.js';
+import { serviceVariant } from './service-variant.js';
 import { createLogger, type Logger } from '../../main/logging.js';
 import { ServiceClient, type RetryEvent } from '../../main/service-client/index.js';
 import { startService, type DemoInfo, type DemoOptions, type FaultOptions, type RunningService, type ServiceOptions } from '../../service/index.js';
@@ -311,6 +312,13 @@ export interface World {
   close(): Promise<void>;
 }
 
+/** The fault injector of a world whose service was started with faults. */
+export function injector(w: World): NonNullable<RunningService['faults']> {
+  const injected = w.service.faults;
+  if (!injected) throw new Error('the service was started with faults');
+  return injected;
+}
+
 /** Worlds started through the returned function are closed after each test of the calling file. */
 export function worlds(): (options?: Parameters<typeof startWorld>[0]) => Promise<World> {
   const open: World[] = [];
@@ -326,7 +334,7 @@ export function worlds(): (options?: Parameters<typeof startWorld>[0]) => Promis
 }
 
 export async function startWorld(options: { service?: Partial<ServiceOptions>; demo?: DemoOptions } = {}): Promise<World> {
-  const service = await startService(options.service);
+  const service = await startService({ ...serviceVariant(), ...options.service });
   const home = await mkdtemp(join(tmpdir(), 'asset-sync-it-'));
   const devices: Device[] = [];
   const clients: ServiceClient[] = [];

@@ -52,3 +52,13 @@ export class Rng {
     return last[0];
   }
 }
+
+/**
+ * The seed of a test file's random choices: SEED from the environment to replay a run, else a
+ * fresh one each run. Printed, so that a failure can be replayed.
+ */
+export function testSeed(name: string): number {
+  const seed = Number(process.env.SEED ?? Math.floor(Math.random() * 2 ** 31));
+  console.log(`${name}: seed ${seed} (SEED=${seed} replays it)`);
+  return seed;
+}

@@ -4,9 +4,9 @@
  * with versions (save, open, restore as a new version), decide a review, sign out.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AssetReview } from '../../shared/api/index.js';
 import type { EngineStatus } from '../../shared/engine.js';
@@ -15,23 +15,9 @@ import { AppApi } from '../../main/app-api/index.js';
 import type { AppHooks } from '../../main/app-api/hooks.js';
 import { sessionOpener } from '../../main/app-api/open-session.js';
 import { Config } from '../../main/config.js';
-import type { ApiCredentials, SecretStore } from '../../main/secrets/secret-store.js';
 import { removeTreeSync } from '../helpers/disk.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-
-class MemorySecrets implements SecretStore {
-  readonly name = 'memory';
-  readonly items = new Map<string, ApiCredentials>();
-  async get(ref: string) {
-    return this.items.get(ref);
-  }
-  async set(ref: string, credentials: ApiCredentials) {
-    this.items.set(ref, credentials);
-  }
-  async delete(ref: string) {
-    this.items.delete(ref);
-  }
-}
+import { MemorySecrets } from '../helpers/memory-secrets.js';
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -53,6 +39,10 @@ let api: AppApi;
 let secrets: MemorySecrets;
 const opened: string[] = [];
 const previousHome = process.env.ASSET_SYNC_HOME;
+const previousTmp = process.env.TMPDIR;
+/** The system's temp folder as another user of the machine left it (see the versions test). */
+let sharedTmp: string;
+let planted: string[];
 const HERO = 'Campaigns/Spring/Social/hero.psd';
 
 beforeAll(async () => {
@@ -60,6 +50,14 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'app-api-'));
   // Logs and the index go under the test's folder, not the user's.
   process.env.ASSET_SYNC_HOME = join(dir, 'home');
+  // Another user made the folders a temp copy might go to, open to everyone.
+  sharedTmp = join(dir, 'shared-tmp');
+  planted = [join(sharedTmp, 'asset-sync'), join(sharedTmp, `asset-sync-${process.getuid?.() ?? 0}`)];
+  for (const folder of planted) {
+    await mkdir(folder, { recursive: true });
+    await chmod(folder, 0o777);
+  }
+  process.env.TMPDIR = sharedTmp;
   secrets = new MemorySecrets();
   const hooks: AppHooks = {
     openPath: async (path) => void opened.push(path),
@@ -76,7 +74,6 @@ beforeAll(async () => {
     secrets,
     hooks,
     openSession: sessionOpener({ secretStores: [secrets] }),
-    tempRoot: join(dir, 'tmp'),
     defaultRoot: join(dir, 'Asset Sync'),
   });
   await api.start();
@@ -87,6 +84,8 @@ afterAll(async () => {
   await svc?.stop();
   if (previousHome === undefined) delete process.env.ASSET_SYNC_HOME;
   else process.env.ASSET_SYNC_HOME = previousHome;
+  if (previousTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = previousTmp;
   removeTreeSync(dir);
 });
 
@@ -178,6 +177,13 @@ describe('AppApi over a real session', () => {
     const openedFile = opened.at(-1) ?? '';
     expect(openedFile).toMatch(/hero \(v2\)\.psd$/);
     expect(sha256(await readFile(openedFile))).toBe(v2.checksum);
+    // Not in a folder someone else made or can write to: one of this user's own, closed to others.
+    for (const folder of planted) expect(openedFile.startsWith(`${folder}/`)).toBe(false);
+    const privateRoot = dirname(dirname(openedFile));
+    const info = await lstat(privateRoot);
+    expect(info.isDirectory()).toBe(true);
+    expect(info.uid).toBe(process.getuid?.());
+    expect(info.mode & 0o077).toBe(0);
     expect(v3.checksum).not.toBe(v2.checksum);
   });
 
@@ -247,6 +253,28 @@ describe('AppApi over a real session', () => {
     expect(opened.at(-1)).toBe(join(dir, 'Asset Sync', 'Spring Campaign', 'README.txt'));
     await expect(api.handle('openFile', { workspaceId: svc.demo.workspaceId, path: '../../config.json' })).rejects.toMatchObject({ code: 'invalid_path' });
     await expect(api.handle('openFile', { workspaceId: svc.demo.workspaceId, path: 'nothing.txt' })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('asks before opening a program or script, naming who made its version, and opens it on a yes', async () => {
+    const folder = join(dir, 'Asset Sync', 'Spring Campaign');
+    await writeFile(join(folder, 'deploy.sh'), '#!/bin/sh\necho deployed\n');
+    await vi.waitFor(
+      async () => {
+        const entry = (await api.handle('listFiles', { workspaceId: svc.demo.workspaceId, folder: '' })).find((e) => e.name === 'deploy.sh');
+        expect(entry?.state).toBe('synced');
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+    const before = opened.length;
+    const asked = await api.handle('openFile', { workspaceId: svc.demo.workspaceId, path: 'deploy.sh' });
+    expect(asked).toEqual({ opened: false, confirm: { name: 'deploy.sh', uploadedBy: 'Dana Designer', question: expect.stringContaining('Dana Designer') } });
+    const [version] = await api.handle('listVersions', { workspaceId: svc.demo.workspaceId, path: 'deploy.sh' });
+    const copy = await api.handle('openVersion', { workspaceId: svc.demo.workspaceId, path: 'deploy.sh', versionId: version?.id ?? '' });
+    expect(copy).toMatchObject({ opened: false, confirm: { name: 'deploy (v1).sh', uploadedBy: 'Dana Designer' } });
+    expect(opened.length).toBe(before);
+
+    expect(await api.handle('openFile', { workspaceId: svc.demo.workspaceId, path: 'deploy.sh', runConfirmed: true })).toEqual({ opened: true });
+    expect(opened.at(-1)).toBe(join(folder, 'deploy.sh'));
   });
 
   it('signs out: the engine stops and the stored key is gone', async () => {

@@ -8,10 +8,11 @@
  * running with real time; timers and I/O are real): the in-process service and the engine read
  * the same clock.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SyncReport } from '../../shared/engine.js';
 import type { RouteFault } from '../../service/config.js';
-import { bytesFor, faults, localChecksums, remoteChecksums, sha256, worlds, type Device, type World } from '../helpers/engine.js';
+import { bytesFor, faults, injector, localChecksums, remoteChecksums, sha256, worlds, type Device } from '../helpers/engine.js';
+import { movableClock } from '../helpers/clock.js';
 import { LEVEL, keptLogger, linesStarting, type LogLine } from '../helpers/kept-logger.js';
 
 const world = worlds();
@@ -22,16 +23,7 @@ const HOUR = 60 * MIN;
 const LISTING_RETRY_MS = HOUR;
 const LISTING_PATH = '/workspaces/folders/hierarchy';
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
-const advance = (ms: number): void => {
-  vi.setSystemTime(Date.now() + ms);
-};
+const advance = movableClock();
 
 /** What the user sees: a report with no problem, and the workspace up to date in the status. */
 function expectNothingShown(report: SyncReport, device: Device): void {
@@ -44,12 +36,6 @@ function expectNothingShown(report: SyncReport, device: Device): void {
 
 const failed = (lines: LogLine[]): LogLine[] => linesStarting(lines, 'the periodic full listing failed');
 const agreed = (lines: LogLine[]): LogLine[] => linesStarting(lines, 'the periodic full listing agrees');
-
-function injector(w: World): NonNullable<World['service']['faults']> {
-  const injected = w.service.faults;
-  if (!injected) throw new Error('the service was started with faults');
-  return injected;
-}
 
 const CASES: Array<[string, { answer: RouteFault['answer']; intervalMs: number; retryMs: number }]> = [
   ['answers 500; retried after an hour (the interval is longer)', { answer: 500, intervalMs: 10 * HOUR, retryMs: LISTING_RETRY_MS }],

@@ -226,7 +226,7 @@ describe('a folder moved differently on both sides', () => {
     const laptop = await w.device('laptop');
     await laptop.sync();
     const assetsBefore = (await w.user.client.getHierarchy(w.workspaceId)).assets.map((a) => a.id).sort();
-    const inside = ['hero.psd', 'story-01.png', 'story-02.png', 'teaser.mp4'];
+    const inside = ['hero.psd', 'story-01.png', 'story-02.webp', 'teaser.webm'];
 
     await rename(laptop.path('Campaigns/Spring/Social'), laptop.path('Campaigns/Social here'));
     await w.colleague.client.updateFolder(w.workspaceId, w.demo.folderIds['Campaigns/Spring/Social'] as string, { name: 'Social there', parent_id: w.demo.folderIds.Campaigns ?? null });

@@ -7,7 +7,8 @@ import { readdir, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { caseInsensitiveDisk } from '../helpers/disk.js';
-import { idle, localChecksums, remoteChecksums, remoteFiles, sha256, walkFiles, worlds, type RemoteActor } from '../helpers/engine.js';
+import { nameProblem } from '../../service/domain/names.js';
+import { idle, localChecksums, remoteChecksums, remoteFiles, sha256, walkFiles, worlds, type World } from '../helpers/engine.js';
 
 const world = worlds();
 
@@ -33,17 +34,32 @@ const HOSTILE_FILES = [
   'logo_1.png',
 ];
 
-async function createHostileTree(colleague: RemoteActor): Promise<number> {
+/**
+ * Names the local service refuses (it keeps separators and controls out of names) are written
+ * straight into its database under an asset or folder made with a stand-in name: a real
+ * service may well send them.
+ */
+async function createHostileTree(w: World): Promise<number> {
+  const { colleague } = w;
+  const plant = (table: 'assets' | 'folders', id: string, name: string) => {
+    const column = table === 'assets' ? 'file_name = ?, name' : 'name';
+    w.service.db.prepare(`UPDATE ${table} SET ${column} = ?, name_key = ? WHERE id = ?`).run(
+      ...(table === 'assets' ? [name, name] : [name]), name.normalize('NFC').toLowerCase(), id);
+  };
   let count = 0;
-  for (const name of HOSTILE_FILES) {
-    await colleague.createIn(null, name, `content of ${JSON.stringify(name)}`);
+  const createIn = async (folderId: string | null, name: string, bytes: string) => {
+    const refused = nameProblem(name) !== undefined;
+    const asset = await colleague.createIn(folderId, refused ? `stand-in ${count}` : name, bytes);
+    if (refused) plant('assets', asset.id, name);
     count += 1;
-  }
-  for (const folderName of HOSTILE_FOLDERS) {
-    const folder = await colleague.client.createFolder(colleague.workspaceId, { name: folderName, parent_id: null });
+  };
+  for (const name of HOSTILE_FILES) await createIn(null, name, `content of ${JSON.stringify(name)}`);
+  for (const [i, folderName] of HOSTILE_FOLDERS.entries()) {
+    const refused = nameProblem(folderName) !== undefined;
+    const folder = await colleague.client.createFolder(colleague.workspaceId, { name: refused ? `stand-in folder ${i}` : folderName, parent_id: null });
+    if (refused) plant('folders', folder.id, folderName);
     for (const name of ['x.txt', '..\\evil.txt', 'CON']) {
-      await colleague.createIn(folder.id, name, `content of ${JSON.stringify(folderName)}/${JSON.stringify(name)}`);
-      count += 1;
+      await createIn(folder.id, name, `content of ${JSON.stringify(folderName)}/${JSON.stringify(name)}`);
     }
   }
   return count;
@@ -67,7 +83,7 @@ function unsafeSegments(paths: readonly string[]): string[] {
 describe('hostile remote names', () => {
   it('land once each, under safe names inside the root, and are stable', async () => {
     const w = await world({ demo: { assets: 0 } });
-    const created = await createHostileTree(w.colleague);
+    const created = await createHostileTree(w);
     const remoteBefore = await remoteFiles(w.user.client, w.workspaceId);
     expect(remoteBefore.size).toBe(created);
     const laptop = await w.device('laptop');

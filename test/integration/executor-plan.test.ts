@@ -22,7 +22,7 @@ describe('executePlan', () => {
     const remote = await remoteFileOf(h.client, h.ws, asset.id, 'x.bin');
     await writeFile(path.join(h.outside, 'victim.txt'), 'not yours');
     await writeLocal(h.root, 'inside.txt', 'inside');
-    const victim: LocalFile = { path: '../outside/victim.txt', size: 9, mtimeNs: '0', inode: 0, checksum: sha256('not yours') };
+    const victim: LocalFile = { path: '../outside/victim.txt', size: 9, mtimeNs: '0', ctimeNs: '0', inode: 0, checksum: sha256('not yours') };
     const hostile: Action[] = [
       { kind: 'create-local-folder', path: '../outside/evil', folderId: 'f1', reason: 'test' },
       { kind: 'move-local', from: 'inside.txt', to: '../outside/moved.txt', basePath: null, reason: 'test' },

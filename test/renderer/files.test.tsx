@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import type { FileEntry } from '../../shared/ipc.js';
 import { never } from './memory-bridge.js';
 import { renderApp } from './render-app.js';
@@ -108,15 +108,43 @@ describe('Files screen', () => {
   });
 
   it('opens a file, shows it in its folder, and goes to its versions', async () => {
-    const { bridge } = renderApp({ listFiles: ({ folder: f }) => TREE[f ?? ''] ?? [], openFile: () => ({ ok: true }), showInFolder: () => ({ ok: true }), listVersions: () => never() }, FILES);
+    const { bridge } = renderApp({ listFiles: ({ folder: f }) => TREE[f ?? ''] ?? [], openFile: () => ({ opened: true }), showInFolder: () => ({ ok: true }), listVersions: () => never() }, FILES);
     await screen.findByRole('rowheader', { name: /README\.txt/ });
     fireEvent.click(screen.getByRole('button', { name: 'Open README.txt' }));
     fireEvent.click(screen.getByRole('button', { name: 'Show README.txt in folder' }));
     fireEvent.click(screen.getByRole('button', { name: 'README.txt: versions' }));
     expect(await screen.findByRole('heading', { name: 'Versions of README.txt' })).toBeTruthy();
-    expect(bridge.requestsTo('openFile')).toEqual([{ workspaceId: WS, path: 'README.txt' }]);
+    expect(bridge.requestsTo('openFile')).toEqual([{ workspaceId: WS, path: 'README.txt', runConfirmed: false }]);
     expect(bridge.requestsTo('showInFolder')).toEqual([{ workspaceId: WS, path: 'README.txt' }]);
     expect(bridge.requestsTo('listVersions')).toEqual([{ workspaceId: WS, path: 'README.txt' }]);
+  });
+
+  it('asks before opening a program or script, and opens it only on a yes', async () => {
+    const question = '“install.sh” is a program or a script. Opening it runs it on this computer.';
+    const { bridge } = renderApp(
+      {
+        listFiles: () => [file({ name: 'install.sh', path: 'install.sh', assetId: 'asset-install' })],
+        openFile: ({ runConfirmed }) => (runConfirmed ? { opened: true } : { opened: false, confirm: { name: 'install.sh', uploadedBy: 'Rafael Reviewer', question } }),
+      },
+      FILES,
+    );
+    const ask = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    try {
+      await screen.findByRole('rowheader', { name: /install\.sh/ });
+      fireEvent.click(screen.getByRole('button', { name: 'Open install.sh' }));
+      await waitFor(() => expect(ask).toHaveBeenCalledTimes(1));
+      expect(ask).toHaveBeenLastCalledWith(question);
+      expect(bridge.requestsTo('openFile')).toEqual([{ workspaceId: WS, path: 'install.sh', runConfirmed: false }]);
+
+      fireEvent.click(screen.getByRole('button', { name: 'Open install.sh' }));
+      await waitFor(() => expect(bridge.requestsTo('openFile')).toHaveLength(3));
+      expect(bridge.requestsTo('openFile').slice(1)).toEqual([
+        { workspaceId: WS, path: 'install.sh', runConfirmed: false },
+        { workspaceId: WS, path: 'install.sh', runConfirmed: true },
+      ]);
+    } finally {
+      ask.mockRestore();
+    }
   });
 
   it('lists the folder again when its workspace finishes syncing, keeping the old listing meanwhile', async () => {

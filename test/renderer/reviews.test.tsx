@@ -89,18 +89,18 @@ describe('Reviews screen', () => {
 
   it('opens the asset and shows the version in question', async () => {
     const { bridge } = renderApp(
-      { listReviews: () => ({ reviewRequests: [review()], changeRequests: [] }), openAsset: () => ({ path: 'Campaigns/hero.psd' }), listVersions: () => [version(2), version(3, { current: true })] },
+      { listReviews: () => ({ reviewRequests: [review()], changeRequests: [] }), openAsset: () => ({ path: 'Campaigns/hero.psd', opened: true }), listVersions: () => [version(2), version(3, { current: true })] },
       REVIEWS,
     );
     fireEvent.click(await screen.findByRole('button', { name: 'Open hero.psd' }));
     expect(await screen.findByRole('heading', { name: 'Versions of hero.psd' })).toBeTruthy();
     const inReview = (await screen.findByText('in review')).closest('tr') as HTMLElement;
     expect(within(inReview).getByRole('rowheader').textContent).toMatch(/^Version 3/);
-    expect(bridge.requestsTo('openAsset')).toEqual([{ workspaceId: WS, assetId: 'asset-hero' }]);
+    expect(bridge.requestsTo('openAsset')).toEqual([{ workspaceId: WS, assetId: 'asset-hero', runConfirmed: false }]);
   });
 
   it('says when the asset in question is not synced here', async () => {
-    renderApp({ listReviews: () => ({ reviewRequests: [review()], changeRequests: [] }), openAsset: () => ({ path: null }) }, REVIEWS);
+    renderApp({ listReviews: () => ({ reviewRequests: [review()], changeRequests: [] }), openAsset: () => ({ path: null, opened: false }) }, REVIEWS);
     fireEvent.click(await screen.findByRole('button', { name: 'Open hero.psd' }));
     expect(await screen.findByText('hero.psd is not in your synced folders yet.')).toBeTruthy();
   });

@@ -101,7 +101,7 @@ describe('Status screen', () => {
     const { bridge } = renderApp({
       getStatus: () => status({ state: 'attention', workspaces: [problems] }),
       retry: () => status(),
-      openFile: () => ({ ok: true }),
+      openFile: () => ({ opened: true }),
       listVersions: () => never(),
     });
     expect((await screen.findByTestId('overall-state')).textContent).toBe('Needs attention');
@@ -114,7 +114,7 @@ describe('Status screen', () => {
     // The retried engine answers with its new status: the problems are gone.
     await waitFor(() => expect(screen.getByTestId('overall-state').textContent).toBe('Up to date'));
     expect(screen.queryByRole('heading', { name: /Needs attention/ })).toBeNull();
-    expect(bridge.requestsTo('openFile')).toEqual([{ workspaceId: 'ws-spring', path: 'Docs/budget.xlsx' }]);
+    expect(bridge.requestsTo('openFile')).toEqual([{ workspaceId: 'ws-spring', path: 'Docs/budget.xlsx', runConfirmed: false }]);
     expect(bridge.requestsTo('retry')).toEqual([{ workspaceId: 'ws-spring' }]);
   });
 

@@ -44,13 +44,13 @@ describe('Versions screen', () => {
 
   it('opens a version and saves a copy of it', async () => {
     const { bridge } = renderApp(
-      { listVersions: () => [version(1), version(2, { current: true })], openVersion: () => ({ ok: true }), saveVersionCopy: () => ({ savedTo: '/home/dana/Downloads/hero v1.psd' }) },
+      { listVersions: () => [version(1), version(2, { current: true })], openVersion: () => ({ opened: true }), saveVersionCopy: () => ({ savedTo: '/home/dana/Downloads/hero v1.psd' }) },
       HERO,
     );
     fireEvent.click(await screen.findByRole('button', { name: 'Open version 1' }));
     fireEvent.click(screen.getByRole('button', { name: 'Save a copy of version 1' }));
     expect(await screen.findByText('Saved version 1 to /home/dana/Downloads/hero v1.psd.')).toBeTruthy();
-    expect(bridge.requestsTo('openVersion')).toEqual([{ workspaceId: WS, path: 'Campaigns/hero.psd', versionId: 'v1' }]);
+    expect(bridge.requestsTo('openVersion')).toEqual([{ workspaceId: WS, path: 'Campaigns/hero.psd', versionId: 'v1', runConfirmed: false }]);
     expect(bridge.requestsTo('saveVersionCopy')).toEqual([{ workspaceId: WS, path: 'Campaigns/hero.psd', versionId: 'v1' }]);
   });
 
@@ -119,11 +119,11 @@ describe('Versions screen', () => {
   });
 
   it('finds the file of an asset main names only by its id', async () => {
-    const { bridge } = renderApp({ listVersions: () => [version(1, { current: true })], openAsset: () => ({ path: 'Docs/brief.md' }) });
+    const { bridge } = renderApp({ listVersions: () => [version(1, { current: true })], openAsset: () => ({ path: 'Docs/brief.md', opened: true }) });
     await screen.findByTestId('overall-state');
     bridge.emit('navigate', { view: 'versions', workspaceId: WS, assetId: 'asset-brief' });
     fireEvent.click(await screen.findByRole('button', { name: 'Open the asset' }));
     expect(await screen.findByRole('heading', { name: 'Versions of brief.md' })).toBeTruthy();
-    expect(bridge.requestsTo('openAsset')).toEqual([{ workspaceId: WS, assetId: 'asset-brief' }]);
+    expect(bridge.requestsTo('openAsset')).toEqual([{ workspaceId: WS, assetId: 'asset-brief', runConfirmed: false }]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * AppApi pieces that need no service: the sync state a file shows, what a failure tells the user,
- * and how a session the command line lent is handed back.
+ * and how a session the command line lent takes settings and is handed back.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,7 +20,7 @@ import type { BaseFile, RemoteFile } from '../../main/sync/model.js';
 
 const base: BaseFile = { path: 'a.psd', assetId: 'a1', versionId: 'v1', checksum: 'c'.repeat(64), size: 10, mtimeNs: '1000', inode: 7 };
 const remote: RemoteFile = { path: 'a.psd', assetId: 'a1', folderId: null, versionId: 'v1', versionNumber: 1, checksum: 'c'.repeat(64), size: 10, lockedByUserId: null, sequence: 1 };
-const local = { size: 10, mtimeNs: '1000', inode: 7 };
+const local = { size: 10, mtimeNs: '1000', ctimeNs: '1000', inode: 7 };
 const sides = (patch: Partial<FileSides>): FileSides => ({ local, base, remote, ignored: false, problem: undefined, selfUserId: 'me', ...patch });
 
 describe('fileState', () => {
@@ -55,7 +55,7 @@ describe('toBridgeError', () => {
 });
 
 describe('a session lent by the command line', () => {
-  it('has its engine stopped on a settings change, and is left open for its owner to close', async () => {
+  it('takes settings on its running engine, and is closed (its root lock released) before a session for another folder opens', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'app-api-'));
     const index = openIndex(':memory:');
     const client = new ServiceClient({ baseUrl: 'http://127.0.0.1:9', accountId: 'acct', credentials: { key: 'k', secret: 's' }, maxAttempts: 1 });
@@ -63,27 +63,31 @@ describe('a session lent by the command line', () => {
     const engine = new SyncEngine({ root: dir, workspaces: [], index, client, logger, deviceName: 'test', accountId: 'acct' });
     let closedByApi = false;
     const session: AppSession = { engine, index, client, logger, close: () => void (closedByApi = true) };
-    const opened: Config[] = [];
+    const opened: Array<{ root: string | undefined; lentClosed: boolean }> = [];
     const noSecrets: SecretStore = { name: 'none', get: async () => undefined, set: async () => undefined, delete: async () => undefined };
     const api = new AppApi({
       configFile: join(dir, 'config.json'),
-      config: Config.parse({ baseUrl: 'http://127.0.0.1:9', accountId: 'acct', root: dir }),
+      config: Config.parse({ baseUrl: 'http://127.0.0.1:9', accountId: 'acct', root: join(dir, 'first') }),
       secrets: noSecrets,
       hooks: headlessHooks({ downloadsDir: dir }),
       openSession: async (config) => {
-        opened.push(config);
+        opened.push({ root: config.root, lentClosed: closedByApi });
         throw new ServiceError({ kind: 'network', message: 'no service here' });
       },
       session,
       reopenDelayMs: 60_000,
     });
     try {
-      const settings = await api.handle('updateSettings', { pollIntervalSeconds: 120 });
-      expect(settings.pollIntervalSeconds).toBe(120);
-      expect(JSON.parse(await readFile(join(dir, 'config.json'), 'utf8'))).toMatchObject({ pollIntervalSeconds: 120 });
-      expect(opened.map((c) => c.pollIntervalSeconds)).toEqual([120]);
+      const settings = await api.handle('updateSettings', { pollIntervalSeconds: 120, bandwidthLimit: 1024, workspaces: [] });
+      expect(settings).toMatchObject({ pollIntervalSeconds: 120, bandwidthLimit: 1024 });
+      expect(JSON.parse(await readFile(join(dir, 'config.json'), 'utf8'))).toMatchObject({ pollIntervalSeconds: 120, bandwidthLimit: 1024 });
+      expect(opened).toEqual([]);
       expect(closedByApi).toBe(false);
-      expect(index.isOpen).toBe(true);
+      expect(engine.stopped).toBe(false);
+
+      await api.handle('updateSettings', { root: join(dir, 'second') });
+      expect(opened).toEqual([{ root: join(dir, 'second'), lentClosed: true }]);
+      expect(engine.stopped).toBe(true);
       expect(api.status().state).toBe('offline');
       await expect(api.handle('listFiles', { workspaceId: 'w1' })).rejects.toMatchObject({ code: 'offline' });
     } finally {

@@ -16,21 +16,19 @@ import * as electron from '../fakes/electron.js';
 import { AppApi } from '../../main/app-api/index.js';
 import type { AppSession } from '../../main/app-api/session.js';
 import { Config } from '../../main/config.js';
-import { SyncEngine } from '../../main/engine/engine.js';
-import { openIndex } from '../../main/index/sync-index.js';
-import { createLogger } from '../../main/logging.js';
 import type { SecretStore } from '../../main/secrets/secret-store.js';
-import { ServiceClient } from '../../main/service-client/index.js';
 import { headlessHooks } from '../../main/ui-server/headless-hooks.js';
+import { electronHooks } from '../../main/app/hooks.js';
 import { forwardEvents, registerIpc } from '../../main/app/ipc.js';
 import { setLaunchAtLogin } from '../../main/app/login-item.js';
 import { startNotifications } from '../../main/app/notifications.js';
 import { APP_ORIGIN, APP_URL } from '../../main/app/origin.js';
 import { rendererResponse } from '../../main/app/protocol.js';
-import { denyAllPermissions } from '../../main/app/security.js';
+import { denyAllPermissions, lockEveryWebContents } from '../../main/app/security.js';
 import { AppTray } from '../../main/app/tray.js';
 import { MainWindow } from '../../main/app/window.js';
 import { createIpcBridge } from '../../preload/bridge.js';
+import { offlineSession } from '../helpers/offline-session.js';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../preload/channels.js';
 
 const noSecrets: SecretStore = { name: 'none', get: async () => undefined, set: async () => undefined, delete: async () => undefined };
@@ -39,26 +37,10 @@ let dir: string;
 let api: AppApi;
 let session: AppSession;
 
-/** A real engine and index; its client points at a closed port and is never called. */
-function offlineSession(root: string): AppSession {
-  const index = openIndex(':memory:');
-  const client = new ServiceClient({ baseUrl: 'http://127.0.0.1:9', accountId: 'acct', credentials: { key: 'k', secret: 's' }, maxAttempts: 1 });
-  const logger = createLogger();
-  const engine = new SyncEngine({ root, workspaces: [], index, client, logger, deviceName: 'test', accountId: 'acct' });
-  return {
-    engine,
-    index,
-    client,
-    logger,
-    async close() {
-      await client.close();
-      index.close();
-    },
-  };
-}
-
 beforeEach(async () => {
   electron.resetElectron();
+  // As main.ts does before making any window.
+  lockEveryWebContents(electron.app as never, APP_ORIGIN, (url) => electron.shell.openExternal(url));
   dir = await mkdtemp(join(tmpdir(), 'electron-app-'));
   session = offlineSession(join(dir, 'root'));
   api = new AppApi({
@@ -77,7 +59,7 @@ afterEach(async () => {
 });
 
 function openWindow(): { window: MainWindow; browser: electron.BrowserWindow } {
-  const window = new MainWindow({ preload: '/app/dist/app/preload/index.cjs', url: APP_URL, origin: APP_ORIGIN, startHidden: false });
+  const window = new MainWindow({ preload: '/app/dist/app/preload/index.cjs', url: APP_URL, startHidden: false });
   window.open();
   const browser = electron.BrowserWindow.instances[0];
   if (!browser) throw new Error('no window was created');
@@ -169,6 +151,54 @@ describe('IPC', () => {
     browser.webContents.mainFrame.url = 'https://evil.example/';
     expect(await call({ sender: browser.webContents, senderFrame: browser.webContents.mainFrame }, 'getStatus', {})).toEqual(forbidden);
     expect(await call({ sender: browser.webContents, senderFrame: null }, 'getStatus', {})).toEqual(forbidden);
+  });
+});
+
+describe('opening a file a collaborator synced', () => {
+  /** An AppApi over the Electron hooks, with one workspace holding a script and a drawing. */
+  async function desktopApi(): Promise<{ desktop: AppApi; folder: string }> {
+    const { window } = openWindow();
+    const folder = join(dir, 'root', 'W');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'install.sh'), '#!/bin/sh\nrm -rf ~\n');
+    await writeFile(join(folder, 'Setup.EXE.'), 'MZ');
+    await writeFile(join(folder, 'drawing.svg'), '<svg/>');
+    const own = offlineSession(join(dir, 'root'));
+    own.index.workspaces.add({ id: 'w1', accountId: 'acct', name: 'W', localPath: folder });
+    const desktop = new AppApi({
+      configFile: join(dir, 'config.json'),
+      config: Config.parse({ root: join(dir, 'root') }),
+      secrets: noSecrets,
+      hooks: electronHooks(window),
+      openSession: () => Promise.reject(new Error('not in this test')),
+      session: own,
+    });
+    return { desktop, folder };
+  }
+
+  it('asks with a native dialog naming a program or script before opening it, whatever the page says', async () => {
+    const { desktop, folder } = await desktopApi();
+    try {
+      electron.dialog.messageAnswer = 0;
+      expect(await desktop.handle('openFile', { workspaceId: 'w1', path: 'install.sh' })).toEqual({ opened: false });
+      // A page claiming the user agreed does not replace the dialog.
+      expect(await desktop.handle('openFile', { workspaceId: 'w1', path: 'install.sh', runConfirmed: true })).toEqual({ opened: false });
+      expect(electron.shell.opened).toEqual([]);
+      expect(electron.dialog.messages).toHaveLength(2);
+      expect(electron.dialog.messages[0]).toMatchObject({ type: 'warning', message: expect.stringContaining('install.sh'), cancelId: 0, defaultId: 0 });
+      expect(electron.dialog.messages[0]?.detail).toMatch(/runs? .*on this computer/i);
+
+      electron.dialog.messageAnswer = 1;
+      expect(await desktop.handle('openFile', { workspaceId: 'w1', path: 'Setup.EXE.' })).toEqual({ opened: true });
+      expect(electron.shell.opened).toEqual([join(folder, 'Setup.EXE.')]);
+      expect(electron.dialog.messages[2]?.message).toContain('Setup.EXE.');
+
+      expect(await desktop.handle('openFile', { workspaceId: 'w1', path: 'drawing.svg' })).toEqual({ opened: true });
+      expect(electron.dialog.messages).toHaveLength(3);
+      expect(electron.shell.opened.at(-1)).toBe(join(folder, 'drawing.svg'));
+    } finally {
+      await desktop.close();
+    }
   });
 });
 

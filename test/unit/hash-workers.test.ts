@@ -5,7 +5,7 @@ import { appendFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { entryText, FsWorkerPool, type HashAnswer, StatResult } from '../../main/local/fs-workers.js';
+import { entryTimes, FsWorkerPool, type HashAnswer, StatResult } from '../../main/local/fs-workers.js';
 import { HashQueue } from '../../main/local/hash-workers.js';
 import { returnAlignedBlock, takeAlignedBlock } from '../../main/local/aligned-blocks.js';
 
@@ -85,7 +85,7 @@ describe('hashing on worker threads', () => {
     expect(listing.sizes[file]).toBe(5);
     expect(listing.inodes[file]).toBeGreaterThan(0);
     expect(listing.stats[file]).toBe(StatResult.File);
-    expect(entryText(listing, file)).toMatch(/^\d{19}$/);
+    expect(entryTimes(listing, file)).toEqual({ mtimeNs: expect.stringMatching(/^\d{19}$/), ctimeNs: expect.stringMatching(/^\d{19}$/) });
     expect(listing.stats[names.indexOf('link')]).toBe(StatResult.None);
     const [missing] = await pool.list([path.join(dir, 'nope') + path.sep]);
     expect(missing).toMatchObject({ error: { code: 'ENOENT' } });

@@ -1,9 +1,14 @@
+import { lstatSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../main/index/database.js';
 import { MIGRATIONS, SchemaTooNewError, migrate, schemaVersion } from '../../main/index/migrations.js';
 import { openIndex } from '../../main/index/sync-index.js';
+import { hashBuffer } from '../../main/local/hash.js';
+import { createIgnoreMatcher } from '../../main/local/ignore.js';
 import { pathKey } from '../../main/local/paths.js';
+import { scanTree } from '../../main/local/scanner.js';
 import { WorkspaceStore } from '../../main/index/workspaces.js';
 import { baseFile, useTempIndex, workspace } from './index-fixtures.js';
 
@@ -99,6 +104,40 @@ describe('index schema', () => {
     expect(index.journal.openAt('ws-1', 'move', 'b.txt').map((e) => e.id)).toEqual([moved.id]);
     expect(index.journal.openAt('ws-1', 'move', 'a.txt')).toEqual([]);
     index.close();
+  });
+
+  it('migrates a version 5 hash cache: its rows vouch without a ctime until a scan fills it in, reading nothing', async () => {
+    const dir = path.join(path.dirname(indexFile()), 'files');
+    mkdirSync(dir);
+    const names = ['a.txt', 'b.txt', 'c.txt'];
+    for (const name of names) {
+      writeFileSync(path.join(dir, name), `bytes of ${name}`);
+      utimesSync(path.join(dir, name), 1_700_000_000.25, 1_700_000_000.25);
+    }
+    const old = openDatabase(indexFile());
+    expect(migrate(old, MIGRATIONS.slice(0, 5))).toBe(5);
+    new WorkspaceStore(old).add(workspace());
+    const putRow = old.prepare('INSERT INTO hash_cache (workspace_id, path_key, size, mtime_ns, inode, checksum) VALUES (?, ?, ?, ?, ?, ?)');
+    for (const name of names) {
+      const stats = lstatSync(path.join(dir, name), { bigint: true });
+      putRow.run('ws-1', name, Number(stats.size), stats.mtimeNs.toString(), Number(stats.ino), hashBuffer(`bytes of ${name}`));
+    }
+    old.close();
+
+    const index = openIndex(indexFile());
+    try {
+      const scan = () => scanTree(dir, { hashCache: index.hashCache('ws-1'), ignore: createIgnoreMatcher() });
+      expect((await scan()).hashed).toBe(0);
+      for (const name of names) expect(index.hashCache('ws-1').get(name)?.ctimeNs).toBe(lstatSync(path.join(dir, name), { bigint: true }).ctimeNs.toString());
+      // From now on the ctime counts: a rewrite that keeps size and mtime is read.
+      writeFileSync(path.join(dir, 'b.txt'), 'BYTES of b.txt');
+      utimesSync(path.join(dir, 'b.txt'), 1_700_000_000.25, 1_700_000_000.25);
+      const after = await scan();
+      expect(after.hashed).toBe(1);
+      expect(after.files.get('b.txt')?.checksum).toBe(hashBuffer('BYTES of b.txt'));
+    } finally {
+      index.close();
+    }
   });
 
   it('rolls a failing migration back entirely and stays at the last good version', () => {

@@ -14,6 +14,7 @@ import {
   resolveInsideRoot,
   sanitizeName,
   toRelative,
+  undecodableName,
   whyNotPortable,
 } from '../../main/local/paths.js';
 
@@ -94,6 +95,28 @@ describe('sanitizeName', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('undecodableName', () => {
+  it('shows each byte that is no UTF-8 character as \\xHH, and suggests the name read as Latin-1', () => {
+    expect(undecodableName(Buffer.from('caf\xe9.txt', 'latin1'))).toEqual({ shown: 'caf\\xE9.txt', suggested: 'café.txt' });
+    expect(undecodableName(Buffer.from('file3_\x81_\xfe', 'latin1'))).toEqual({ shown: 'file3_\\x81_\\xFE', suggested: 'file3___þ' });
+    // An overlong "/" and a lead byte cut short, beside characters that are fine.
+    expect(undecodableName(Buffer.concat([Buffer.from('né '), Buffer.from([0xc0, 0xaf, 0xe2, 0x82]), Buffer.from('.txt')])).shown).toBe('né \\xC0\\xAF\\xE2\\x82.txt');
+  });
+
+  it('always suggests a name that syncs as it is, and shows valid UTF-8 as it reads', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 300 }), (name) => {
+        const { shown, suggested } = undecodableName(name);
+        expect(whyNotPortable(suggested)).toBeNull();
+        const text = Buffer.from(name).toString('utf8');
+        if (Buffer.from(text, 'utf8').equals(name)) expect(shown).toBe(text);
+        else expect(shown).toMatch(/\\x[89A-F][0-9A-F]/u);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

@@ -28,7 +28,7 @@ const assetOf = (path: string): string => `asset:${pathKey(path)}`;
 const versionOf = (content: string): string => `version:${content}`;
 
 function local(path: string, content: string, extra: Partial<LocalFile> = {}): LocalFile {
-  return { path, size: content.length, mtimeNs: '1700000000000000000', inode: inodeOf(path), checksum: sha(content), ...extra };
+  return { path, size: content.length, mtimeNs: '1700000000000000000', ctimeNs: '1700000000000000000', inode: inodeOf(path), checksum: sha(content), ...extra };
 }
 
 function base(path: string, content: string, extra: Partial<BaseFile> = {}): BaseFile {
@@ -403,6 +403,48 @@ describe('plan: moves', () => {
       expect.objectContaining({ kind: 'move-local', item: 'folder', from: 'docs', to: 'Docs' }),
       expect.objectContaining({ kind: 'move-local', from: 'a.txt', to: 'Docs/a.txt', basePath: 'a.txt' }),
     ]);
+  });
+});
+
+describe('plan: conflicted copies this client made', () => {
+  const original = 'docs/report.pdf';
+  const copy = `docs/report (conflicted copy Studio Mac ${STAMP}).pdf`;
+  // The conflict stopped after the edit moved aside: the original's base row still names the
+  // inode the copy now has, and the service holds the colleague's version.
+  const stopped = (ownCopies: ReadonlyMap<string, string>): PlannerInput => ({
+    ...input({
+      local: [local(copy, 'my edit', { inode: inodeOf(original) })],
+      base: [base(original, 'v1')],
+      remote: [remote(original, 'their edit', { folderId: folderId('docs') })],
+      localFolders: ['docs'],
+      baseFolders: ['docs'],
+      remoteFolders: ['docs'],
+    }),
+    ownCopies,
+  });
+
+  it('are never taken for a rename of the original: the copy is uploaded and the original downloaded', () => {
+    const actions = plan(stopped(new Map([[pathKey(copy), original]]))).actions;
+    expect(steps(actions).sort()).toEqual([`download ${original}`, `upload-new ${copy}`]);
+    expect(only(actions, 'upload-new')).toMatchObject({ path: copy, copyOf: original });
+  });
+
+  it('(the same file not known as a copy of ours reads as a rename by the user)', () => {
+    expect(kinds(plan(stopped(new Map())).actions)).toContain('move-remote');
+  });
+
+  it('in a conflict of their own are named after the original, never as a copy of a copy', () => {
+    const later = new Date(NOW.getTime() + 60_000);
+    const action = only(
+      plan({
+        ...input({ local: [local(copy, 'my edit')], remote: [remote(copy, 'a colleague took the name')], localFolders: ['docs'], remoteFolders: ['docs'] }),
+        now: later,
+        ownCopies: new Map([[pathKey(copy), original]]),
+      }).actions,
+      'conflict',
+    );
+    expect(action.copyPath).toBe('docs/report (conflicted copy Studio Mac 2024-03-05 140809).pdf');
+    expect(action.steps[1]).toMatchObject({ kind: 'upload-new', copyOf: original });
   });
 });
 
@@ -1261,7 +1303,7 @@ function runFileActions(start: PlannerInput, actions: readonly Action[]): Planne
         baseFiles.delete(pathKey(action.path));
         return;
       case 'download': {
-        const l: LocalFile = { path: action.path, size: action.remote.size, mtimeNs: '1900000000000000000', inode: 9000 + ++counter, checksum: action.remote.checksum };
+        const l: LocalFile = { path: action.path, size: action.remote.size, mtimeNs: '1900000000000000000', ctimeNs: '1900000000000000000', inode: 9000 + ++counter, checksum: action.remote.checksum };
         localFiles.set(pathKey(action.path), l);
         writeBase(l, action.remote);
         return;

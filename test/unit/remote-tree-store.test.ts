@@ -32,11 +32,15 @@ const WS = 'ws-1';
 /** Names that clash once made safe or case-folded, so a delete renumbers a survivor. */
 const NAMES = ['a.txt', 'A.txt', 'a:b.txt', 'a_b.txt', 'CON', 'notes.md', 'Résumé.txt', 'Re\u0301sume\u0301.txt', 'Archive', 'x', 'y'];
 
+/** Entries as our service sends them: every field there. */
+type FullFolder = Folder & { sequence: number; isActive: boolean };
+type FullAsset = AssetEntry & { sequence: number; version_number: number; isActive: boolean };
+
 /** A workspace as the service keeps it: every row with the sequence of its last change. */
 class ServiceModel {
   sequence = 0;
-  readonly folders = new Map<string, Folder>();
-  readonly assets = new Map<string, AssetEntry>();
+  readonly folders = new Map<string, FullFolder>();
+  readonly assets = new Map<string, FullAsset>();
   private ids = 0;
 
   constructor(private readonly rng: Rng) {}

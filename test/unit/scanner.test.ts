@@ -1,3 +1,4 @@
+import { lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import { link, mkdir, mkdtemp, readFile, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -113,6 +114,15 @@ describe('scanTree', () => {
     expect(second.files.get('a.txt')?.checksum).toBe(hashBuffer('ALPHA'));
   });
 
+  it('sees an edit that keeps the size and the mtime: its ctime moved', async () => {
+    await scan();
+    await put('a.txt', 'ALPHA', PAST);
+    const second = await scan();
+    expect(second.hashed).toBe(1);
+    expect(second.files.get('a.txt')?.checksum).toBe(hashBuffer('ALPHA'));
+    expect((await scan()).hashed).toBe(0);
+  });
+
   it('keeps the inode across a rename, so the engine can tell a move', async () => {
     const first = await scan();
     await rename(path.join(root, 'a.txt'), path.join(root, 'Brand', 'moved.txt'));
@@ -152,7 +162,8 @@ describe('scanTree', () => {
       await link(path.join(root, 'Brand/Hero.psd'), path.join(root, 'hero-link.psd'));
       const second = await scan();
       expect(second.renamed).toBe(0);
-      expect(second.hashed).toBe(1);
+      // The link moved the inode's ctime: the first name is read again too.
+      expect(second.hashed).toBe(2);
       expect(second.files.get('hero-link.psd')?.checksum).toBe(hashBuffer('hero bytes'));
     });
 
@@ -191,7 +202,8 @@ describe('scanTree', () => {
     for (let i = 0; i < 2; i++) {
       const result = await scan();
       expect(result.files.get('brand/photo.jpg')?.path).toBe('Brand/Photo.jpg');
-      expect(result.skipped).toEqual([{ path: 'Brand/photo.jpg', reason: 'case_clash', error: 'Photo.jpg' }]);
+      // With its inode: a synced file renamed so is held, not taken for deleted (local-view.ts).
+      expect(result.skipped).toEqual([{ path: 'Brand/photo.jpg', reason: 'case_clash', error: 'Photo.jpg', inode: (await stat(path.join(root, 'Brand/photo.jpg'))).ino }]);
     }
   });
 
@@ -202,13 +214,15 @@ describe('scanTree', () => {
     await put(nfc, 'composed');
     const result = await scan();
     expect(result.files.get(nfc)?.path).toBe(nfc);
-    expect(result.skipped).toEqual([{ path: nfd, reason: 'case_clash', error: nfc }]);
+    expect(result.skipped).toEqual([{ path: nfd, reason: 'case_clash', error: nfc, inode: (await stat(path.join(root, nfd))).ino }]);
   });
 
   it('skips names with a backslash', async () => {
     await put('back\\slash.txt', 'x');
     const result = await scan();
-    expect(result.skipped).toEqual([{ path: 'back\\slash.txt', reason: 'invalid_name', error: expect.stringContaining('folder separator') as string }]);
+    expect(result.skipped).toEqual([
+      { path: 'back\\slash.txt', reason: 'invalid_name', error: expect.stringContaining('folder separator') as string, inode: expect.any(Number) as number },
+    ]);
   });
 
   it('skips names that other computers cannot hold, saying why, and keeps their folders out of the scan', async () => {
@@ -226,6 +240,30 @@ describe('scanTree', () => {
     expect(why.get('trailing.')).toContain('ends with a dot');
     expect(why.get('Q: notes')).toContain('":"');
     expect(why.has('Q: notes/inside.txt')).toBe(false);
+  });
+
+  it('skips names that are not valid UTF-8, saying how they read, why and what to rename them to, with their inodes', async () => {
+    const latin = Buffer.from('caf\xe9.txt', 'latin1');
+    writeFileSync(Buffer.concat([Buffer.from(`${root}/Brand/`), latin]), 'a Latin-1 name');
+    const folder = Buffer.concat([Buffer.from(`${root}/`), Buffer.from('Fotos \x81', 'latin1')]);
+    mkdirSync(folder);
+    writeFileSync(Buffer.concat([folder, Buffer.from('/inside.txt')]), 'in a folder that cannot sync');
+    // U+FFFD itself is a character like any other: a name holding it syncs.
+    await put('Brand/replacement \uFFFD.txt', 'valid UTF-8');
+    const result = await scan();
+    expect(result.files.get('brand/replacement \uFFFD.txt')?.checksum).toBe(hashBuffer('valid UTF-8'));
+    expect([...result.files.keys()].some((key) => key.startsWith('fotos'))).toBe(false);
+    const byPath = new Map(result.skipped.map((entry) => [entry.path, entry]));
+    expect(byPath.get('Brand/caf\\xE9.txt')).toEqual({
+      path: 'Brand/caf\\xE9.txt',
+      reason: 'invalid_name',
+      error: expect.stringContaining('not valid UTF-8') as string,
+      rename: 'café.txt',
+      inode: lstatSync(Buffer.concat([Buffer.from(`${root}/Brand/`), latin])).ino,
+    });
+    expect(byPath.get('Fotos \\x81')).toMatchObject({ reason: 'invalid_name', rename: 'Fotos _', inode: lstatSync(folder).ino });
+    expect(byPath.get('Fotos \\x81')?.inodesBelow).toEqual([lstatSync(Buffer.concat([folder, Buffer.from('/inside.txt')])).ino]);
+    expect(result.skipped).toHaveLength(2);
   });
 
   it('stores checksums in batches when the cache supports it', async () => {

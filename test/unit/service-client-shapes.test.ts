@@ -126,6 +126,14 @@ describe('sync listing and changes', () => {
     expect(Object.fromEntries(apiCalls(api)[0]?.url.searchParams ?? [])).toEqual({ since: '1532', limit: '500' });
   });
 
+  it('refuses a page with a change that is not a deletion and lacks its entry: the item is never taken for gone', async () => {
+    const { client } = await setup({
+      'GET /workspaces/changes': (_r, res) =>
+        sendJson(res, 200, { sequence: 1540, has_more: false, changes: [{ type: 'folder', id: 'f1', deleted: false }, { type: 'asset', id: 'a1', deleted: false, asset: null }] }),
+    });
+    await expect(client.getChanges(WORKSPACE, 1532)).rejects.toMatchObject({ kind: 'malformed', message: expect.stringMatching(/changes\.0\.folder.*changes\.1\.asset/s) as string });
+  });
+
   it('tells the caller to list in full when there is no feed or the cursor expired', async () => {
     const missing = await setup({});
     await expect(missing.client.getChanges(WORKSPACE, 10)).resolves.toEqual({ ok: false, reason: 'unsupported' });

@@ -1,7 +1,8 @@
 /**
- * The headless UI server over real HTTP: only the holder of the printed token, on our own Host
- * and Origin, reaches the app API; events arrive as server-sent events; a bad call is a 400 that
- * says why in words.
+ * The headless UI server over real HTTP: only a request with the printed token in its
+ * Authorization header, on our own Host and Origin, reaches the app API (never a cookie or the
+ * query string); the page itself holds no secret and sets no cookie; events arrive as server-sent
+ * events; a bad call is a 400 that says why in words.
  */
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { request, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
@@ -10,9 +11,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppApi } from '../../main/app-api/index.js';
 import { Config } from '../../main/config.js';
-import type { ApiCredentials, SecretStore } from '../../main/secrets/secret-store.js';
 import { headlessHooks } from '../../main/ui-server/headless-hooks.js';
 import { startUiServer, type UiServer } from '../../main/ui-server/server.js';
+import { MemorySecrets } from '../helpers/memory-secrets.js';
+import { offlineSession } from '../helpers/offline-session.js';
 
 interface Reply {
   status: number;
@@ -31,20 +33,6 @@ function send(server: UiServer, path: string, options: { method?: string; header
     req.on('error', reject);
     req.end(options.body);
   });
-}
-
-class MemorySecrets implements SecretStore {
-  readonly name = 'memory';
-  private readonly items = new Map<string, ApiCredentials>();
-  async get(ref: string) {
-    return this.items.get(ref);
-  }
-  async set(ref: string, credentials: ApiCredentials) {
-    this.items.set(ref, credentials);
-  }
-  async delete(ref: string) {
-    this.items.delete(ref);
-  }
 }
 
 let dir: string;
@@ -68,7 +56,7 @@ beforeAll(async () => {
     openSession: () => Promise.reject(new Error('no service in this test')),
   });
   server = await startUiServer({ api, port: 0, staticDir });
-  token = new URL(server.url).searchParams.get('token') ?? '';
+  token = tokenOf(server);
   origin = `http://127.0.0.1:${server.port}`;
 });
 
@@ -78,61 +66,65 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+const tokenOf = (s: UiServer): string => new URLSearchParams(new URL(s.url).hash.slice(1)).get('token') ?? '';
 const host = () => `127.0.0.1:${server.port}`;
-const cookie = () => `asset_sync_${server.port}=${token}`;
+const bearer = () => `Bearer ${token}`;
 const call = (channel: string, body: unknown, headers: Record<string, string> = {}) =>
   send(server, `/api/${channel}`, {
     method: 'POST',
-    headers: { host: host(), origin, cookie: cookie(), 'content-type': 'application/json', ...headers },
+    headers: { host: host(), origin, authorization: bearer(), 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 
 describe('startUiServer', () => {
-  it('prints a loopback URL carrying a 256-bit token', () => {
-    expect(server.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/\\?token=[0-9a-f]{64}$`));
+  it('prints a loopback URL carrying a 256-bit token in its fragment, which no request sends', () => {
+    expect(server.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/#token=[0-9a-f]{64}$`));
   });
 
-  it('serves the page for the token in the URL, then by an HttpOnly SameSite=Strict cookie', async () => {
-    const first = await send(server, `/?token=${token}`, { headers: { host: host() } });
-    expect(first.status).toBe(200);
-    expect(first.body).toContain('<title>Asset Sync</title>');
-    expect(first.headers['content-security-policy']).toContain("script-src 'self'");
-    const setCookie = first.headers['set-cookie']?.[0] ?? '';
-    expect(setCookie).toContain(cookie());
-    expect(setCookie).toMatch(/HttpOnly/);
-    expect(setCookie).toMatch(/SameSite=Strict/);
+  it('serves the page and its scripts without the token, holding no secret and setting no cookie', async () => {
+    const page = await send(server, '/', { headers: { host: host() } });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<title>Asset Sync</title>');
+    expect(page.body).not.toContain(token);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['set-cookie']).toBeUndefined();
 
-    const script = await send(server, '/assets/app.js', { headers: { host: host(), cookie: cookie() } });
+    const script = await send(server, '/assets/app.js', { headers: { host: host() } });
     expect(script.status).toBe(200);
     expect(script.headers['content-type']).toMatch(/javascript/);
+    expect(script.headers['set-cookie']).toBeUndefined();
   });
 
-  it('rejects requests without the token, or with a wrong one', async () => {
-    expect((await send(server, '/', { headers: { host: host() } })).status).toBe(401);
-    expect((await send(server, `/?token=${'0'.repeat(64)}`, { headers: { host: host() } })).status).toBe(401);
-    const api401 = await call('getStatus', {}, { cookie: '' });
-    expect(api401.status).toBe(401);
-    expect(JSON.parse(api401.body)).toMatchObject({ code: 'unauthorized' });
-    // The token is accepted in the URL only to load the page, never for the API.
+  it('refuses API calls without the token in the Authorization header: none, a wrong one, in a cookie or in the query', async () => {
+    const none = await call('getStatus', {}, { authorization: '' });
+    expect(none.status).toBe(401);
+    expect(JSON.parse(none.body)).toMatchObject({ code: 'unauthorized' });
+    expect((await call('getStatus', {}, { authorization: `Bearer ${'0'.repeat(64)}` })).status).toBe(401);
+    expect((await call('getStatus', {}, { authorization: token })).status).toBe(401);
+    // A cookie named as the old page set it, and the token in the query string: neither counts.
+    expect((await call('getStatus', {}, { authorization: '', cookie: `asset_sync_${server.port}=${token}` })).status).toBe(401);
     const viaQuery = await send(server, `/api/getStatus?token=${token}`, {
       method: 'POST',
       headers: { host: host(), origin, 'content-type': 'application/json' },
       body: '{}',
     });
     expect(viaQuery.status).toBe(401);
+    const events = await send(server, `/api/events?token=${token}`, { headers: { host: host(), cookie: `asset_sync_${server.port}=${token}` } });
+    expect(events.status).toBe(401);
   });
 
-  it('answers API calls from its own origin, with the cookie or a bearer token', async () => {
+  it('answers API calls from its own origin with the token in the header, and a script without a browser', async () => {
     const res = await call('getStatus', {});
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({ state: 'stopped', workspaces: [], transfers: [] });
-    const bearer = await send(server, '/api/getSettings', {
+    const script = await send(server, '/api/getSettings', {
       method: 'POST',
-      headers: { host: host(), authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      headers: { host: host(), authorization: bearer(), 'content-type': 'application/json' },
       body: '{}',
     });
-    expect(bearer.status).toBe(200);
-    expect(JSON.parse(bearer.body)).toMatchObject({ signedIn: false, baseUrl: null });
+    expect(script.status).toBe(200);
+    expect(JSON.parse(script.body)).toMatchObject({ signedIn: false, baseUrl: null });
   });
 
   it('rejects API calls from a foreign Origin, even with the token', async () => {
@@ -149,19 +141,10 @@ describe('startUiServer', () => {
     expect(bearer.status).toBe(403);
   });
 
-  it('rejects a cookie-borne POST that names no Origin (no browser omits it)', async () => {
-    const res = await send(server, '/api/getStatus', {
-      method: 'POST',
-      headers: { host: host(), cookie: cookie(), 'content-type': 'application/json' },
-      body: '{}',
-    });
-    expect(res.status).toBe(403);
-  });
-
   it('rejects a foreign Host (DNS rebinding), even with the token', async () => {
-    const rebound = await send(server, `/?token=${token}`, { headers: { host: `evil.example:${server.port}` } });
+    const rebound = await send(server, '/', { headers: { host: `evil.example:${server.port}` } });
     expect(rebound.status).toBe(403);
-    expect(rebound.headers['set-cookie']).toBeUndefined();
+    expect((await call('getStatus', {}, { host: `evil.example:${server.port}` })).status).toBe(403);
     const otherPort = await call('getStatus', {}, { host: `127.0.0.1:${server.port + 1}` });
     expect(otherPort.status).toBe(403);
     expect((await call('getStatus', {}, { host: `localhost:${server.port}`, origin: `http://localhost:${server.port}` })).status).toBe(200);
@@ -195,7 +178,7 @@ describe('startUiServer', () => {
   });
 
   it('never serves files outside the renderer folder', async () => {
-    const res = await send(server, '/%2e%2e/secret.txt', { headers: { host: host(), cookie: cookie() } });
+    const res = await send(server, '/%2e%2e/secret.txt', { headers: { host: host() } });
     expect(res.status).toBe(404);
     expect(res.body).not.toContain('not for the browser');
   });
@@ -203,7 +186,7 @@ describe('startUiServer', () => {
   it('delivers the status first, then every event, as server-sent events', async () => {
     const events: Array<{ name: string; args: unknown[] }> = [];
     const res = await new Promise<IncomingMessage>((resolve, reject) => {
-      request({ host: '127.0.0.1', port: server.port, path: '/api/events', headers: { host: host(), cookie: cookie(), accept: 'text/event-stream' } }, resolve)
+      request({ host: '127.0.0.1', port: server.port, path: '/api/events', headers: { host: host(), authorization: bearer(), accept: 'text/event-stream' } }, resolve)
         .on('error', reject)
         .end();
     });
@@ -244,12 +227,55 @@ describe('startUiServer', () => {
   it('answers 503 with what to run when the renderer is not built', async () => {
     const bare = await startUiServer({ api, port: 0, staticDir: join(dir, 'nothing-here') });
     try {
-      const t = new URL(bare.url).searchParams.get('token') ?? '';
-      const res = await send(bare, `/?token=${t}`, { headers: { host: `127.0.0.1:${bare.port}` } });
+      const res = await send(bare, '/', { headers: { host: `127.0.0.1:${bare.port}` } });
       expect(res.status).toBe(503);
       expect(res.body).toContain('npm run build:renderer');
     } finally {
       await bare.close();
+    }
+  });
+});
+
+describe('opening a program or script from the browser', () => {
+  it('is refused until the page confirms it, naming the file; other files open at once', async () => {
+    const folder = join(dir, 'root', 'W');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'deploy.command'), 'echo hi');
+    await writeFile(join(folder, 'notes.txt'), 'hello');
+    const session = offlineSession(join(dir, 'root'));
+    session.index.workspaces.add({ id: 'w1', accountId: 'acct', name: 'W', localPath: folder });
+    const opened: string[] = [];
+    const local = new AppApi({
+      configFile: join(dir, 'config-open.json'),
+      config: Config.parse({ root: join(dir, 'root') }),
+      secrets: new MemorySecrets(),
+      hooks: { ...headlessHooks({ downloadsDir: join(dir, 'downloads') }), openPath: async (path) => void opened.push(path) },
+      openSession: () => Promise.reject(new Error('no service in this test')),
+      session,
+    });
+    const ui = await startUiServer({ api: local, port: 0, staticDir: join(dir, 'renderer') });
+    const open = async (request: unknown) => {
+      const res = await send(ui, '/api/openFile', {
+        method: 'POST',
+        headers: { host: `127.0.0.1:${ui.port}`, authorization: `Bearer ${tokenOf(ui)}`, 'content-type': 'application/json' },
+        body: JSON.stringify(request),
+      });
+      return { status: res.status, body: JSON.parse(res.body) as unknown };
+    };
+    try {
+      const asked = await open({ workspaceId: 'w1', path: 'deploy.command' });
+      expect(asked).toEqual({
+        status: 200,
+        body: { opened: false, confirm: { name: 'deploy.command', uploadedBy: null, question: expect.stringMatching(/deploy\.command.*runs? .*on this computer/is) } },
+      });
+      expect(opened).toEqual([]);
+      expect(await open({ workspaceId: 'w1', path: 'deploy.command', runConfirmed: true })).toEqual({ status: 200, body: { opened: true } });
+      expect(opened).toEqual([join(folder, 'deploy.command')]);
+      expect(await open({ workspaceId: 'w1', path: 'notes.txt' })).toEqual({ status: 200, body: { opened: true } });
+      expect(opened).toEqual([join(folder, 'deploy.command'), join(folder, 'notes.txt')]);
+    } finally {
+      await ui.close();
+      await local.close();
     }
   });
 });

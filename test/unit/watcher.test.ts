@@ -1,4 +1,5 @@
-import { appendFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { renameSync } from 'node:fs';
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -82,11 +83,12 @@ describe('watchTree', () => {
   });
 
   it('drops the events of a file put in place with its stamp, but not a save made right after', async () => {
-    // What a download does: the bytes go to a temp file, whose stamp the rename keeps.
+    // What a download does: the bytes go to a temp file, renamed into place; the stamp the
+    // rename left (it moves the ctime) is suppressed before the watcher's events come in.
     const temp = path.join(dir, '.assetsync-00000000000000ab.part');
     await writeFile(temp, 'version 7');
-    watcher.suppress('hero.psd', 60_000, await readStamp(temp));
-    await rename(temp, path.join(dir, 'hero.psd'));
+    renameSync(temp, path.join(dir, 'hero.psd'));
+    watcher.suppress('hero.psd', 60_000, await readStamp(path.join(dir, 'hero.psd')));
     await writeFile(path.join(dir, 'sentinel.txt'), 'x');
     await waitUntilSeen('sentinel.txt');
     expect(seen()).not.toContain('hero.psd');

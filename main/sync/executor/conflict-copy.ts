@@ -11,16 +11,27 @@ import { deviceNameOf, nowOf, type ExecutorDeps } from './context.js';
 import { writablePath } from './disk.js';
 import { isMissing } from './errors.js';
 import { renameLocalFile } from './moves.js';
-import { recordConflict, type OpenConflict } from './open-conflicts.js';
+import { forgetConflict, recordConflict, type OpenConflict } from './open-conflicts.js';
 
-/** Moves the file at `fromRel` to a free conflicted-copy name of `relPath`; answers the conflict recorded. */
+/**
+ * Moves the file at `fromRel` to a free conflicted-copy name of `relPath`; answers the conflict
+ * recorded. The conflict is recorded before the file moves, so the copy is known as ours from the
+ * moment it exists (the planner never takes it for a rename by the user), and a conflict recorded
+ * for `fromRel` (a copy of ours moving on to another name) follows it.
+ */
 export async function moveToConflictCopy(deps: ExecutorDeps, relPath: string, fromRel: string): Promise<OpenConflict> {
   const taken = await takenKeys(deps, parentOf(relPath));
   const now = nowOf(deps);
   const copy = conflictCopyPath(relPath, deviceNameOf(deps), now, (key) => taken.has(key));
-  await renameLocalFile(deps, fromRel, copy);
   const conflict = { path: relPath, copyPath: copy, at: now.toISOString() };
   recordConflict(deps.index, deps.workspaceId, conflict);
+  try {
+    await renameLocalFile(deps, fromRel, copy);
+  } catch (err) {
+    forgetConflict(deps.index, deps.workspaceId, copy);
+    throw err;
+  }
+  forgetConflict(deps.index, deps.workspaceId, fromRel);
   return conflict;
 }
 

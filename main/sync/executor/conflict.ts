@@ -4,7 +4,7 @@
  * does not complete stops the rest, and its failure is reported at its own path.
  */
 import type { Action, Conflict } from '../actions.js';
-import { conflictProblem, recordConflict } from './open-conflicts.js';
+import { conflictProblem, forgetConflict, recordConflict } from './open-conflicts.js';
 import { DONE, recordActivity, reportProblem, type ExecutorDeps, type Outcome } from './context.js';
 
 /** A step that failed, with the path its error belongs to. */
@@ -24,21 +24,33 @@ export async function resolveConflict(
   runStep: (step: Action) => Promise<Outcome>,
   stepPath: (step: Action) => string,
 ): Promise<Outcome> {
-  for (const step of action.steps) {
-    let outcome: Outcome;
-    try {
-      outcome = await runStep(step);
-    } catch (err) {
-      throw new StepFailedError(stepPath(step), err);
-    }
+  const [move, ...rest] = action.steps;
+  const open = { path: action.path, copyPath: action.copyPath, at: new Date().toISOString() };
+  // The copy is ours from the moment it exists: recorded before the edit moves aside, so a
+  // conflict stopped at a later step never reads as the user renaming the original.
+  recordConflict(deps.index, deps.workspaceId, open);
+  const moved = await runOne(move, runStep, stepPath).catch((err: unknown) => {
+    forgetConflict(deps.index, deps.workspaceId, action.copyPath);
+    throw err;
+  });
+  if (moved !== DONE) {
+    forgetConflict(deps.index, deps.workspaceId, action.copyPath);
+    return moved;
+  }
+  recordActivity(deps, 'conflict', action.copyPath, `${action.path} was changed on both sides: your edit is kept as ${action.copyPath}`);
+  const { workspaceId: _, ...problem } = conflictProblem(deps.workspaceId, open);
+  reportProblem(deps, problem);
+  for (const step of rest) {
+    const outcome = await runOne(step, runStep, stepPath);
     if (outcome !== DONE) return outcome;
-    if (step.kind === 'move-local') {
-      const open = { path: action.path, copyPath: action.copyPath, at: new Date().toISOString() };
-      recordConflict(deps.index, deps.workspaceId, open);
-      recordActivity(deps, 'conflict', action.copyPath, `${action.path} was changed on both sides: your edit is kept as ${action.copyPath}`);
-      const { workspaceId: _, ...problem } = conflictProblem(deps.workspaceId, open);
-      reportProblem(deps, problem);
-    }
   }
   return DONE;
+}
+
+async function runOne(step: Action, runStep: (step: Action) => Promise<Outcome>, stepPath: (step: Action) => string): Promise<Outcome> {
+  try {
+    return await runStep(step);
+  } catch (err) {
+    throw new StepFailedError(stepPath(step), err);
+  }
 }

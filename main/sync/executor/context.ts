@@ -8,7 +8,7 @@ import type { ActivityItem, ActivityKind, Problem, ProblemKind } from '../../../
 import type { SyncIndex } from '../../index/sync-index.js';
 import type { Logger } from '../../logging.js';
 import { pathKey } from '../../local/paths.js';
-import type { FileStamp } from '../../local/stamp.js';
+import { sameStamp, type FileStamp } from '../../local/stamp.js';
 import type { ServiceClient } from '../../service-client/index.js';
 import type { TransferQueue } from '../transfer-queue.js';
 import type { Action } from '../actions.js';
@@ -54,6 +54,13 @@ export interface ExecutorDeps {
   lockHolder?: (relPath: string) => string | undefined;
   /** For tests: a step run in the gap where a user's save can race a download's rename. */
   placeHooks?: PlaceHooks;
+  /**
+   * Files this plan renamed on disk, by pathKey of their new path, with their stamp just before
+   * and just after: the rename moved their ctime, so a later action of the plan that carries
+   * the scan's stamp (the upload of a conflicted copy, of a file also renamed on the service)
+   * takes the new ctime, if the file was still as scanned. Set by `executePlan`.
+   */
+  renamed?: Map<string, { before: FileStamp; after: FileStamp }>;
 }
 
 /** Left for the next cycle on purpose; `problem` is what the user is told, if anything. */
@@ -85,6 +92,12 @@ export const signalOpt = (deps: ExecutorDeps): { signal?: AbortSignal } => (deps
 
 export const deviceNameOf = (deps: ExecutorDeps): string => deps.deviceName ?? hostname();
 export const nowOf = (deps: ExecutorDeps): Date => deps.now?.() ?? new Date();
+
+/** `stamp` of the file at `relPath` as it is now if this plan renamed it since (see `renamed`). */
+export function afterOurRename<T extends FileStamp>(deps: ExecutorDeps, relPath: string, stamp: T): T {
+  const renamed = deps.renamed?.get(pathKey(relPath));
+  return renamed !== undefined && sameStamp(renamed.before, stamp) ? { ...stamp, ctimeNs: renamed.after.ctimeNs } : stamp;
+}
 
 /** The watcher must not report our own write as a user's change. */
 export function suppress(deps: ExecutorDeps, ...relPaths: string[]): void {

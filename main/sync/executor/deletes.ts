@@ -1,5 +1,5 @@
 /**
- * Deletions, guarded (design notes §9): a local file goes to the trash only if it still holds
+ * Deletions, guarded: a local file goes to the trash only if it still holds
  * the bytes the plan judged safe to delete; a remote asset is soft-deleted only if its current
  * version is still the one the plan saw; folders go only when empty, on either side.
  */

@@ -1,6 +1,6 @@
 /**
  * Disk access the executor shares: every path it writes is resolved inside the root and checked
- * for symlinks leading out first (design notes §10), and a file's current checksum is read from
+ * for symlinks leading out first, and a file's current checksum is read from
  * the hash cache when its stamp is unchanged, so checks before a write rarely read a byte.
  */
 import { constants } from 'node:fs';
@@ -9,7 +9,8 @@ import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { hashFile } from '../../local/hash.js';
 import { assertNoSymlinkEscape, pathKey, resolveInsideRoot } from '../../local/paths.js';
-import { stampOf, sameStamp, type FileStamp } from '../../local/stamp.js';
+import { cacheVouches } from '../../local/hash-cache.js';
+import { stampOf, type FileStamp } from '../../local/stamp.js';
 import { parentOf } from '../rel-path.js';
 import { suppress, type ExecutorDeps } from './context.js';
 import { NotAFileError } from './errors.js';
@@ -61,8 +62,8 @@ export interface CurrentFile {
 }
 
 /**
- * The file at `relPath` as it is now, null when there is none. Trusts the hash cache when size,
- * mtime and inode are those it recorded.
+ * The file at `relPath` as it is now, null when there is none. Trusts the hash cache when the
+ * stamp is the one it recorded.
  */
 export async function currentFile(deps: ExecutorDeps, relPath: string, abs: string): Promise<CurrentFile | null> {
   // Synchronous: a few µs on a local disk, against 20 µs of CPU through the thread pool.
@@ -71,7 +72,7 @@ export async function currentFile(deps: ExecutorDeps, relPath: string, abs: stri
   if (!stats.isFile()) throw new NotAFileError(relPath);
   const stamp = stampOf(stats);
   const cached = deps.index.hashCache(deps.workspaceId).get(pathKey(relPath));
-  if (cached !== undefined && sameStamp(cached, stamp)) return { checksum: cached.checksum, stamp };
+  if (cached !== undefined && cacheVouches(cached, stamp)) return { checksum: cached.checksum, stamp };
   const hashed = await hashFile(abs, { sizeHint: stamp.size, ...(deps.signal ? { signal: deps.signal } : {}) });
   // A file written while it was read has no one checksum: report it under the stamp it had
   // before, which no longer matches, so whoever places a file over it finds it changed.

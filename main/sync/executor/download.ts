@@ -1,5 +1,5 @@
 /**
- * Downloads (design notes §7): into a hidden temp file beside the target, hashed while written,
+ * Downloads: into a hidden temp file beside the target, hashed while written,
  * fsynced, then renamed over the target only if the target is still what the plan saw. A large
  * file's journal entry names its temp file, so an interrupted download resumes with `Range` from
  * what is on disk; bytes that do not hash to the announced checksum are thrown away.
@@ -11,9 +11,9 @@ import type { Readable } from 'node:stream';
 import type { JournalEntry } from '../../index/journal.js';
 import { tempFileName } from '../../local/own-files.js';
 import { pathKey, resolveInsideRoot } from '../../local/paths.js';
-import { stampOf, type FileStamp } from '../../local/stamp.js';
+import { afterOwnMove, stampOf, type FileStamp } from '../../local/stamp.js';
 import type { Download } from '../actions.js';
-import type { RemoteFile } from '../model.js';
+import { versionSuffix, type RemoteFile } from '../model.js';
 import { joinPath, parentOf } from '../rel-path.js';
 import { SMALL_TRANSFER_BYTES, type TransferHandle } from '../transfer-queue.js';
 import { DONE, deferred, recordActivity, reportProblem, signalOpt, suppressWrite, type ExecutorDeps, type Outcome } from './context.js';
@@ -55,6 +55,7 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
   }
 
   let placed: Placed;
+  let placedStamp: FileStamp;
   try {
     // The download may have taken long: check again that no symlink was swapped in meanwhile.
     await writablePath(deps, action.path);
@@ -64,7 +65,6 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
       if (err instanceof NotAFileError) return 'not-a-file' as const;
       throw err;
     });
-    suppressWrite(deps, action.path, stamp);
     // The check that counts is made again in place(), synchronously with the rename: nothing of
     // ours runs between them, and the thread pool cannot hold the rename up behind fsyncs.
     placed = place(deps, action, temp, target, now);
@@ -78,6 +78,10 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
         },
       });
     }
+    // With the ctime the link or rename left, and before the watcher hears of it (its events
+    // come on a later turn).
+    placedStamp = afterOwnMove(target, stamp);
+    suppressWrite(deps, action.path, placedStamp);
   } catch (err) {
     // A journalled temp file waits for the next attempt, complete; one without an entry would
     // be left behind with every attempt (a read-only target fails each rename).
@@ -94,13 +98,13 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
       versionId: remote.versionId,
       checksum: remote.checksum,
       size: remote.size,
-      mtimeNs: stamp.mtimeNs,
-      inode: stamp.inode,
+      mtimeNs: placedStamp.mtimeNs,
+      inode: placedStamp.inode,
     });
-    deps.index.hashCache(deps.workspaceId).put(pathKey(action.path), { ...stamp, checksum: remote.checksum });
+    deps.index.hashCache(deps.workspaceId).put(pathKey(action.path), { ...placedStamp, checksum: remote.checksum });
     if (entry !== undefined) deps.index.journal.finish(entry.id);
   });
-  recordActivity(deps, 'downloaded', action.path, `Downloaded ${action.path} (version ${remote.versionNumber})`);
+  recordActivity(deps, 'downloaded', action.path, `Downloaded ${action.path}${versionSuffix(remote)}`);
   if (placed.kind === 'edited-meanwhile') await keepEditAsConflict(deps, action.path, placed.keptAt);
   return DONE;
 }

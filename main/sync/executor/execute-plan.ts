@@ -1,5 +1,5 @@
 /**
- * Runs a plan (design notes §2): in the planner's order, with barriers between its batches.
+ * Runs a plan: in the planner's order, with barriers between its batches.
  * Folder creations, moves, deletions and bookkeeping run one at a time in order (shallow to
  * deep, deep to shallow, as planned); a run of transfers runs concurrently through the
  * transfer queue, which holds each direction to its limit. One failing path never stalls the
@@ -42,7 +42,8 @@ export interface ExecutionResult {
 const TRANSFERS: ReadonlySet<Action['kind']> = new Set(['download', 'upload-new', 'upload-version', 'conflict']);
 const isTransfer = (action: Action): boolean => TRANSFERS.has(action.kind);
 
-export async function executePlan(actions: readonly Action[], deps: ExecutorDeps): Promise<ExecutionResult> {
+export async function executePlan(actions: readonly Action[], planDeps: ExecutorDeps): Promise<ExecutionResult> {
+  const deps: ExecutorDeps = { ...planDeps, renamed: new Map() };
   const result: ExecutionResult = { done: 0, failed: [], downloaded: 0, uploaded: 0, deleted: 0, moved: 0, conflicts: 0, locked: 0, deferred: 0, backedOff: 0 };
   let at = 0;
   while (at < actions.length && !deps.signal?.aborted) {

@@ -5,10 +5,12 @@
  * rows of everything below it with it; renamed in letter case only, its keys stay as they are.
  */
 import { randomBytes } from 'node:crypto';
-import type { Stats } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import { lstat, readdir, rename } from 'node:fs/promises';
 import path from 'node:path';
+import { cacheVouches } from '../../local/hash-cache.js';
 import { pathKey, resolveInsideRoot } from '../../local/paths.js';
+import { afterOwnMove, stampOf, type FileStamp } from '../../local/stamp.js';
 import { isServiceError } from '../../service-client/index.js';
 import type { MoveLocal, MoveLocalFolder, MoveRemote, MoveRemoteFolder } from '../actions.js';
 import { nameOf, parentOf } from '../rel-path.js';
@@ -21,8 +23,9 @@ import { placeAtFreeName } from './place-file.js';
 /**
  * Renames the file `from` to `to` inside the root, creating missing folders, and never over
  * another file (a case-only rename on a case-insensitive disk finds the same file there: fine).
+ * Answers the file's stamp just before the rename and just after it, which moved its ctime.
  */
-export async function renameLocalFile(deps: ExecutorDeps, from: string, to: string): Promise<void> {
+export async function renameLocalFile(deps: ExecutorDeps, from: string, to: string): Promise<{ before: FileStamp; after: FileStamp }> {
   const source = await writablePath(deps, from);
   const target = await writablePath(deps, to);
   const sourceStats = await lstat(source);
@@ -30,10 +33,13 @@ export async function renameLocalFile(deps: ExecutorDeps, from: string, to: stri
   const ontoItself = await isSameItem(target, sourceStats, from, to);
   await ensureParent(deps, to);
   suppress(deps, from, to);
+  const before = stampOf(lstatSync(source, { bigint: true }));
   if (ontoItself) await renameOnDisk(deps, source, target, true);
   // A file saved at `to` since the check above is never replaced.
   else if (placeAtFreeName(source, target).kind === 'changed') throw new TargetExistsError(to);
+  const after = afterOwnMove(target, before);
   await fsyncDir(path.dirname(target));
+  return { before, after };
 }
 
 /** Renames or moves the folder `from` to `to`, never over anything (rename(2) would replace an empty folder). */
@@ -117,14 +123,17 @@ function moveBaseRow(deps: ExecutorDeps, basePath: string | null, to: string): v
 
 export async function moveLocal(action: MoveLocal, deps: ExecutorDeps): Promise<Outcome> {
   if (action.item === 'folder') return renameFolderOnDisk(action, deps);
-  await renameLocalFile(deps, action.from, action.to);
+  const { before, after } = await renameLocalFile(deps, action.from, action.to);
+  deps.renamed?.set(pathKey(action.to), { before, after });
   const cache = deps.index.hashCache(deps.workspaceId);
   deps.index.transaction(() => {
     moveBaseRow(deps, action.basePath, action.to);
     const cached = cache.get(pathKey(action.from));
     if (cached !== undefined) {
       cache.delete(pathKey(action.from));
-      cache.put(pathKey(action.to), cached);
+      // The rename moved the ctime: the entry follows only if it vouched for the file before
+      // (else it keeps the old one, and the file is read again).
+      cache.put(pathKey(action.to), cacheVouches(cached, before) ? { ...cached, ctimeNs: after.ctimeNs } : cached);
     }
   });
   recordActivity(deps, 'moved', action.to, `Moved ${action.from} to ${action.to}`);

@@ -25,6 +25,20 @@ export function recordConflict(index: SyncIndex, workspaceId: string, conflict: 
   index.settings.set(settingOf(workspaceId), [...open.filter((c) => c.copyPath !== conflict.copyPath), conflict]);
 }
 
+/** Forgets the conflict whose copy was at `copyPath` (the copy moved on, or was never made). */
+export function forgetConflict(index: SyncIndex, workspaceId: string, copyPath: string): void {
+  const open = openConflicts(index, workspaceId);
+  const left = open.filter((c) => pathKey(c.copyPath) !== pathKey(copyPath));
+  if (left.length === open.length) return;
+  if (left.length === 0) index.settings.delete(settingOf(workspaceId));
+  else index.settings.set(settingOf(workspaceId), left);
+}
+
+/** Path key of each copy → the file it was made from: the planner's `ownCopies`. */
+export function ownCopies(index: SyncIndex, workspaceId: string): Map<string, string> {
+  return new Map(openConflicts(index, workspaceId).map((c) => [pathKey(c.copyPath), c.path]));
+}
+
 export function openConflicts(index: SyncIndex, workspaceId: string): OpenConflict[] {
   return index.settings.get<OpenConflict[]>(settingOf(workspaceId)) ?? [];
 }

@@ -14,7 +14,7 @@
  * File systems without hard links (FAT, some network shares) get the check and the rename.
  */
 import { linkSync, lstatSync, renameSync, unlinkSync } from 'node:fs';
-import { sameStamp, stampOf, type FileStamp } from '../../local/stamp.js';
+import { sameIgnoringCtime, sameStamp, stampOf, type FileStamp } from '../../local/stamp.js';
 
 export type Placed =
   /** The file is at its name. */
@@ -50,6 +50,8 @@ export function placeAtFreeName(from: string, to: string, hooks: PlaceHooks = {}
  * file is linked to `keep` (a free hidden name beside it) for the moment of the rename.
  */
 export function placeOver(from: string, to: string, seen: FileStamp, keep: string, hooks: PlaceHooks = {}): Placed {
+  // Checked whole before the link moves its ctime: a rewrite that kept size and mtime shows there only.
+  if (!isStill(to, seen)) return { kind: 'changed' };
   try {
     linkSync(to, keep);
   } catch (err) {
@@ -59,8 +61,9 @@ export function placeOver(from: string, to: string, seen: FileStamp, keep: strin
   }
   let before: FileStamp;
   try {
+    // Still the file checked, not one renamed over it since.
     before = stampOf(lstatSync(keep, { bigint: true }));
-    if (!sameStamp(before, seen)) {
+    if (!sameIgnoringCtime(before, seen)) {
       unlinkSync(keep);
       return { kind: 'changed' };
     }
@@ -79,11 +82,16 @@ export function placeOver(from: string, to: string, seen: FileStamp, keep: strin
 }
 
 function checkThenRename(from: string, to: string, seen: FileStamp, hooks: PlaceHooks): Placed {
-  const now = lstatSync(to, { bigint: true, throwIfNoEntry: false });
-  if (now === undefined || !now.isFile() || !sameStamp(stampOf(now), seen)) return { kind: 'changed' };
+  if (!isStill(to, seen)) return { kind: 'changed' };
   hooks.beforeRename?.();
   renameSync(from, to);
   return { kind: 'placed' };
+}
+
+/** Whether `abs` is still the file of stamp `seen`. */
+function isStill(abs: string, seen: FileStamp): boolean {
+  const now = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
+  return now !== undefined && now.isFile() && sameStamp(stampOf(now), seen);
 }
 
 /** Errors of a file system that has no hard links (FAT answers EPERM, SMB and others ENOTSUP). */

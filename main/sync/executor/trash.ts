@@ -1,5 +1,5 @@
 /**
- * Local deletions never unlink (design notes §9): the file goes to the OS trash, or where there
+ * Local deletions never unlink: the file goes to the OS trash, or where there
  * is none (a headless Linux without a home trash), to a dated folder inside the workspace.
  */
 import { lstat, mkdir, rename } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * Uploads (design notes §5, §8): the bytes go to a signed URL, hashed while read; the commit
+ * Uploads: the bytes go to a signed URL, hashed while read; the commit
  * that makes them an asset or a version is conditional and idempotent. The journal keeps the
  * upload key, so an attempt after a crash commits the same key (the service never makes a
  * second version of one key), and the file is re-stated before committing: a file still being
@@ -19,6 +19,7 @@ import { nameOf, parentOf } from '../rel-path.js';
 import { SMALL_TRANSFER_BYTES, type TransferHandle } from '../transfer-queue.js';
 import {
   DONE,
+  afterOurRename,
   deferred,
   lockedBy,
   recordActivity,
@@ -53,7 +54,7 @@ interface UploadState {
 
 export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<Outcome> {
   const abs = await writablePath(deps, action.path);
-  const { local } = action;
+  const local = afterOurRename(deps, action.path, action.local);
   // A new asset needs its folder on the service: known before any byte is sent.
   const folderId = action.kind === 'upload-new' ? remoteFolderId(deps, parentOf(action.path)) : null;
   if (!(await unchangedSince(abs, local))) return stillChanging(action.path);
@@ -81,13 +82,13 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
       // The service hashes what it receives: other bytes than scanned means the file changed.
       if (isServiceError(err) && err.code === 'checksum_mismatch') {
         finishEntry(deps, entry);
-        return stillChanging(action.path);
+        return readOtherBytes(deps, action.path);
       }
       throw err;
     }
     if (sent.hash.checksum !== local.checksum || sent.hash.size !== local.size) {
       finishEntry(deps, entry);
-      return stillChanging(action.path);
+      return readOtherBytes(deps, action.path);
     }
     // Stored bytes are worth a key in the journal: a retry commits them without sending again.
     // A small file has no entry: sending it again on the rare retry costs less than two commits
@@ -96,7 +97,8 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
     key = sent.key;
   }
 
-  // Maestral's DataChangedError: a file written during the upload is not committed.
+  // Maestral's DataChangedError: a file written during the upload is not committed (its ctime
+  // tells, even when the writer gave it back its size and mtime).
   if (!(await unchangedSince(abs, local))) {
     finishEntry(deps, entry);
     return stillChanging(action.path);
@@ -121,6 +123,7 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
     deps.index.hashCache(deps.workspaceId).put(pathKey(action.path), {
       size: local.size,
       mtimeNs: local.mtimeNs,
+      ctimeNs: local.ctimeNs,
       inode: local.inode,
       checksum: local.checksum,
     });
@@ -230,10 +233,11 @@ async function commitVersion(action: UploadVersion, deps: ExecutorDeps, entry: J
 
 /**
  * Another asset with different bytes has the name: the local file steps aside as a conflicted
- * copy (uploaded by the next cycle), and the service's file will be downloaded in its place.
+ * copy (uploaded by the next cycle), and the service's file will be downloaded in its place. A
+ * conflicted copy of ours takes the next free conflicted-copy name of its original.
  */
 async function setAsideAsConflict(action: UploadNew, deps: ExecutorDeps): Promise<Deferred> {
-  const { copyPath: copy } = await moveToConflictCopy(deps, action.path, action.path);
+  const { copyPath: copy } = await moveToConflictCopy(deps, action.copyOf ?? action.path, action.path);
   recordActivity(deps, 'conflict', copy, `Kept ${action.path} as ${copy}: the service has another file with that name`);
   return deferred('another asset with different content has this name', {
     conflict: true,
@@ -288,6 +292,17 @@ async function unchangedSince(abs: string, local: LocalFile): Promise<boolean> {
   return stamp !== undefined && sameStamp(stamp, local);
 }
 
+/**
+ * The file held other bytes than the checksum the plan was made with. That checksum may have
+ * come from the hash cache, whose stamp the file may still match (a write that restored the
+ * mtime, or one within the same clock tick): the entry is dropped, so the next scan reads the
+ * file instead of planning the same upload of bytes it no longer holds, for ever.
+ */
+function readOtherBytes(deps: ExecutorDeps, relPath: string): Deferred {
+  deps.index.hashCache(deps.workspaceId).delete(pathKey(relPath));
+  return stillChanging(relPath);
+}
+
 function stillChanging(relPath: string): Deferred {
   return deferred('the file changed since it was scanned', {
     problem: {
@@ -302,7 +317,7 @@ function stillChanging(relPath: string): Deferred {
 async function sendFile(deps: ExecutorDeps, abs: string, url: string, local: LocalFile, t: TransferHandle): Promise<FileHash> {
   // A small file is read in one call and sent as one buffer: most assets of a design workspace
   // are small, and a stream per file cost more than its bytes.
-  if (local.size <= SMALL_TRANSFER_BYTES) return sendSmallFile(deps, abs, local.path, url, t);
+  if (local.size <= SMALL_TRANSFER_BYTES) return sendSmallFile(deps, abs, local, url, t);
   let reading: HashedReading | undefined;
   // A function, not a stream: each retry of the PUT reads the file afresh.
   const body = (): AsyncIterable<Uint8Array> => {
@@ -317,11 +332,15 @@ async function sendFile(deps: ExecutorDeps, abs: string, url: string, local: Loc
 }
 
 /** The whole file in one buffer: what is hashed is exactly what is sent, however it changes meanwhile. */
-async function sendSmallFile(deps: ExecutorDeps, abs: string, relPath: string, url: string, t: TransferHandle): Promise<FileHash> {
-  const bytes = readSmallFile(abs, relPath);
+async function sendSmallFile(deps: ExecutorDeps, abs: string, local: LocalFile, url: string, t: TransferHandle): Promise<FileHash> {
+  const bytes = readSmallFile(abs, local.path);
+  const read = (): FileHash => ({ checksum: createHash('sha256').update(bytes).digest('hex'), size: bytes.length });
+  // Another size than the scan's is another file: the upload declared the scanned size, and a
+  // service refuses a body longer than declared. Nothing is sent; the caller sees the change.
+  if (bytes.length !== local.size) return read();
   await t.throttle(bytes.length);
   await deps.client.putSignedUpload(url, bytes, { contentType: CONTENT_TYPE, signal: t.signal, onProgress: (n) => t.progress(n) });
-  return { checksum: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
+  return read();
 }
 
 /**

@@ -1,11 +1,13 @@
 /**
  * The headless daemon's transport (`asset-sync sync --ui`): calls are `POST /api/<channel>` with a
- * JSON body, events arrive over one shared `EventSource('/api/events')`. The session token came in
- * the page's URL; the server answered with a cookie, so every later request carries it.
+ * JSON body, events arrive as server-sent events from `GET /api/events`. Every request carries the
+ * page's token in an `Authorization` header (page-token.ts says where the page keeps it), and no
+ * cookie: the event stream is read with `fetch`, since an EventSource can send no header.
  *
  * The daemon can go away under the page (stopped, crashed, killed): the bridge watches the event
  * stream and the calls, and says so through `connection` (see connection.ts).
  */
+import { EventSourceParserStream, type EventSourceMessage } from 'eventsource-parser/stream';
 import type { AssetSyncBridge, Channel, RequestOf, Responses } from '../../../shared/ipc.js';
 import { EVENT_NAMES, type EventName, type UiEvents } from '../../../shared/ui-events.js';
 import type { Connection, ConnectionWatch } from './connection.js';
@@ -14,13 +16,14 @@ import { BridgeFailure } from './errors.js';
 type Listener = (...args: unknown[]) => void;
 
 export interface HttpBridgeOptions {
+  /** The page's access token; null (a page opened without the printed link): every call is refused. */
+  token: string | null;
   /** Where the API lives (default `/api`). */
   apiBase?: string;
   fetch?: typeof fetch;
-  EventSource?: typeof EventSource;
   /** How long the event stream may be down before the page says it is not connected (default 3 s). */
   lostAfterMs?: number;
-  /** How long to wait before opening a stream the server refused (default 2 s, doubling up to 30 s). */
+  /** How long to wait before opening the event stream again (default 2 s, doubling up to 30 s while it fails). */
   reopenAfterMs?: number;
 }
 
@@ -30,16 +33,17 @@ export interface HttpBridge extends AssetSyncBridge {
 
 const MAX_REOPEN_MS = 30_000;
 const UNREACHABLE = 'Asset Sync is not responding. Is it still running?';
+const KNOWN_EVENTS: ReadonlySet<string> = new Set(EVENT_NAMES);
 
-export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
+export function createHttpBridge(options: HttpBridgeOptions): HttpBridge {
   const apiBase = (options.apiBase ?? '/api').replace(/\/$/, '');
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
-  const EventSourceImpl = options.EventSource ?? EventSource;
+  const auth: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
   const lostAfterMs = options.lostAfterMs ?? 3000;
   const firstReopenMs = options.reopenAfterMs ?? 2000;
   const listeners = new Map<EventName, Set<Listener>>();
   const watchers = new Set<(connection: Connection) => void>();
-  let source: EventSource | null = null;
+  let streaming = false;
   let connection: Connection = 'connecting';
   let streamUp = false;
   let unreachable = false;
@@ -61,53 +65,59 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
   }
 
   function openEvents(): void {
-    if (source || reopenTimer || connection === 'expired') return;
-    const opened = new EventSourceImpl(`${apiBase}/events`);
-    source = opened;
-    opened.addEventListener('open', () => {
-      streamUp = true;
-      reopenMs = firstReopenMs;
-      if (lostTimer) clearTimeout(lostTimer);
-      lostTimer = null;
-      // The stream answers only a page the server knows: whatever a call found before is past.
-      unreachable = false;
-      settle(false);
-    });
-    opened.addEventListener('error', () => {
+    if (streaming || reopenTimer || connection === 'expired') return;
+    streaming = true;
+    void readEvents().then((outcome) => {
+      streaming = false;
       streamUp = false;
+      // The daemon no longer knows this page (it restarted with a new token): no stream will open.
+      if (outcome === 'expired') return setConnection('expired');
       // A short blip reconnects before anyone notices; a stream down for longer is a lost daemon.
       lostTimer ??= setTimeout(() => {
         lostTimer = null;
         if (!streamUp) settle(true);
       }, lostAfterMs);
-      // The browser retries a dropped stream by itself, but gives up on one the server refused
-      // (a 401 from a daemon that restarted with a new token): find out why, then try again.
-      if (opened.readyState === EventSourceImpl.CLOSED) {
-        opened.close();
-        source = null;
-        reopenTimer = setTimeout(() => {
-          reopenTimer = null;
-          void probeThenReopen();
-        }, reopenMs);
-        reopenMs = Math.min(reopenMs * 2, MAX_REOPEN_MS);
-      }
+      reopenTimer = setTimeout(() => {
+        reopenTimer = null;
+        openEvents();
+      }, reopenMs);
+      reopenMs = Math.min(reopenMs * 2, MAX_REOPEN_MS);
     });
-    for (const name of EVENT_NAMES) {
-      opened.addEventListener(name, (message) => {
-        const args = decodeEventArgs((message as MessageEvent<string>).data);
-        if (args) for (const listener of listeners.get(name) ?? []) listener(...args);
-      });
-    }
   }
 
-  /** A refused stream: an expired session stays expired; anything else is worth another stream. */
-  async function probeThenReopen(): Promise<void> {
+  /** One event stream, from its request to its end (the daemon gone, or the stream cut). */
+  async function readEvents(): Promise<'ended' | 'expired'> {
+    let response: Response;
     try {
-      await bridge.invoke('getStatus', {});
+      response = await doFetch(`${apiBase}/events`, { headers: { ...auth, accept: 'text/event-stream' }, credentials: 'omit', cache: 'no-store' });
     } catch (_error) {
-      // invoke() has told the connection what it found.
+      return 'ended';
     }
-    openEvents();
+    if (response.status === 401) return 'expired';
+    if (!response.ok || !response.body) {
+      await response.body?.cancel().catch(() => undefined);
+      return 'ended';
+    }
+    streamUp = true;
+    reopenMs = firstReopenMs;
+    if (lostTimer) clearTimeout(lostTimer);
+    lostTimer = null;
+    // The stream answers only a page the server knows: whatever a call found before is past.
+    unreachable = false;
+    settle(false);
+    try {
+      const reader = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
+      for (let read = await reader.read(); !read.done; read = await reader.read()) dispatch(read.value);
+    } catch (_error) {
+      // The stream broke off: the same as its end.
+    }
+    return 'ended';
+  }
+
+  function dispatch(message: EventSourceMessage): void {
+    if (!message.event || !KNOWN_EVENTS.has(message.event)) return;
+    const args = decodeEventArgs(message.data);
+    if (args) for (const listener of listeners.get(message.event as EventName) ?? []) listener(...args);
   }
 
   async function call(channel: Channel, request: unknown): Promise<unknown> {
@@ -115,8 +125,8 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
     try {
       response = await doFetch(`${apiBase}/${channel}`, {
         method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        credentials: 'omit',
+        headers: { ...auth, 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify(request),
       });
     } catch (_error) {

@@ -6,24 +6,23 @@
 import type { AssetSyncBridge } from '../../../preload/api.js';
 import type { ConnectionWatch } from './connection.js';
 import { createHttpBridge } from './http-bridge.js';
+import { takePageToken } from './page-token.js';
 
 /** The bridge, and over HTTP the watch on whether Asset Sync still answers (IPC cannot lose it). */
 export function connectBridge(): { bridge: AssetSyncBridge; connection: ConnectionWatch | null } {
   if (window.assetSync) return { bridge: window.assetSync, connection: null };
-  forgetTokenInAddressBar();
-  const bridge = createHttpBridge();
+  const token = takePageToken({ location: window.location, history: window.history, storage: sessionStorageOrNull() });
+  const bridge = createHttpBridge({ token });
   return { bridge, connection: bridge.connection };
 }
 
-/**
- * The daemon's link carries a one-time `?token=`; the server turned it into a cookie when it served
- * this page. Dropping it from the address bar keeps it out of history, bookmarks and screenshots.
- */
-function forgetTokenInAddressBar(): void {
-  const url = new URL(window.location.href);
-  if (!url.searchParams.has('token')) return;
-  url.searchParams.delete('token');
-  window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
+/** Reading `window.sessionStorage` itself throws where storage is disabled. */
+function sessionStorageOrNull(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch (_error) {
+    return null;
+  }
 }
 
 export { errorMessage, BridgeFailure } from './errors.js';

@@ -8,6 +8,7 @@ import { ScreenHeading } from '../components/ScreenHeading.js';
 import { StateIcon } from '../components/StateIcon.js';
 import { compareNames, fileStateText, fileStateTone, formatBytes, formatDate } from '../format.js';
 import { useServices, useUiState } from '../store/context.js';
+import { openWithConsent } from '../store/open-with-consent.js';
 import { useQuery } from '../store/use-query.js';
 
 export function FilesScreen({ workspaceId, folder }: { workspaceId: string | null; folder: string }) {
@@ -103,7 +104,7 @@ function FileTable({ workspaceId, folder, entries }: { workspaceId: string; fold
   const { outcome, run } = useAction();
   if (entries.length === 0) return <p className="muted">This folder is empty.</p>;
   const sorted = [...entries].sort((a, b) => Number(b.isFolder) - Number(a.isFolder) || compareNames(a.name, b.name));
-  const open = (path: string) => void run(async () => (await bridge.invoke('openFile', { workspaceId, path }), null));
+  const open = (path: string) => void run(async () => (await openWithConsent((runConfirmed) => bridge.invoke('openFile', { workspaceId, path, runConfirmed })), null));
   const reveal = (path: string) => void run(async () => (await bridge.invoke('showInFolder', { workspaceId, path }), null));
   return (
     <>

@@ -7,6 +7,7 @@ import { ScreenHeading } from '../components/ScreenHeading.js';
 import { StateIcon } from '../components/StateIcon.js';
 import { formatDate, overallText, pendingText, pendingTotal, plural, problemTitle, stateText, stateTone } from '../format.js';
 import { useServices, useUiState } from '../store/context.js';
+import { openWithConsent } from '../store/open-with-consent.js';
 import { parentFolder } from '../store/route.js';
 import { TransferList } from './TransferList.js';
 
@@ -140,7 +141,7 @@ function ProblemRow({ problem: p }: { problem: Problem }) {
         {p.kind === 'brake' && <ConfirmDeletions workspaceId={p.workspaceId} run={run} />}
         {path && (
           <>
-            <button type="button" onClick={() => void run(async () => (await bridge.invoke('openFile', { workspaceId: p.workspaceId, path }), null))}>
+            <button type="button" onClick={() => void run(async () => (await openWithConsent((runConfirmed) => bridge.invoke('openFile', { workspaceId: p.workspaceId, path, runConfirmed })), null))}>
               Open
             </button>
             <button type="button" onClick={() => void run(async () => (await bridge.invoke('showInFolder', { workspaceId: p.workspaceId, path }), null))}>

@@ -6,6 +6,7 @@ import { ScreenHeading } from '../components/ScreenHeading.js';
 import { checksumPrefix, formatBytes, formatDate } from '../format.js';
 import { useServices } from '../store/context.js';
 import { openAssetAndShowVersions } from '../store/open-asset.js';
+import { openWithConsent } from '../store/open-with-consent.js';
 import { baseName, parentFolder } from '../store/route.js';
 import { useQuery } from '../store/use-query.js';
 
@@ -102,7 +103,7 @@ function VersionTable({ workspaceId, path, versions, highlight, onChanged }: { w
                       />
                     ) : (
                       <>
-                        <button type="button" aria-label={`Open version ${v.number}`} onClick={() => void run(async () => (await bridge.invoke('openVersion', { workspaceId, path, versionId: v.id }), null))}>
+                        <button type="button" aria-label={`Open version ${v.number}`} onClick={() => void run(async () => (await openWithConsent((runConfirmed) => bridge.invoke('openVersion', { workspaceId, path, versionId: v.id, runConfirmed })), null))}>
                           Open
                         </button>
                         <button

@@ -1,4 +1,5 @@
 import type { AssetSyncBridge } from '../../../shared/ipc.js';
+import { openWithConsent } from './open-with-consent.js';
 import type { Store } from './store.js';
 
 /**
@@ -10,7 +11,7 @@ export async function openAssetAndShowVersions(
   store: Store,
   target: { workspaceId: string; assetId: string; versionId: string | null; name: string },
 ): Promise<string | null> {
-  const { path } = await bridge.invoke('openAsset', { workspaceId: target.workspaceId, assetId: target.assetId });
+  const { path } = await openWithConsent((runConfirmed) => bridge.invoke('openAsset', { workspaceId: target.workspaceId, assetId: target.assetId, runConfirmed }));
   if (path === null) return `${target.name} is not in your synced folders yet.`;
   store.navigate({ view: 'versions', workspaceId: target.workspaceId, path, assetId: target.assetId, versionId: target.versionId });
   return null;
