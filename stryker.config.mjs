@@ -64,22 +64,39 @@ export const GROUPS = {
       'test/hardening/hostile-service.test.ts',
     ],
   },
-  // The UI guard joins the same way once its rewrite lands:
-  // guard: { mutate: ['main/ui-server/guard.ts'], testFiles: ['test/unit/ui-server.test.ts'] },
+  // The headless UI's guard: Host, token in the Authorization header, Origin and Sec-Fetch-Site,
+  // and what the server lets reach the app API (JSON only, a capped body).
+  guard: {
+    mutate: [
+      'main/ui-server/guard.ts',
+      // route() and routeApi(): which checks a request passes before the app API sees it (the
+      // media route's line between them belongs to the media suite); readBody()'s cap.
+      'main/ui-server/server.ts:73-78',
+      'main/ui-server/server.ts:80-120',
+      'main/ui-server/server.ts:149-167',
+    ],
+    testFiles: ['test/unit/ui-server.test.ts', 'test/unit/ui-server-token.test.ts'],
+  },
 };
 
-/** The groups MUTATION_GROUP names (a comma list; all when unset). */
-export function chosenGroups() {
-  const names = (process.env.MUTATION_GROUP ?? Object.keys(GROUPS).join(','))
+/** The names of the groups MUTATION_GROUP chooses (a comma list; all when unset). */
+function chosenNames() {
+  return (process.env.MUTATION_GROUP ?? Object.keys(GROUPS).join(','))
     .split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '');
-  return names.map((name) => {
+}
+
+/** The groups MUTATION_GROUP names. */
+export function chosenGroups() {
+  return chosenNames().map((name) => {
     const group = GROUPS[name];
     if (group === undefined) throw new Error(`MUTATION_GROUP: no group "${name}" (groups: ${Object.keys(GROUPS).join(', ')})`);
     return group;
   });
 }
+
+const runName = chosenNames().join('+');
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -96,8 +113,11 @@ export default {
   timeoutMS: 30_000,
   dryRunTimeoutMinutes: 20,
   reporters: ['clear-text', 'progress', 'html', 'json'],
-  htmlReporter: { fileName: 'reports/mutation/index.html' },
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  // One report and one incremental record per choice of groups: running one group keeps
+  // another's results, and `-- --incremental` tests again only the mutants whose code or tests changed.
+  htmlReporter: { fileName: `reports/mutation/${runName}.html` },
+  jsonReporter: { fileName: `reports/mutation/${runName}.json` },
+  incrementalFile: `reports/mutation/${runName}.incremental.json`,
   thresholds: { high: 90, low: 80, break: null },
   ignorePatterns: ['dist', 'renderer/dist', 'reports', 'bench/data', 'bench/results', '.bench', 'release', 'out', 'coverage'],
   tempDirName: '.stryker-tmp',
