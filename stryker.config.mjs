@@ -46,7 +46,7 @@ export const GROUPS = {
   // Uploads: the file is checked again after its bytes were sent, before the commit.
   uploads: {
     mutate: ['main/sync/executor/upload.ts'],
-    testFiles: ['test/integration/executor-upload.test.ts', 'test/hardening/changing-files.test.ts'],
+    testFiles: ['test/integration/executor-upload.test.ts', 'test/integration/executor-recovery.test.ts', 'test/hardening/changing-files.test.ts'],
   },
   // The bearer token goes to the API origin only; signed URLs and their redirects get none.
   tokens: {
@@ -71,9 +71,9 @@ export const GROUPS = {
       'main/ui-server/guard.ts',
       // route() and routeApi(): which checks a request passes before the app API sees it (the
       // media route's line between them belongs to the media suite); readBody()'s cap.
-      'main/ui-server/server.ts:73-78',
-      'main/ui-server/server.ts:80-120',
-      'main/ui-server/server.ts:149-167',
+      'main/ui-server/server.ts:73-77',
+      'main/ui-server/server.ts:80-121',
+      'main/ui-server/server.ts:150-167',
     ],
     testFiles: ['test/unit/ui-server.test.ts', 'test/unit/ui-server-token.test.ts'],
   },

@@ -212,7 +212,12 @@ describe('startUiServer', () => {
       const error = JSON.parse(res.body) as { code: string; message: string };
       expect(error.message, error.code).toMatch(/^[A-Z].{10,}\.$/);
     }
-    for (const res of [await send(server, '/', { headers: { host: `evil.example:${server.port}` } }), await send(server, '/nothing-here.js', { headers: { host: host() } })]) {
+    const pages = [
+      await send(server, '/', { headers: { host: `evil.example:${server.port}` } }),
+      await send(server, '/nothing-here.js', { headers: { host: host() } }),
+      await send(server, '/', { method: 'DELETE', headers: { host: host() } }),
+    ];
+    for (const res of pages) {
       expect(res.body, String(res.status)).toMatch(/^[A-Z].{5,}\.$/);
     }
   });
