@@ -5,7 +5,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pathKey } from '../../main/local/paths.js';
-import { ServiceClient, type UploadBody, type UploadOptions, type UploadResult } from '../../main/service-client/index.js';
+import { ServiceClient, ServiceError, type UploadBody, type UploadOptions, type UploadResult } from '../../main/service-client/index.js';
 import type { UploadNew, UploadVersion } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
 import type { LocalFile } from '../../main/sync/model.js';
@@ -177,6 +177,62 @@ describe('upload', () => {
     expect(h.index.base.getFile(h.ws, name)).toBeUndefined();
     expect(cache.get(pathKey(name))).toBeUndefined();
     expect(h.index.journal.open(h.ws)).toEqual([]);
+  });
+
+  // A file over 1 MiB keeps its upload key in the journal once its bytes are stored: when the
+  // commit fails (the service out of reach), the next attempt commits them without sending again.
+  it.each(['new', 'version'] as const)('commits the stored bytes of a large %s upload after a failed commit, without sending them again', async (target) => {
+    h = await world.setUp();
+    const puts: string[] = [];
+    class FlakyCommit extends ServiceClient {
+      failCommit = true;
+      override async putSignedUpload(url: string, body: UploadBody, options?: UploadOptions): Promise<UploadResult> {
+        puts.push(url);
+        return super.putSignedUpload(url, body, options);
+      }
+      override createAsset(...args: Parameters<ServiceClient['createAsset']>): ReturnType<ServiceClient['createAsset']> {
+        return this.failCommit ? Promise.reject(new ServiceError({ kind: 'network', message: 'connection reset' })) : super.createAsset(...args);
+      }
+      override createVersion(...args: Parameters<ServiceClient['createVersion']>): ReturnType<ServiceClient['createVersion']> {
+        return this.failCommit ? Promise.reject(new ServiceError({ kind: 'network', message: 'connection reset' })) : super.createVersion(...args);
+      }
+    }
+    const client = new FlakyCommit(clientOptions(world.service, h.demo.accountId, h.demo.user));
+    const asset = target === 'version' ? await putAsset(h.client, h.ws, { name: 'master.mov', bytes: Buffer.from('v1') }) : undefined;
+    const local = await writeLocal(h.root, 'master.mov', bytesOf(2 * 1024 * 1024 + 1, 'take 3'));
+    const action = asset ? uploadVersion(local, asset.id, asset.current_version_id) : uploadNew(local);
+
+    const first = await executePlan([action], h.depsWith({ client }));
+
+    expect(first.uploaded).toBe(0);
+    expect(puts).toHaveLength(1);
+    const [entry, ...others] = h.index.journal.open(h.ws);
+    expect(others).toEqual([]);
+    expect(entry).toMatchObject({
+      kind: 'upload',
+      path: 'master.mov',
+      assetId: asset?.id ?? null,
+      state: {
+        target,
+        checksum: local.checksum,
+        size: local.size,
+        uploadKey: expect.any(String),
+        uploaded: true,
+        ...(asset ? { parentVersionId: asset.current_version_id } : {}),
+      },
+    });
+
+    client.failCommit = false;
+    const second = await executePlan([action], h.depsWith({ client }));
+
+    expect(second).toMatchObject({ uploaded: 1, failed: [] });
+    expect(puts).toHaveLength(1);
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+    const row = h.index.base.getFile(h.ws, 'master.mov');
+    expect(row).toMatchObject({ checksum: local.checksum, size: local.size });
+    const versions = await h.client.listVersions(h.ws, row?.assetId ?? '');
+    expect(versions[0]).toMatchObject({ id: row?.versionId, checksum: local.checksum });
+    await client.close();
   });
 
   // UploadNew.revive: the file was synced with an asset someone deleted on the service while it
