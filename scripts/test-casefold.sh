@@ -7,34 +7,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 skip() { echo "test:casefold skipped: $*"; exit 0; }
-[ "$(id -u)" = 0 ] || skip "needs root (losetup and mount)"
-[ -e /dev/fuse ] || skip "no /dev/fuse"
-if ! command -v mount.exfat-fuse >/dev/null || ! command -v mkfs.exfat >/dev/null; then
-  export DEBIAN_FRONTEND=noninteractive
-  { apt-get install -y exfat-fuse exfatprogs >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y exfat-fuse exfatprogs >/dev/null; }; } \
-    || skip "could not install exfat-fuse and exfatprogs"
-fi
-
-work=$(mktemp -d)
-mnt="$work/mnt"
-loop=""
-cleanup() {
-  mountpoint -q "$mnt" && umount "$mnt" || true
-  [ -n "$loop" ] && losetup -d "$loop" || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-mkdir "$mnt"
-truncate -s 2G "$work/disk.img"
-mkfs.exfat "$work/disk.img" >/dev/null
-loop=$(losetup -f --show "$work/disk.img" 2>/dev/null) || skip "no free loop device"
-mount.exfat-fuse "$loop" "$mnt" >/dev/null 2>&1 || skip "mount.exfat-fuse failed"
+. scripts/exfat.sh
+mount_exfat 2G || skip "$EXFAT_WHY"
+mnt="$EXFAT_MNT"
 
 if [ "${1:-}" = "--all" ]; then
   # The whole integration suite (about 2.5 min): how the engine fares on a FAT-family drive.
   echo "test:casefold: the whole integration suite on exFAT at $mnt"
   TMPDIR="$mnt" npx vitest run test/integration
 else
-  echo "test:casefold: case-only renames and names on exFAT at $mnt"
-  TMPDIR="$mnt" npx vitest run test/integration/executor-folder-case.test.ts test/integration/engine-folder-case.test.ts test/integration/engine-names.test.ts
+  echo "test:casefold: case-only renames, names and placing files without hard links on exFAT at $mnt"
+  TMPDIR="$mnt" npx vitest run test/integration/executor-folder-case.test.ts test/integration/engine-folder-case.test.ts test/integration/engine-names.test.ts test/unit/place-file.test.ts
 fi

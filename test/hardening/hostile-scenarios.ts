@@ -2,14 +2,18 @@
  * Generated hostile answers for the fake service: a benign baseline a device first syncs, then
  * a scenario that breaks one or more endpoints (wrong types, lying sizes, names that try to
  * leave the root, broken trees, bytes that do not match their checksum, redirects anywhere).
+ * The signed URLs name a blob origin apart from the API origin, and redirects lead to a third:
+ * the bearer token and the API secret must reach neither.
  */
 import fc from 'fast-check';
 import { bytesFor, sha256 } from '../helpers/engine.js';
-import { json, notFound, raw, redirect, type HostileScript, type Reply } from './hostile-server.js';
+import { json, notFound, raw, redirect, type HostileScript, type Origin, type Reply } from './hostile-server.js';
 
 export const ACCOUNT_ID = 'acct-hostile';
 export const WORKSPACE_ID = 'ws-hostile';
 export const CREDENTIALS = { key: 'ak_hostile_key', secret: 'sk_hostile_secret' };
+/** The bearer token the API origin grants when its answer is not itself the hostile part. */
+export const TOKEN = 'tok-hostile-0123456789';
 export const WORKSPACE_NAME = 'Hostile Workspace';
 
 export type BlobMode =
@@ -17,9 +21,13 @@ export type BlobMode =
   | 'ok-302'
   | 'redirect-elsewhere'
   | 'wrong-bytes'
+  | 'wrong-bytes-etag'
+  | 'flipped-byte'
+  | 'elsewhere-wrong-bytes'
   | 'longer'
   | 'shorter'
   | 'cut'
+  | 'cut-once'
   | 'etag-lie'
   | 'redirect-file'
   | 'url-file'
@@ -61,7 +69,7 @@ export interface Scenario {
   workspace: 'ok' | { name: string } | Reply;
   /** The remote tree after the baseline: a hostile listing, or an answer that is none. */
   listing: Listing | Reply;
-  /** How the device learns it: a restart (full listing) or the changes feed of a running engine. */
+  /** How the device learns it: a restart whose cursor has expired (a full listing), or the changes feed of a running engine. */
   via: 'hierarchy' | { feed: FeedMode };
 }
 
@@ -79,6 +87,40 @@ const DEEP_LEVELS = 10_000;
 const BASE_SEQUENCE = 10;
 
 // --- names -----------------------------------------------------------------------------------
+
+/**
+ * Names that leave their folder only once joined to its path (a check of the first segment or
+ * of a leading "../" lets them through), with either separator, with NUL, with look-alikes of
+ * the separators, and with the trailing dots and spaces Windows drops. None climbs more than
+ * five levels: the test keeps five empty levels above the sync root and walks them.
+ */
+export const ESCAPING_NAMES = [
+  'x/../../../f',
+  'x/../../../../../f',
+  'a\\..\\..\\f',
+  '..\\..\\..\\f',
+  'a/./../../../f',
+  'x/y/../../../../f',
+  'x/../../..',
+  'x/..',
+  'x/../../../f.',
+  'x/../../../f ',
+  'x/.. /../../f',
+  '... ',
+  'a\u0000/../../../f',
+  `x/../../../${'f'.repeat(300)}`,
+  'x\u2215..\u2215..\u2215..\u2215f',
+  'x\uFF0F..\uFF0F..\uFF0F..\uFF0Ff',
+  'x\uFF3C..\uFF3C..\uFF3C..\uFF3Cf',
+  '\uFF0E\uFF0E/\uFF0E\uFF0E/f',
+  '\u2024\u2024/\u2024\u2024/f',
+];
+/**
+ * Escaping names whose safe form the default ignore rules keep off every device ("._*", macOS's
+ * AppleDouble files): never given to a synced file, which would leave this device's view (as if
+ * deleted here) by design.
+ */
+export const IGNORED_ESCAPING_NAMES = ['./../f', './../../../f', '.\\..\\..\\f'];
 
 const HOSTILE_NAMES = [
   '..',
@@ -115,6 +157,7 @@ const HOSTILE_NAMES = [
   'Notes.TXT',
   'notes.txt',
   'Docs',
+  ...ESCAPING_NAMES,
 ];
 
 /** A 600 KB name of dots and spaces that does not end in one (a regex's worst case). */
@@ -205,6 +248,9 @@ const blobArb: fc.Arbitrary<BlobMode> = fc.oneof(
   {
     arbitrary: fc.constantFrom<BlobMode>(
       'wrong-bytes',
+      'wrong-bytes-etag',
+      'flipped-byte',
+      'elsewhere-wrong-bytes',
       'longer',
       'shorter',
       'cut',
@@ -314,6 +360,21 @@ export const KNOWN_HOSTILE: Scenario[] = [
   // A feed that never moves on: an endless loop.
   { ...OK_START, listing: listingOf({}), via: { feed: 'stuck' } },
   { ...OK_START, listing: listingOf({}), via: { feed: 'backwards' } },
+  // Names that leave their folder only once joined, as files and as folders: the ignore
+  // matcher stops a leading "../", nothing but the name checks stops these.
+  {
+    ...OK_START,
+    listing: listingOf({
+      folders: ESCAPING_NAMES.map((name, i) => ({ id: `f-esc-${i}`, parentId: i % 2 === 0 ? null : 'f-docs', name })),
+      assets: ESCAPING_NAMES.flatMap((name, i) => [newAsset({ id: `a-esc-${i}`, name, folderId: i % 3 === 0 ? 'f-docs' : null }), newAsset({ id: `a-in-${i}`, name: 'in.txt', folderId: `f-esc-${i}` })]),
+    }),
+    via: 'hierarchy',
+  },
+  { ...OK_START, listing: listingOf({ assets: [...ESCAPING_NAMES, ...IGNORED_ESCAPING_NAMES].map((name, i) => newAsset({ id: `a-esc-${i}`, name })) }), via: { feed: 'paged' } },
+  // Wrong bytes under an honest checksum and size (and ETag): only the hash of what arrived tells.
+  ...(['wrong-bytes', 'wrong-bytes-etag', 'flipped-byte', 'elsewhere-wrong-bytes'] as const).map(
+    (blob): Scenario => ({ ...OK_START, listing: listingOf({ assets: [newAsset({ blob }), newAsset({ id: 'a-2', name: 'logo.bin', versionId: 'v-2', blob })] }), via: { feed: 'page' } }),
+  ),
   // JSON nested 10,000 deep: a RangeError instead of a ServiceError.
   { ...OK_START, user: raw(`{"id":"u","invited_by_user":${deepObject('invited_by_user', 10_000)}}`), listing: listingOf({}), via: 'hierarchy' },
   { ...OK_START, token: raw(`{"error":{"code":"forbidden","message":"no","details":${deepObject('a', 10_000)}}}`, 403), listing: listingOf({}), via: 'hierarchy' },
@@ -399,7 +460,8 @@ export function listedChecksums(scenario: Scenario): Set<string> {
 }
 
 interface ScriptContext {
-  mainUrl: string;
+  apiUrl: string;
+  blobUrl: string;
   otherUrl: string;
   /** A file outside the root that a `file://` URL points at. */
   canary: string;
@@ -407,26 +469,52 @@ interface ScriptContext {
 
 const blobName = (a: AssetSpec): string => `${a.id}--${a.versionId}`;
 
-function blobReply(a: AssetSpec, server: 'main' | 'other', ctx: ScriptContext): Reply {
+/** Other bytes of the same length: a whole other blob, or one byte changed. */
+const wrongBytes = (a: AssetSpec): Buffer => bytesFor(`evil ${a.id} ${a.versionId} ${a.seed}`, a.size);
+function flipped(bytes: Buffer): Buffer {
+  const out = Buffer.from(bytes);
+  const at = Math.floor(out.length / 2);
+  if (out.length > 0) out[at] = (out[at] ?? 0) ^ 0x01;
+  return out;
+}
+
+/**
+ * What an origin serves for a blob. The API origin serves none: a client that asks it for one
+ * followed no URL the service gave. The "other" origin serves what a redirect sent it for.
+ */
+function blobReply(a: AssetSpec, origin: Origin, ctx: ScriptContext, served: number): Reply {
+  if (origin === 'api') return notFound();
   const bytes = intendedBytes(a);
-  const etag = { etag: `"${sha256(bytes)}"`, 'content-type': 'application/octet-stream' };
+  const octets = { 'content-type': 'application/octet-stream' };
+  // An honest ETag: the checksum the listing announces for these bytes.
+  const etag = { ...octets, etag: `"${sha256(bytes)}"` };
+  const elsewhere = `${ctx.otherUrl}/blob/${encodeURIComponent(blobName(a))}`;
   switch (a.blob) {
     case 'redirect-elsewhere':
-      return server === 'main' ? redirect(`${ctx.otherUrl}/blob/${encodeURIComponent(blobName(a))}`) : { headers: etag, body: bytes };
+      return origin === 'blob' ? redirect(elsewhere) : { headers: etag, body: bytes };
+    case 'elsewhere-wrong-bytes':
+      return origin === 'blob' ? redirect(elsewhere, 307) : { headers: etag, body: wrongBytes(a) };
     case 'redirect-file':
       return redirect(`file://${ctx.canary}`);
     case 'redirect-closed':
       return redirect('http://127.0.0.1:1/blob/nowhere');
     case 'redirect-loop':
-      return redirect(`${ctx.mainUrl}/blob/${encodeURIComponent(blobName(a))}`);
+      return redirect(`${ctx.blobUrl}/blob/${encodeURIComponent(blobName(a))}`);
     case 'wrong-bytes':
-      return { headers: { 'content-type': 'application/octet-stream' }, body: bytesFor(`evil ${a.seed}`, a.size) };
+      return { headers: octets, body: wrongBytes(a) };
+    case 'wrong-bytes-etag':
+      return { headers: etag, body: wrongBytes(a) };
+    case 'flipped-byte':
+      return { headers: etag, body: flipped(bytes) };
     case 'longer':
       return { headers: etag, body: Buffer.concat([bytes, Buffer.from('and some more bytes')]) };
     case 'shorter':
       return { headers: etag, body: bytes.subarray(0, Math.floor(a.size / 2)) };
     case 'cut':
       return { headers: etag, body: bytes, cutAfter: Math.floor(a.size / 2) };
+    case 'cut-once':
+      // Like any origin of this server, it ignores Range: a resume gets the whole body again.
+      return served === 0 ? { headers: etag, body: bytes, cutAfter: Math.floor(a.size / 2) } : { headers: etag, body: bytes };
     case 'etag-lie':
       return { headers: { ...etag, etag: `"${sha256('something else')}"` }, body: bytes };
     default:
@@ -435,7 +523,7 @@ function blobReply(a: AssetSpec, server: 'main' | 'other', ctx: ScriptContext): 
 }
 
 function downloadReply(a: AssetSpec, ctx: ScriptContext): Reply {
-  const url = `${ctx.mainUrl}/blob/${encodeURIComponent(blobName(a))}`;
+  const url = `${ctx.blobUrl}/blob/${encodeURIComponent(blobName(a))}`;
   switch (a.blob) {
     case 'ok-302':
       return redirect(url);
@@ -479,6 +567,7 @@ export function scriptFor(scenario: Scenario | null, ctx: ScriptContext): Hostil
   const { folders, assets } = items(listing);
   const byBlob = new Map(assets.map((a) => [blobName(a), a]));
   const byAsset = new Map(assets.map((a) => [a.id, a]));
+  const served = new Map<string, number>();
   const sequence = scenario === null ? BASE_SEQUENCE : BASE_SEQUENCE + folders.length + assets.length;
   const hierarchy = (): Reply =>
     scenario !== null && isReply(scenario.listing)
@@ -491,7 +580,7 @@ export function scriptFor(scenario: Scenario | null, ctx: ScriptContext): Hostil
         });
   const pick = (value: 'ok' | Reply | undefined, ok: () => Reply): Reply => (value === undefined || value === 'ok' ? ok() : value);
   return {
-    token: () => pick(scenario?.token, () => json('tok-hostile-0123456789')),
+    token: () => pick(scenario?.token, () => json(TOKEN)),
     user: () => pick(scenario?.user, () => json({ id: 'user-hostile', email: 'someone@example.com' })),
     workspaces: () => {
       const w = scenario?.workspace;
@@ -504,7 +593,8 @@ export function scriptFor(scenario: Scenario | null, ctx: ScriptContext): Hostil
       if (scenario === null || since >= BASE_SEQUENCE + folders.length + assets.length) {
         return json({ sequence: Math.max(since, sequence), has_more: false, changes: [] });
       }
-      if (scenario.via === 'hierarchy') return json({ sequence, has_more: false, changes: [] });
+      // A restart resumes from the tree its index kept: an expired cursor makes it list in full.
+      if (scenario.via === 'hierarchy') return json({ error: { code: 'cursor_expired', message: 'list the workspace again' } }, 410);
       if (isReply(scenario.listing)) return scenario.listing;
       return feedReply(scenario.via.feed, since, folders, assets);
     },
@@ -512,9 +602,12 @@ export function scriptFor(scenario: Scenario | null, ctx: ScriptContext): Hostil
       const a = byAsset.get(assetId);
       return a ? downloadReply(a, ctx) : notFound();
     },
-    blob: (name, server) => {
+    blob: (name, origin) => {
       const a = byBlob.get(name);
-      return a ? blobReply(a, server, ctx) : notFound();
+      if (a === undefined) return notFound();
+      const times = served.get(name) ?? 0;
+      served.set(name, times + 1);
+      return blobReply(a, origin, ctx, times);
     },
   };
 }

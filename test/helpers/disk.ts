@@ -1,5 +1,5 @@
 /** What the disk under the OS temp folder (where tests put their folders) can do. */
-import { existsSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -30,6 +30,20 @@ export const symlinkDisk = ((): boolean => {
     removeTreeSync(dir);
   }
 })();
+
+/** Whether the disk holding `parent` makes hard links (FAT and exFAT drives do not). */
+export function hardLinkDisk(parent: string): boolean {
+  const dir = mkdtempSync(path.join(parent, 'hardlink-probe-'));
+  try {
+    writeFileSync(path.join(dir, 'a'), '');
+    linkSync(path.join(dir, 'a'), path.join(dir, 'b'));
+    return true;
+  } catch {
+    return false;
+  } finally {
+    removeTreeSync(dir);
+  }
+}
 
 /**
  * The folder the `trash` package moves files under `dir` to, by the freedesktop rules it follows:

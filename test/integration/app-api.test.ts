@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AssetReview } from '../helpers/served.js';
-import type { EngineStatus } from '../../shared/engine.js';
 import type { FileEntry, ReviewItem, VersionInfo } from '../../shared/ipc.js';
 import { AppApi } from '../../main/app-api/index.js';
 import type { AppHooks } from '../../main/app-api/hooks.js';

@@ -9,7 +9,7 @@ import { DIRECT_IO_MIN_BYTES, directStart } from '../../main/sync/executor/direc
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
 import type { RemoteFile } from '../../main/sync/model.js';
 import type { FaultOptions } from '../../service/index.js';
-import { bytesOf, clientOptions, putAsset, remoteFileOf, executorWorld, sha256, type Harness } from './executor-fixture.js';
+import { bytesOf, clientOptions, putAsset, putVersion, remoteFileOf, executorWorld, sha256, type Harness } from './executor-fixture.js';
 
 /** The real client, noting where each download started (to see a `Range` resume), and how it was read. */
 class RangeRecordingClient extends ServiceClient {
@@ -75,7 +75,7 @@ describe('download', () => {
     expect(await tempFiles(path.join(h.root, 'Brand'))).toEqual([]);
     expect(h.index.journal.open(h.ws)).toEqual([]);
     expect(h.suppressed).toContain('Brand/hero.psd');
-    expect(h.activity.map((a) => a.kind)).toContain('downloaded');
+    expect(h.activity.map((a) => [a.kind, a.message])).toContainEqual(['downloaded', 'Downloaded Brand/hero.psd (version 1)']);
   });
 
   /** A file on the service whose first download is cut off mid-body (the truncate fault). */
@@ -92,6 +92,17 @@ describe('download', () => {
     expect(first.failed.map((f) => f.path)).toEqual([name]);
     expect(existsSync(path.join(h.root, name))).toBe(false);
     return { bytes, remote, client, deps };
+  }
+
+  /** A file on the service, and a temp file for it that the journal names (what a crash leaves behind). */
+  async function journalledTemp(name: string, bytes: Buffer, held: Buffer) {
+    h = await world.setUp();
+    const asset = await putAsset(h.colleague, h.ws, { name, bytes });
+    const remote = await remoteFileOf(h.client, h.ws, asset.id, name);
+    const tempPath = '.assetsync-0123456789abcdef.part';
+    await writeFile(path.join(h.root, tempPath), held);
+    h.index.journal.begin({ workspaceId: h.ws, kind: 'download', path: name, assetId: asset.id, state: { tempPath, checksum: remote.checksum } });
+    return { remote, tempPath };
   }
 
   // Below DIRECT_IO_MIN_BYTES the body goes through the page cache; above, it is written with
@@ -118,6 +129,23 @@ describe('download', () => {
     expect(sha256(await readFile(path.join(h.root, name)))).toBe(sha256(bytes));
     expect(await tempFiles(h.root)).toEqual([]);
     expect(h.index.errors.get(h.ws, name)).toBeUndefined();
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+    await client.close();
+  });
+
+  it('starts over when the file got a new version after its download was cut off, never finishing one with the other\'s bytes', async () => {
+    const { remote: first, client, deps } = await cutOffOnce('cut.mov', 1_500_000);
+    const newer = bytesOf(1_500_000, 'cut.mov, version 2');
+    await putVersion(h.colleague, h.ws, first.assetId, newer, first.versionId);
+    const second = await remoteFileOf(h.client, h.ws, first.assetId, 'cut.mov');
+
+    const result = await executePlan([download(second)], deps);
+
+    expect(result).toMatchObject({ downloaded: 1, failed: [] });
+    expect(client.starts).toEqual([0, 0]);
+    expect(sha256(await readFile(path.join(h.root, 'cut.mov')))).toBe(sha256(newer));
+    expect(await tempFiles(h.root)).toEqual([]);
+    expect(h.index.journal.open(h.ws)).toEqual([]);
     await client.close();
   });
 
@@ -149,13 +177,8 @@ describe('download', () => {
   });
 
   it('resumes from a temp file the journal names, asking only for the rest', async () => {
-    h = await world.setUp();
     const bytes = bytesOf(100_000, 'poster');
-    const asset = await putAsset(h.colleague, h.ws, { name: 'poster.indd', bytes });
-    const remote = await remoteFileOf(h.client, h.ws, asset.id, 'poster.indd');
-    const tempPath = '.assetsync-0123456789abcdef.part';
-    await writeFile(path.join(h.root, tempPath), bytes.subarray(0, 50_000));
-    h.index.journal.begin({ workspaceId: h.ws, kind: 'download', path: 'poster.indd', assetId: asset.id, state: { tempPath, checksum: remote.checksum } });
+    const { remote, tempPath } = await journalledTemp('poster.indd', bytes, bytes.subarray(0, 50_000));
     const client = recordingClient();
 
     const result = await executePlan([download(remote)], h.depsWith({ client }));
@@ -167,17 +190,40 @@ describe('download', () => {
     await client.close();
   });
 
+  it('places a download a crash stopped after its last byte without asking for the bytes again', async () => {
+    const bytes = bytesOf(1_200_000, 'storyboard');
+    const { remote } = await journalledTemp('storyboard.pdf', bytes, bytes);
+    const client = recordingClient();
+
+    const result = await executePlan([download(remote)], h.depsWith({ client }));
+
+    expect(result).toMatchObject({ downloaded: 1, failed: [] });
+    expect(client.starts).toEqual([]);
+    expect(await readFile(path.join(h.root, 'storyboard.pdf'))).toEqual(bytes);
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+    await client.close();
+  });
+
+  it('starts over from a temp file longer than the file it is for', async () => {
+    const bytes = bytesOf(1_200_000, 'moodboard');
+    const { remote } = await journalledTemp('moodboard.psd', bytes, Buffer.concat([bytes, Buffer.from('and more')]));
+    const client = recordingClient();
+
+    const result = await executePlan([download(remote)], h.depsWith({ client }));
+
+    expect(result).toMatchObject({ downloaded: 1, failed: [] });
+    expect(client.starts).toEqual([0]);
+    expect(await readFile(path.join(h.root, 'moodboard.psd'))).toEqual(bytes);
+    expect(await tempFiles(h.root)).toEqual([]);
+    await client.close();
+  });
+
   it.each([
     [100_000, 'through the page cache'],
     [DIRECT_IO_MIN_BYTES + 100_000, 'written directly'],
   ])('throws away a resumed temp file whose bytes do not hash right, and leaves the target untouched (%i bytes, %s)', async (size) => {
-    h = await world.setUp();
     const bytes = bytesOf(size, 'flyer');
-    const asset = await putAsset(h.colleague, h.ws, { name: 'flyer.ai', bytes });
-    const remote = await remoteFileOf(h.client, h.ws, asset.id, 'flyer.ai');
-    const tempPath = '.assetsync-00000000000000aa.part';
-    await writeFile(path.join(h.root, tempPath), Buffer.alloc(size / 2, 7));
-    h.index.journal.begin({ workspaceId: h.ws, kind: 'download', path: 'flyer.ai', assetId: asset.id, state: { tempPath, checksum: remote.checksum } });
+    const { remote } = await journalledTemp('flyer.ai', bytes, Buffer.alloc(size / 2, 7));
 
     const result = await executePlan([download(remote)], h.deps);
 
@@ -226,6 +272,10 @@ describe('download', () => {
       ['unstable', 'brief.md'],
       ['unstable', 'new.md'],
     ]);
+    expect(h.problems.find((p) => p.path === 'brief.md')).toMatchObject({
+      message: '"brief.md" changed on disk while its new version was downloading: it was not overwritten',
+      hint: 'Nothing to do: the next sync compares both versions again.',
+    });
     expect(h.index.journal.open(h.ws)).toEqual([]);
   });
 
@@ -245,6 +295,7 @@ describe('download', () => {
     expect(copies).toHaveLength(1);
     expect(await readFile(path.join(h.root, copies[0] as string), 'utf8')).toBe('version 1 and my edit');
     expect(h.problems.map((p) => [p.kind, p.path])).toEqual([['conflict', 'brief.md']]);
+    expect(h.activity.filter((a) => a.kind === 'conflict').map((a) => a.message)).toEqual([`brief.md was saved while its new version was put in place: your edit is kept as ${copies[0]}`]);
     expect(await tempFiles(h.root)).toEqual([]);
 
     // And a new file saved where a download lands for the first time.

@@ -59,6 +59,18 @@ describe('executePlan', () => {
     expect(await readdir(h.outside)).toEqual([]);
   });
 
+  it('creates the folders a download needs that are missing on disk, inside the root', async () => {
+    h = await world.setUp();
+    const asset = await putAsset(h.colleague, h.ws, { name: 'x.bin', bytes: Buffer.from('payload') });
+    const remote = await remoteFileOf(h.client, h.ws, asset.id, 'x.bin');
+    // The folders were removed (or never made) between the plan and the download.
+    const result = await executePlan([download(remote, 'Gone/Deeper/x.bin')], h.deps);
+
+    expect(result).toMatchObject({ downloaded: 1, failed: [] });
+    expect(await readFile(path.join(h.root, 'Gone', 'Deeper', 'x.bin'), 'utf8')).toBe('payload');
+    expect(await readdir(h.outside)).toEqual([]);
+  });
+
   it('goes on after a failing action, records its error with a retry time, and clears it on success', async () => {
     h = await world.setUp();
     const good = await putAsset(h.colleague, h.ws, { name: 'good.bin', bytes: bytesOf(10_000, 'good') });

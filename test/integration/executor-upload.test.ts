@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ServiceClient, type UploadBody, type UploadOptions, type UploadResult } from '../../main/service-client/index.js';
+import { pathKey } from '../../main/local/paths.js';
+import { ServiceClient, ServiceError, type UploadBody, type UploadOptions, type UploadResult } from '../../main/service-client/index.js';
 import type { UploadNew, UploadVersion } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
 import type { LocalFile } from '../../main/sync/model.js';
@@ -150,12 +151,17 @@ describe('upload', () => {
 
   // The same size: the service refuses bytes whose checksum is not the signed one. Larger: the
   // upload declared the scanned size, and the client does not send a body longer than that.
+  // A file over 1 MiB is streamed and hashed on the way, and has a journal entry.
   it.each([
-    ['rewritten', 'story-01.png', 30_000],
-    ['grown', 'story-02.png', 30_001],
-  ])('does not commit a file %s while its upload waited in the queue', async (_how, name, newSize) => {
+    ['rewritten', 'story-01.png', 30_000, 30_000],
+    ['grown', 'story-02.png', 30_000, 30_001],
+    ['rewritten, streamed', 'master.mov', 3 * 1024 * 1024, 3 * 1024 * 1024],
+  ])('does not commit a file %s while its upload waited in the queue, and forgets its cached hash', async (_how, name, size, newSize) => {
     h = await world.setUp();
-    const local = await writeLocal(h.root, name, bytesOf(30_000, 'first'));
+    const local = await writeLocal(h.root, name, bytesOf(size, 'first'));
+    // The hash the scan may have taken from the cache: the file no longer holds those bytes.
+    const cache = h.index.hashCache(h.ws);
+    cache.put(pathKey(name), { size: local.size, mtimeNs: local.mtimeNs, ctimeNs: local.ctimeNs, inode: local.inode, checksum: local.checksum });
     h.queue.pause();
     const queued = once(h.queue, 'progress');
     const running = executePlan([uploadNew(local)], h.deps);
@@ -169,6 +175,117 @@ describe('upload', () => {
     expect(h.problems).toEqual([expect.objectContaining({ kind: 'unstable', path: name })]);
     expect(await assetsNamed(h, name)).toEqual([]);
     expect(h.index.base.getFile(h.ws, name)).toBeUndefined();
+    expect(cache.get(pathKey(name))).toBeUndefined();
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+  });
+
+  // A file over 1 MiB keeps its upload key in the journal once its bytes are stored: when the
+  // commit fails (the service out of reach), the next attempt commits them without sending again.
+  it.each(['new', 'version'] as const)('commits the stored bytes of a large %s upload after a failed commit, without sending them again', async (target) => {
+    h = await world.setUp();
+    const puts: string[] = [];
+    class FlakyCommit extends ServiceClient {
+      failCommit = true;
+      override async putSignedUpload(url: string, body: UploadBody, options?: UploadOptions): Promise<UploadResult> {
+        puts.push(url);
+        return super.putSignedUpload(url, body, options);
+      }
+      override createAsset(...args: Parameters<ServiceClient['createAsset']>): ReturnType<ServiceClient['createAsset']> {
+        return this.failCommit ? Promise.reject(new ServiceError({ kind: 'network', message: 'connection reset' })) : super.createAsset(...args);
+      }
+      override createVersion(...args: Parameters<ServiceClient['createVersion']>): ReturnType<ServiceClient['createVersion']> {
+        return this.failCommit ? Promise.reject(new ServiceError({ kind: 'network', message: 'connection reset' })) : super.createVersion(...args);
+      }
+    }
+    const client = new FlakyCommit(clientOptions(world.service, h.demo.accountId, h.demo.user));
+    const asset = target === 'version' ? await putAsset(h.client, h.ws, { name: 'master.mov', bytes: Buffer.from('v1') }) : undefined;
+    const local = await writeLocal(h.root, 'master.mov', bytesOf(2 * 1024 * 1024 + 1, 'take 3'));
+    const action = asset ? uploadVersion(local, asset.id, asset.current_version_id) : uploadNew(local);
+
+    const first = await executePlan([action], h.depsWith({ client }));
+
+    expect(first.uploaded).toBe(0);
+    expect(puts).toHaveLength(1);
+    const [entry, ...others] = h.index.journal.open(h.ws);
+    expect(others).toEqual([]);
+    expect(entry).toMatchObject({
+      kind: 'upload',
+      path: 'master.mov',
+      assetId: asset?.id ?? null,
+      state: {
+        target,
+        checksum: local.checksum,
+        size: local.size,
+        uploadKey: expect.any(String),
+        uploaded: true,
+        ...(asset ? { parentVersionId: asset.current_version_id } : {}),
+      },
+    });
+
+    client.failCommit = false;
+    const second = await executePlan([action], h.depsWith({ client }));
+
+    expect(second).toMatchObject({ uploaded: 1, failed: [] });
+    expect(puts).toHaveLength(1);
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+    const row = h.index.base.getFile(h.ws, 'master.mov');
+    expect(row).toMatchObject({ checksum: local.checksum, size: local.size });
+    const versions = await h.client.listVersions(h.ws, row?.assetId ?? '');
+    expect(versions[0]).toMatchObject({ id: row?.versionId, checksum: local.checksum });
+    await client.close();
+  });
+
+  // UploadNew.revive: the file was synced with an asset someone deleted on the service while it
+  // was edited here; the edit brings that asset back rather than making a stranger of it.
+  describe('of a file whose asset was deleted on the service meanwhile', () => {
+    const revived = (local: LocalFile, asset: { id: string; current_version_id: string }): UploadNew => ({
+      ...uploadNew(local),
+      revive: { assetId: asset.id, parentVersionId: asset.current_version_id },
+    });
+
+    it('restores the asset and commits the edit as its next version, and says so', async () => {
+      h = await world.setUp();
+      const asset = await putAsset(h.client, h.ws, { name: 'brief.pdf', bytes: Buffer.from('brief v1') });
+      await h.colleague.deleteAssets(h.ws, [asset.id]);
+      const local = await writeLocal(h.root, 'brief.pdf', 'brief v2, edited here');
+
+      const result = await executePlan([revived(local, asset)], h.deps);
+
+      expect(result).toMatchObject({ uploaded: 1, failed: [] });
+      expect(await assetsNamed(h, 'brief.pdf')).toEqual([{ id: asset.id, checksum: local.checksum }]);
+      const [newest, first] = await h.client.listVersions(h.ws, asset.id);
+      expect(first?.id).toBe(asset.current_version_id);
+      expect(newest).toMatchObject({ commit_parent_id: asset.current_version_id, checksum: local.checksum });
+      expect(h.index.base.getFile(h.ws, 'brief.pdf')).toMatchObject({ assetId: asset.id, versionId: newest?.id });
+      expect(h.activity.find((a) => a.kind === 'restored')?.message).toMatch(/Restored brief\.pdf .*deleted there while you edited it/);
+    });
+
+    it('commits the edit to it all the same when someone restored it first', async () => {
+      h = await world.setUp();
+      const asset = await putAsset(h.client, h.ws, { name: 'moodboard.key', bytes: Buffer.from('v1') });
+      const local = await writeLocal(h.root, 'moodboard.key', 'v2 by me');
+
+      const result = await executePlan([revived(local, asset)], h.deps);
+
+      expect(result).toMatchObject({ uploaded: 1, failed: [] });
+      const versions = await h.client.listVersions(h.ws, asset.id);
+      expect(versions.map((v) => v.checksum)).toEqual([local.checksum, sha256('v1')]);
+    });
+
+    it('creates a new asset when the old one was deleted for good', async () => {
+      h = await world.setUp();
+      const asset = await putAsset(h.client, h.ws, { name: 'storyboard.pdf', bytes: Buffer.from('v1') });
+      await h.client.deleteAssets(h.ws, [asset.id], { permanent: true });
+      const local = await writeLocal(h.root, 'storyboard.pdf', 'v2 by me');
+
+      const result = await executePlan([revived(local, asset)], h.deps);
+
+      expect(result).toMatchObject({ uploaded: 1, failed: [] });
+      const [created] = await assetsNamed(h, 'storyboard.pdf');
+      expect(created).toEqual({ id: expect.not.stringMatching(asset.id), checksum: local.checksum });
+      expect(h.index.base.getFile(h.ws, 'storyboard.pdf')).toMatchObject({ assetId: created?.id });
+      expect(h.activity.map((a) => a.kind)).not.toContain('restored');
+    });
   });
 
   it('reports a lock held by someone else and creates no version', async () => {

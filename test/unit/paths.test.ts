@@ -46,6 +46,9 @@ describe('sanitizeName', () => {
     ['invoice\u202Efdp.exe', 'invoice_fdp.exe'],
     ['\uD800x', '_x'],
     ['.bashrc', '.bashrc'],
+    ['  ', '__'],
+    [' x ', '_x_'],
+    [' .', '__'],
     ['e\u0301te\u0301.txt', 'été.txt'],
   ])('%j -> %j', (input, expected) => {
     expect(sanitizeName(input)).toBe(expected);
@@ -176,6 +179,13 @@ describe('assignLocalNames', () => {
     expect(pathKey(second)).not.toBe(pathKey(names.get('1') ?? ''));
     expect(numberedName('a.tar', 12)).toBe('a (12).tar');
   });
+
+  it('numbers a dotfile after its name, and keeps an extension only up to 32 bytes', () => {
+    expect(numberedName('.bashrc', 2)).toBe('.bashrc (2)');
+    const ext32 = `.${'x'.repeat(31)}`;
+    expect(numberedName(`a${ext32}`, 2)).toBe(`a (2)${ext32}`);
+    expect(numberedName(`a${ext32}y`, 2)).toBe(`a${ext32}y (2)`);
+  });
 });
 
 describe('resolveInsideRoot', () => {
@@ -188,12 +198,31 @@ describe('resolveInsideRoot', () => {
     expect(resolveInsideRoot(root, '')).toBe(root);
   });
 
-  it.each(['../x', 'a/../../x', 'a/../b', '..', '/etc/passwd', 'C:\\x', 'C:x', 'c:/x', '\\\\server\\share\\x', 'a\\..\\..\\x', 'a\u0000b'])(
-    'rejects %j',
-    (rel) => {
-      expect(() => resolveInsideRoot(root, rel)).toThrow(PathEscapeError);
-    },
-  );
+  it('takes a colon after the first segment for a character of a name, not a drive', () => {
+    expect(resolveInsideRoot(root, 'Brand/a:b.txt')).toBe(path.join(root, 'Brand', 'a:b.txt'));
+  });
+
+  it.each([
+    ['../x', '".." segment'],
+    ['a/../../x', '".." segment'],
+    ['a/../b', '".." segment'],
+    ['..', '".." segment'],
+    ['/etc/passwd', 'absolute'],
+    ['C:\\x', 'absolute'],
+    ['C:x', 'absolute'],
+    ['c:/x', 'absolute'],
+    ['\\\\server\\share\\x', 'absolute'],
+    ['a\\..\\..\\x', '".." segment'],
+    ['a\u0000b', 'NUL'],
+  ])('rejects %j (%s)', (rel, why) => {
+    expect(() => resolveInsideRoot(root, rel)).toThrow(PathEscapeError);
+    expect(() => resolveInsideRoot(root, rel)).toThrow(why);
+    try {
+      resolveInsideRoot(root, rel);
+    } catch (error) {
+      expect(error).toMatchObject({ name: 'PathEscapeError', code: 'path_escape', relPath: rel });
+    }
+  });
 });
 
 describe('assertNoSymlinkEscape', () => {
@@ -235,8 +264,15 @@ describe('assertNoSymlinkEscape', () => {
   });
 
   it('rejects writing onto a symlink and paths outside the root', async () => {
-    await expect(assertNoSymlinkEscape(root, path.join(root, 'secret.txt'))).rejects.toThrow(PathEscapeError);
-    await expect(assertNoSymlinkEscape(root, path.join(outside, 'x.txt'))).rejects.toThrow(PathEscapeError);
+    await expect(assertNoSymlinkEscape(root, path.join(root, 'secret.txt'))).rejects.toThrow('path is a symbolic link');
+    await expect(assertNoSymlinkEscape(root, path.join(outside, 'x.txt'))).rejects.toThrow('path is outside the root');
+    await expect(assertNoSymlinkEscape(root, base)).rejects.toThrow('path is outside the root');
+    await expect(assertNoSymlinkEscape(root, path.join(root, 'out', 'a.txt'))).rejects.toThrow('a parent folder links outside the root');
+  });
+
+  it('rejects a path whose folders cannot be resolved, rather than take them for missing', async () => {
+    await symlink('loop', path.join(root, 'loop'), 'dir');
+    await expect(assertNoSymlinkEscape(root, path.join(root, 'loop', 'a.txt'))).rejects.toMatchObject({ code: 'ELOOP' });
   });
 });
 
@@ -252,6 +288,7 @@ describe('toRelative', () => {
 
   it('throws for paths outside the root', () => {
     expect(() => toRelative(root, path.resolve('/srv/sync/other/x'))).toThrow(PathEscapeError);
+    expect(() => toRelative(root, path.dirname(root))).toThrow('path is outside the root');
   });
 });
 
@@ -267,5 +304,12 @@ describe('whyNotPortable', () => {
     expect(whyNotPortable('LPT1.log')).toContain('"LPT1" is a device name');
     expect(whyNotPortable('.assetsync')).toContain('its own files');
     expect(whyNotPortable(' lead.txt')).toContain('begins with a space');
+    expect(whyNotPortable('a\\b.txt')).toContain('folder separator');
+    expect(whyNotPortable('bell\u007f.txt')).toContain('U+007F');
+    expect(whyNotPortable('CON')).toContain('"CON" is a device name');
+    expect(whyNotPortable('NUL .txt')).toContain('"NUL" is a device name');
+    expect(whyNotPortable('draft.')).toContain('ends with a dot or a space');
+    expect(whyNotPortable('x'.repeat(255))).toBeNull();
+    expect(whyNotPortable('x'.repeat(256))).toContain('longer than 255 bytes');
   });
 });

@@ -6,6 +6,7 @@
  */
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { request, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,6 +149,127 @@ describe('startUiServer', () => {
     const otherPort = await call('getStatus', {}, { host: `127.0.0.1:${server.port + 1}` });
     expect(otherPort.status).toBe(403);
     expect((await call('getStatus', {}, { host: `localhost:${server.port}`, origin: `http://localhost:${server.port}` })).status).toBe(200);
+  });
+
+  it('refuses a request another local server’s page makes: Sec-Fetch-Site same-site or cross-site, whatever else it holds', async () => {
+    // To the browser, another port on 127.0.0.1 is the same site, not the same origin.
+    for (const site of ['same-site', 'cross-site']) {
+      const res = await call('getStatus', {}, { 'sec-fetch-site': site });
+      expect(res.status, site).toBe(403);
+      expect(JSON.parse(res.body), site).toMatchObject({ code: 'forbidden_origin' });
+    }
+    // The page's own calls, and a navigation the user typed.
+    expect((await call('getStatus', {}, { 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+    expect((await call('getStatus', {}, { 'sec-fetch-site': 'none' })).status).toBe(200);
+  });
+
+  it('reads the token the way HTTP writes it: the scheme in any case, any spaces after it', async () => {
+    for (const authorization of [`bearer ${token}`, `BEARER ${token}`, `Bearer   ${token}`]) {
+      expect((await call('getStatus', {}, { authorization })).status, authorization).toBe(200);
+    }
+    for (const authorization of [`Basic ${token}`, `NotBearer ${token}`, `Token Bearer ${token}`]) {
+      expect((await call('getStatus', {}, { authorization })).status, authorization).toBe(401);
+    }
+    expect((await call('getStatus', {}, { authorization: `Bearer ${token}x` })).status).toBe(401);
+  });
+
+  it('takes its own Host and Origin in any case, as browsers and HTTP allow', async () => {
+    const upper = `LOCALHOST:${server.port}`;
+    expect((await call('getStatus', {}, { host: upper, origin: `HTTP://${upper}` })).status).toBe(200);
+    const page = await send(server, '/', { headers: { host: upper } });
+    expect(page.status).toBe(200);
+  });
+
+  it('keeps its API to JSON POSTs: no GET, no form or text body a page of another site could send without asking', async () => {
+    const get = await send(server, '/api/getStatus', { headers: { host: host(), origin, authorization: bearer() } });
+    expect(get.status).toBe(405);
+    expect(JSON.parse(get.body)).toMatchObject({ code: 'method_not_allowed' });
+    const postEvents = await send(server, '/api/events', { method: 'POST', headers: { host: host(), origin, authorization: bearer() } });
+    expect(postEvents.status).toBe(405);
+    // text/plain with a parameter is still a type browsers send cross-site without a preflight.
+    for (const type of ['text/plain; charset=application/json', 'application/jsonp', 'application/json-seq', 'multipart/form-data']) {
+      expect((await call('getStatus', '{}', { 'content-type': type })).status, type).toBe(415);
+    }
+    for (const type of ['application/json', 'Application/JSON', 'application/json;charset=utf-8', 'application/json ; charset=utf-8']) {
+      expect((await call('getStatus', '{}', { 'content-type': type })).status, type).toBe(200);
+    }
+    // Without a content type at all: refused too.
+    const untyped = await send(server, '/api/getStatus', { method: 'POST', headers: { host: host(), origin, authorization: bearer() }, body: '{}' });
+    expect(untyped.status).toBe(415);
+  });
+
+  it('says in words why it refuses a request, whatever the reason', async () => {
+    const refusals = [
+      await call('getStatus', {}, { authorization: '' }),
+      await call('getStatus', {}, { 'sec-fetch-site': 'cross-site' }),
+      await send(server, '/api/events', { method: 'POST', headers: { host: host(), origin, authorization: bearer() } }),
+      await send(server, '/api/getStatus', { headers: { host: host(), origin, authorization: bearer() } }),
+      await call('getStatus', '{}', { 'content-type': 'text/plain' }),
+      await call('getStatus', '{not json'),
+      await call('getStatus', 'x'.repeat(1024 * 1024 + 1)),
+    ];
+    for (const res of refusals) {
+      const error = JSON.parse(res.body) as { code: string; message: string };
+      expect(error.message, error.code).toMatch(/^[A-Z].{10,}\.$/);
+    }
+    const pages = [
+      await send(server, '/', { headers: { host: `evil.example:${server.port}` } }),
+      await send(server, '/nothing-here.js', { headers: { host: host() } }),
+      await send(server, '/', { method: 'DELETE', headers: { host: host() } }),
+    ];
+    for (const res of pages) {
+      expect(res.body, String(res.status)).toMatch(/^[A-Z].{5,}\.$/);
+    }
+  });
+
+  it('refuses a request that names no Host at all', async () => {
+    // HTTP/1.0 needs no Host: node:http's client always sends one, so the request is written by hand.
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1', () => socket.end(`POST /api/getStatus HTTP/1.0\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`));
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 403 /);
+  });
+
+  it('serves its page to GET and HEAD only', async () => {
+    const head = await send(server, '/', { method: 'HEAD', headers: { host: host() } });
+    expect(head.status).toBe(200);
+    expect(head.headers['content-type']).toMatch(/^text\/html/);
+    expect(head.body).toBe('');
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      // Answered before its body is read: the server closes that connection, so none is kept for the next test.
+      const res = await send(server, '/', { method, headers: { host: host(), connection: 'close' }, body: 'x' });
+      expect(res.status, method).toBe(405);
+    }
+  });
+
+  it('takes a call with no body at all as one without arguments', async () => {
+    const res = await send(server, '/api/getStatus', { method: 'POST', headers: { host: host(), origin, authorization: bearer(), 'content-type': 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ state: 'stopped' });
+  });
+
+  it('guards /api itself, not only what is under it', async () => {
+    const bare = await send(server, '/api', { headers: { host: host() } });
+    expect(bare.status).toBe(401);
+    expect(JSON.parse(bare.body)).toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('reads a body of up to 1 MiB and refuses a longer one with 413', async () => {
+    const MIB = 1024 * 1024;
+    const padded = (bytes: number) => {
+      const shell = JSON.stringify({ pad: '' });
+      return JSON.stringify({ pad: 'x'.repeat(bytes - shell.length) });
+    };
+    const fits = await call('getStatus', padded(MIB));
+    expect(fits.status).not.toBe(413);
+    expect(JSON.parse(fits.body)).not.toMatchObject({ code: 'payload_too_large' });
+    const tooLong = await call('getStatus', padded(MIB + 1));
+    expect(tooLong.status).toBe(413);
+    expect(JSON.parse(tooLong.body)).toMatchObject({ code: 'payload_too_large' });
   });
 
   it('answers an invalid request with 400 and a BridgeError in words', async () => {

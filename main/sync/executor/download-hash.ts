@@ -13,9 +13,11 @@ import { fsWorkers, type HashBehind } from '../../local/fs-workers.js';
 import { newHasher, type HashAlgorithm } from '../../local/checksum.js';
 import { HASH_CHUNK_BYTES } from '../../local/hash.js';
 
+// Stryker disable next-line ArithmeticOperator: where the hash is computed, not what it is
 export const HASH_BEHIND_BYTES = 16 * 1024 * 1024;
 
 /** How far the writer gets before the worker is told to read on: a message per 16 MiB costs nothing. */
+// Stryker disable next-line ArithmeticOperator: how often the worker reads on, not what it reads
 const STEP_BYTES = 16 * 1024 * 1024;
 
 export interface DownloadHash {
@@ -40,10 +42,13 @@ export interface DownloadHash {
  * `direct`: the file is written past the page cache, where reading it back would go to the disk;
  * the writer hands each block over instead (`block`).
  */
+// Stryker disable all: which thread hashes, and from the file or the blocks, is a matter of
+// speed; every way gives the same checksum (download-hash.test.ts checks each).
 export function downloadHash(size: number, tempPath: string, direct: boolean, algorithm: HashAlgorithm): DownloadHash {
   if (size < HASH_BEHIND_BYTES) return hashAsReceived(algorithm);
   return hashOnWorker(tempPath, direct ? 'blocks' : 'file', algorithm);
 }
+// Stryker restore all
 
 function hashAsReceived(algorithm: HashAlgorithm): DownloadHash {
   const hash = newHasher(algorithm);
@@ -77,6 +82,7 @@ function hashOnWorker(tempPath: string, from: 'file' | 'blocks', algorithm: Hash
     prefix: (_file, length) => Promise.resolve(tell(length)),
     received: () => undefined,
     written(end) {
+      // Stryker disable next-line all: how far ahead the worker reads; the digest reads the rest
       if (from === 'file' && end - told >= STEP_BYTES) tell(end);
     },
     ...(from === 'blocks' ? { block: (bytes: Buffer) => (job ? job.block(bytes) : Promise.reject(new Error('the hash of this download was dropped'))) } : {}),

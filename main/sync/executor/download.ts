@@ -38,6 +38,7 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
   const { entry, fresh, tempRel } = claim;
   // Beside the target, whose folder was just checked: the temp file itself is opened without
   // following a symlink.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: either way the path is checked; this way once less
   const temp = parentOf(tempRel) === parentOf(action.path) ? resolveInsideRoot(deps.root, tempRel) : await writablePath(deps, tempRel);
 
   let stamp: FileStamp;
@@ -212,6 +213,7 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
   let hash: DownloadHash | undefined;
   try {
     direct = await openDirect(file, remote.size);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: how the hash reads the bytes, not its result (download-hash.ts)
     hash = downloadHash(remote.size, temp, direct !== undefined, algorithm);
     let offset = 0;
     if (existing !== undefined) {
@@ -236,9 +238,11 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
         // The range was ignored: the body is the whole file.
         await file.truncate(0);
         hash.drop();
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: how the hash reads the bytes, not its result (download-hash.ts)
         hash = downloadHash(remote.size, temp, direct !== undefined, algorithm);
         offset = 0;
       }
+      // Stryker disable next-line ObjectLiteral,ArrowFunction,OptionalChaining: telling the hash of each block is for speed; the digest reads what it was not told
       const writer = direct ? new DirectWriter(file, direct, offset, { hashBlock: hash.block }) : new BatchedWriter(file, offset, (end) => hash?.written(end));
       offset = await writeBody(res, writer, offset, hash, remote, t);
     }
@@ -285,6 +289,7 @@ interface Body {
  * to batch them, so it gets undici's, as does any response the socket reader does not take.
  */
 async function openBody(deps: ExecutorDeps, url: string, start: number, signal: AbortSignal, direct: boolean): Promise<Body> {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a start of 0 sends no Range either way
   const options = { ...(start > 0 ? { start } : {}), signal };
   const fromSocket = direct ? await deps.client.downloadFromSocket(url, options) : undefined;
   if (fromSocket !== undefined) return fromSocket;
@@ -324,6 +329,7 @@ async function writeBody(
         const throttled = t.throttle(chunk.length);
         return throttled === undefined ? take(chunk) : throttled.then(() => take(chunk));
       },
+      // Stryker disable next-line all: where the socket reads the next bytes into, not which bytes
       writer.space === undefined ? undefined : () => writer.space?.(),
     );
     await writer.end();
