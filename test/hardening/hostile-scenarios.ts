@@ -299,7 +299,10 @@ const listingReplyArb: fc.Arbitrary<Listing | Reply> = fc.oneof(
   {
     arbitrary: fc.constantFrom<Reply>(
       json({ workspace_id: WORKSPACE_ID, sequence: -1, folders: [], assets: [] }),
-      json({ workspace_id: WORKSPACE_ID, sequence: '99999999999999999', folders: [], assets: [] }),
+      // A string of any digits is a sequence the reference allows (an empty listing with it is
+      // an emptied workspace, not an error): an empty string and a fraction are not.
+      json({ workspace_id: WORKSPACE_ID, sequence: '', folders: [], assets: [] }),
+      json({ workspace_id: WORKSPACE_ID, sequence: 1.5, folders: [], assets: [] }),
       json({ workspace_id: WORKSPACE_ID, sequence: 1, folders: 'x', assets: [] }),
       json({ workspace_id: WORKSPACE_ID, sequence: 1, folders: [{ id: 'f', parent_id: 5 }], assets: [] }),
     ),
