@@ -273,7 +273,8 @@ const assetArb: fc.Arbitrary<AssetSpec> = fc.record({
   versionId: fc.constantFrom('v-1', 'v-2', 'v-3'),
   size: fc.integer({ min: 0, max: 20_000 }),
   seed: fc.string({ maxLength: 6 }),
-  // Mostly well-typed: one malformed field fails the whole listing before anything else is tried.
+  // Mostly well-typed: a malformed field makes its item unreadable; uppercase hex is a form the
+  // client accepts.
   checksumMode: fc.oneof(
     { arbitrary: fc.constant('honest' as const), weight: 12 },
     { arbitrary: fc.constant('wrong' as const), weight: 3 },
@@ -448,7 +449,7 @@ function items(listing: Listing): { folders: FolderSpec[]; assets: AssetSpec[] }
 /** The checksum the service ends up listing for each asset id (a later entry overrides). */
 export function currentChecksums(scenario: Scenario): Map<string, string> {
   const listing = isReply(scenario.listing) ? BASELINE : scenario.listing;
-  return new Map(items(listing).assets.map((a) => [a.id, listedChecksum(a)]));
+  return new Map(items(listing).assets.map((a) => [a.id, verifiedForm(a)]));
 }
 
 export const BASELINE_PATHS: ReadonlyMap<string, string> = new Map([
@@ -456,11 +457,31 @@ export const BASELINE_PATHS: ReadonlyMap<string, string> = new Map([
   ['logo.bin', 'a-2'],
 ]);
 
+/**
+ * Assets listed with a checksum of no form the client knows (id -> listed size): the client
+ * checks their bytes by size alone, and says so in `status`.
+ */
+export function sizeCheckedAssets(scenario: Scenario): Map<string, number> {
+  const listing = isReply(scenario.listing) ? BASELINE : scenario.listing;
+  const checked = new Map<string, number>();
+  for (const a of items(listing).assets) {
+    const size = listedSize(a);
+    if (a.checksumMode === 'malformed' && typeof size === 'number') checked.set(a.id, size);
+  }
+  return checked;
+}
+
 /** Checksums the scenario lists: bytes on disk that hash to one of them were verified. */
 export function listedChecksums(scenario: Scenario): Set<string> {
   const listing = isReply(scenario.listing) ? BASELINE : scenario.listing;
-  return new Set([...BASELINE_ASSETS, ...items(listing).assets].map(listedChecksum));
+  return new Set([...BASELINE_ASSETS, ...items(listing).assets].map(verifiedForm));
 }
+
+/**
+ * A listed checksum as the bytes on disk hash to it: hex in either case is a form the client
+ * accepts and verifies (the reference names no case), and a file's hash is lowercase.
+ */
+const verifiedForm = (a: AssetSpec): string => listedChecksum(a).toLowerCase();
 
 interface ScriptContext {
   apiUrl: string;
