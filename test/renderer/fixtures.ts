@@ -143,42 +143,6 @@ export function conflict(overrides: Partial<ConflictView> = {}): ConflictView {
   };
 }
 
-export function thumbnail(overrides: Partial<ThumbnailRef> = {}): ThumbnailRef {
-  return {
-    assetId: 'asset-hero',
-    versionId: 'v3',
-    type: { category: 'image', format: 'png', mime: 'image/png', fromBytes: true },
-    show: 'image',
-    url: '/media/thumb.webp',
-    reason: null,
-    expiresAt: '2025-03-14T12:00:00.000Z',
-    ...overrides,
-  };
-}
-
-export function preview(overrides: Partial<MediaPreview> = {}): MediaPreview {
-  return {
-    assetId: 'asset-hero',
-    versionId: 'v3',
-    versionNumber: 3,
-    name: 'hero.psd',
-    size: 48_000,
-    checksum: 'a'.repeat(64),
-    type: { category: 'psd', format: 'psd', mime: 'image/vnd.adobe.photoshop', fromBytes: true },
-    view: 'image',
-    url: '/media/hero-v3.webp',
-    thumbnailUrl: '/media/hero-v3-grid.webp',
-    width: 1600,
-    height: 900,
-    page: null,
-    pages: null,
-    durationSeconds: null,
-    reason: null,
-    expiresAt: '2025-03-14T12:00:00.000Z',
-    ...overrides,
-  };
-}
-
 export function settings(overrides: Partial<SettingsView> = {}): SettingsView {
   return {
     signedIn: true,

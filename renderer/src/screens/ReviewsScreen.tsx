@@ -2,8 +2,8 @@ import { useEffect, useState } from 'react';
 import type { DecidedReview, ReviewItem } from '../../../shared/ipc.js';
 import { ActionStatus, useAction } from '../components/ActionStatus.js';
 import { LoadableView } from '../components/Loadable.js';
-import { MediaThumb } from '../components/MediaThumb.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
+import { Thumbnail } from '../components/Thumbnail.js';
 import { formatDate, plural } from '../format.js';
 import { browserNotifications } from '../store/browser-notifications.js';
 import { useServices, useUiState } from '../store/context.js';
@@ -198,7 +198,7 @@ function DecidedRow({ decision: d, onChanged, onUndone }: { decision: DecidedRev
     <tr>
       <th scope="row">
         <span className="name-cell">
-          <MediaThumb workspaceId={d.workspaceId} item={{ assetId: d.assetId, ...(d.versionId ? { versionId: d.versionId } : {}) }} label={`${d.assetName}, ${version}`} size={40} />
+          <Thumbnail workspaceId={d.workspaceId} item={{ assetId: d.assetId, versionId: d.versionId }} size={40} alt={`${d.assetName}, ${version}`} />
           <span className="decided-asset">
             <span className="file-name">{d.assetName}</span>
             <span className="muted small">
