@@ -103,12 +103,14 @@ describe('the UI at 400 px, with a 140-character name', () => {
     await fits('versions');
   });
 
-  it('fits the Reviews screen: the Open button is cut short, its title holds the whole name', async () => {
+  it('fits the Reviews screen: the card shows the whole name, wrapped, and its Open button names it', async () => {
     await nav(/^Reviews/).click();
-    const open = page.getByRole('button', { name: `Open ${LONG}` });
+    const card = page.getByRole('listitem', { name: LONG });
+    const open = card.getByRole('button', { name: new RegExp(`^Open (version \\d+|the current version) of ${LONG.replace(/[.]/g, '\\.')}$`) });
     await open.waitFor(PATIENCE);
     await fits('reviews');
-    expect(await open.getAttribute('title')).toBe(`Open ${LONG}`);
+    expect(await card.getByText(LONG, { exact: true }).isVisible()).toBe(true);
+    expect((await open.boundingBox())!.width).toBeLessThan(400);
   });
 
   it('fits the Settings screen', async () => {
