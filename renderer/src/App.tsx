@@ -52,7 +52,7 @@ export function App() {
         <Screen route={screen} />
       </main>
     </div>
-    {route.view === 'preview' && <PreviewOverlay route={route} />}
+    {route.view === 'preview' && <PreviewOverlay key={[route.workspaceId, route.path, route.assetId, route.versionId].join('\n')} route={route} />}
     </>
   );
 }

@@ -17,13 +17,13 @@ import type { AssetVersion } from '../../shared/api/index.js';
 import type { EngineStatus } from '../../shared/engine.js';
 import type { FileEntry } from '../../shared/ipc.js';
 import { RemoteActor, serviceClient } from '../helpers/engine.js';
-import { PATIENCE, callApi, eventually, seriousViolations, startUiWorld, type UiWorld } from './ui-world.js';
+import { PATIENCE, callApi, navButton, openWhenSynced, seriousViolations, startUiWorld, type UiWorld } from './ui-world.js';
 
 let world: UiWorld;
 let page: Page;
 let workspaceId: string;
 
-const nav = (name: string | RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
+const nav = (name: string | RegExp) => navButton(page, name);
 const dialog = () => page.getByRole('dialog');
 
 /** The element as the in-page code below reads it (the Node type-check has no DOM types). */
@@ -49,8 +49,7 @@ async function openFolder(...names: string[]): Promise<void> {
 beforeAll(async () => {
   world = await startUiWorld();
   page = world.page;
-  await page.goto(world.url);
-  await eventually('the first sync', () => page.getByTestId('header-state').textContent(), (text) => text === 'Up to date');
+  await openWhenSynced(world);
   workspaceId = (await callApi<EngineStatus>(page, 'getStatus')).workspaces[0]?.workspaceId ?? '';
 }, 180_000);
 
@@ -286,6 +285,7 @@ const SCREENS: Array<{ name: string; open: () => Promise<void>; ready: () => Loc
     ready: () => page.getByTestId('overlay-stage'),
   },
   { name: 'reviews', open: () => nav(/^Reviews/).click(), ready: () => page.getByRole('heading', { name: 'Reviews', level: 2 }) },
+  { name: 'conflicts', open: () => nav(/^Conflicts/).click(), ready: () => page.getByText(/^No conflicts\.|Look at both versions, then keep one or both\.$/) },
   { name: 'settings', open: () => nav('Settings').click(), ready: () => page.getByRole('heading', { name: 'Workspaces and folders' }) },
 ];
 
@@ -303,7 +303,7 @@ function offScreen(p: Page): Promise<string[]> {
   })()`);
 }
 
-// Nine screens, each opened, pictured and checked by axe.
+// Ten screens, each opened, pictured and checked by axe.
 describe('every screen, light and dark, at 1200 × 860 and at 800 × 600', { timeout: 300_000 }, () => {
   for (const size of [
     { width: 1200, height: 860 },

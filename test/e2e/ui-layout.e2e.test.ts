@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../shared/ipc.js';
 import type { EngineStatus } from '../../shared/engine.js';
-import { PATIENCE, callApi, eventually, startUiWorld, type UiWorld } from './ui-world.js';
+import { PATIENCE, callApi, eventually, navButton, openWhenSynced, startUiWorld, type UiWorld } from './ui-world.js';
 
 /** 140 characters and not one space: the kind of name an export tool makes. */
 const LONG = `Final_final_v27_APPROVED_by_client_Spring-Campaign-2026_Hero_Banner_Homepage_Desktop_and_Mobile_variants_localized_DE_FR_IT_ES_NL_CMYK.psd`;
@@ -18,7 +18,7 @@ const LONG = `Final_final_v27_APPROVED_by_client_Spring-Campaign-2026_Hero_Banne
 let world: UiWorld;
 let page: Page;
 
-const nav = (name: string | RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
+const nav = (name: string | RegExp) => navButton(page, name);
 
 // In-page code is written as strings: this project's Node type-check has no DOM.
 
@@ -52,8 +52,7 @@ function linesOf(p: Page, selector: string): Promise<{ lines: number; lefts: num
 beforeAll(async () => {
   world = await startUiWorld();
   page = world.page;
-  await page.goto(world.url);
-  await eventually('the first sync', () => page.getByTestId('header-state').textContent(), (text) => text === 'Up to date');
+  await openWhenSynced(world);
   const workspace = join(world.root, 'Spring Campaign');
   mkdirSync(join(workspace, 'Long'), { recursive: true });
   writeFileSync(join(workspace, LONG), 'a long name');
@@ -104,12 +103,14 @@ describe('the UI at 400 px, with a 140-character name', () => {
     await fits('versions');
   });
 
-  it('fits the Reviews screen: the Open button is cut short, its title holds the whole name', async () => {
+  it('fits the Reviews screen: the card shows the whole name, wrapped, and its Open button names it', async () => {
     await nav(/^Reviews/).click();
-    const open = page.getByRole('button', { name: `Open ${LONG}` });
+    const card = page.getByRole('listitem', { name: LONG });
+    const open = card.getByRole('button', { name: new RegExp(`^Open (version \\d+|the current version) of ${LONG.replace(/[.]/g, '\\.')}$`) });
     await open.waitFor(PATIENCE);
     await fits('reviews');
-    expect(await open.getAttribute('title')).toBe(`Open ${LONG}`);
+    expect(await card.getByText(LONG, { exact: true }).isVisible()).toBe(true);
+    expect((await open.boundingBox())!.width).toBeLessThan(400);
   });
 
   it('fits the Settings screen', async () => {

@@ -3,10 +3,11 @@
  * a review request made through the API arrives as a browser notification that opens it, shows
  * its picture, folder, version, who asked and when; Open previews that version; a rejection asks
  * for its reason, is undone, made again, and the API has it; it then sits in the Decided list; a
- * comment mentions a colleague; three conflicts are resolved by looking (keep mine, keep theirs,
- * keep both) and the service and the folder agree; a file locked here is read-only on a
- * colleague's computer until it is unlocked, and a file a colleague locks is read-only here,
- * named as theirs, and its release is told. Screenshots of these screens (light, dark, 800x600)
+ * comment mentions a colleague; three conflicts are shown side by side (axe finds nothing serious,
+ * light or dark, at 800x600 too), each side opens in the preview, and they are resolved by
+ * looking (keep mine, keep theirs, keep both) and the service and the folder agree; a file locked
+ * here is read-only on a colleague's computer until it is unlocked, and a file a colleague locks
+ * is read-only here, named as theirs, and its release is told. Screenshots of these screens (light, dark, 800x600)
  * go to test-results/ui-e2e.
  */
 import { createHash } from 'node:crypto';
@@ -20,7 +21,7 @@ import type { Asset, AssetReview, Comment } from '../../shared/api/index.js';
 import type { ConflictView } from '../../shared/ipc.js';
 import { runCli } from '../cli/cli-helpers.js';
 import type { TestService } from '../helpers/service.js';
-import { PATIENCE, callApi, eventually, startUiWorld, type UiWorld } from './ui-world.js';
+import { PATIENCE, callApi, navButton, openWhenSynced, seriousViolations, startUiWorld, type UiWorld } from './ui-world.js';
 
 let world: UiWorld;
 let service: TestService;
@@ -28,7 +29,7 @@ let page: Page;
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 const requests = () => page.getByRole('region', { name: /^Review requests/ });
-const nav = (name: string | RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
+const nav = (name: string | RegExp) => navButton(page, name);
 const workspaceDir = (): string => join(world.root, 'Spring Campaign');
 /** A square of one colour, as a real PNG. */
 const png = (r: number, g: number, b: number): Promise<Buffer> => sharp({ create: { width: 320, height: 200, channels: 3, background: { r, g, b } } }).png().toBuffer();
@@ -109,8 +110,7 @@ beforeAll(async () => {
   ({ service, page } = world);
   await world.context.grantPermissions(['notifications'], { origin: new URL(world.url).origin });
   await page.addInitScript({ content: RECORD_NOTIFICATIONS });
-  await page.goto(world.url);
-  await eventually('the first sync', () => page.getByRole('banner').getByTestId('header-state').textContent(), (text) => text === 'Up to date');
+  await openWhenSynced(world);
 }, 120_000);
 
 afterAll(async () => {
@@ -246,6 +246,36 @@ describe('conflicts resolved by looking', () => {
       expect(await card(path).getByText(/Version \d+ by Rafael Reviewer/).count()).toBe(1);
     }
     await shots('conflict');
+    for (const [scheme, size] of [['light', { width: 1200, height: 860 }], ['dark', { width: 1200, height: 860 }], ['light', { width: 800, height: 600 }], ['dark', { width: 800, height: 600 }]] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize(size);
+      expect(await seriousViolations(page), `${scheme}, ${size.width} × ${size.height}`).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1200, height: 860 });
+  }, 180_000);
+
+  it('opens each side in the preview over the conflicts, at its own address, and Escape comes back to them', async () => {
+    await card(LOGO).getByRole('button', { name: 'Preview their version of logo-mark.png' }).click();
+    const dialog = page.getByRole('dialog', { name: /^logo-mark\.png, version \d+$/ });
+    const shown = dialog.getByRole('img', { name: /^logo-mark\.png, version \d+$/ });
+    await shown.waitFor(PATIENCE);
+    await expect.poll(() => shown.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), PATIENCE).toBeGreaterThan(0);
+    expect(new URL(page.url()).pathname).toBe('/preview');
+    expect(new URL(page.url()).searchParams.get('from')).toBe('/conflicts');
+    expect(await page.title()).toBe('Preview of logo-mark.png – Asset Sync');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached', ...PATIENCE });
+    expect(new URL(page.url()).pathname).toBe('/conflicts');
+    expect(await page.title()).toBe('Conflicts – Asset Sync');
+
+    const copy = await copyOf(LOGO);
+    await card(LOGO).getByRole('button', { name: 'Preview your version of logo-mark.png' }).click();
+    const mine = page.getByRole('dialog', { name: new RegExp(`^${copy.slice(copy.lastIndexOf('/') + 1).replace(/[.()]/g, '\\$&')}`) });
+    await mine.getByRole('img').first().waitFor(PATIENCE);
+    await page.keyboard.press('Escape');
+    await mine.waitFor({ state: 'detached', ...PATIENCE });
   }, 180_000);
 
   it('"Keep mine" makes mine the current version on the service, on top of theirs', async () => {

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, type Session } from '../helpers/service.js';
-import { PATIENCE, eventually, startUiWorld, type UiWorld } from './ui-world.js';
+import { PATIENCE, openWhenSynced, startUiWorld, type UiWorld } from './ui-world.js';
 
 let world: UiWorld;
 let page: Page;
@@ -82,8 +82,7 @@ beforeAll(async () => {
       if (text !== null && seen.at(-1) !== text) seen.push(text);
     }).observe(document, { subtree: true, childList: true, characterData: true });
   })()`);
-  await page.goto(world.url);
-  await eventually('the first sync', () => page.getByRole('banner').getByTestId('header-state').textContent(), (text) => text === 'Up to date');
+  await openWhenSynced(world);
 }, 120_000);
 
 afterAll(async () => {

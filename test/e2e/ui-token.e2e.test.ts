@@ -9,7 +9,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PATIENCE, eventually, startUiWorld, type UiWorld } from './ui-world.js';
+import { PATIENCE, eventually, openWhenSynced, startUiWorld, type UiWorld } from './ui-world.js';
 
 interface Seen {
   url: string;
@@ -42,8 +42,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
   otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
-  await page.goto(world.url);
-  await eventually('the first sync', () => page.getByRole('banner').getByTestId('header-state').textContent(), (text) => text === 'Up to date');
+  await openWhenSynced(world);
 }, 120_000);
 
 afterAll(async () => {

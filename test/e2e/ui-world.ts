@@ -142,6 +142,15 @@ export function callApi<T>(page: Page, channel: string, request: unknown = {}): 
   );
 }
 
+/** Opens the UI at the address the daemon printed, once the first sync is over (the header says "Up to date"). */
+export async function openWhenSynced(world: UiWorld): Promise<void> {
+  await world.page.goto(world.url);
+  await eventually('the first sync', () => world.page.getByRole('banner').getByTestId('header-state').textContent(), (text) => text === 'Up to date');
+}
+
+/** A button of the main navigation (its name may carry a count: match those with a RegExp). */
+export const navButton = (page: Page, name: string | RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
+
 /** Asks `probe` until `done` holds (outside a test, where expect.poll cannot run); fails after PATIENCE. */
 export async function eventually<T>(what: string, probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   const until = Date.now() + PATIENCE.timeout;

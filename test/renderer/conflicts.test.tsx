@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { never } from './memory-bridge.js';
 import { renderApp } from './render-app.js';
-import { conflict, preview, WS } from './fixtures.js';
+import { conflict, preview, thumbnailRef, WS } from './fixtures.js';
 
 const CONFLICTS = { view: 'conflicts' } as const;
 const MINE = 'Brand/palette (conflicted copy dana-laptop 2025-03-14 101500).png';
@@ -28,7 +28,7 @@ describe('Conflicts screen', () => {
     const { bridge } = renderApp(
       {
         listConflicts: () => [conflict()],
-        mediaPreview: (r) => (r.item.path ? preview({ url: '/media/mine.png', name: 'palette.png' }) : preview({ url: '/media/theirs.png', name: 'palette.png' })),
+        mediaThumbnails: ({ items }) => items.map((item) => thumbnailRef({ url: item.path ? '/media/mine.png' : '/media/theirs.png' })),
       },
       CONFLICTS,
     );
@@ -40,12 +40,42 @@ describe('Conflicts screen', () => {
     expect(yours.textContent).toContain('50.0 KB');
     const theirs = within(card).getByText('Theirs').closest('figure') as HTMLElement;
     expect(theirs.textContent).toContain('Version 4 by Rafael Reviewer');
-    expect(bridge.requestsTo('mediaPreview')).toEqual(
-      expect.arrayContaining([
-        { workspaceId: WS, item: { path: MINE } },
-        { workspaceId: WS, item: { assetId: 'asset-palette', versionId: 'pv4' } },
-      ]),
+    // Both pictures in one call, as every thumbnail on screen is asked for.
+    expect(bridge.requestsTo('mediaThumbnails')).toEqual([
+      { workspaceId: WS, items: [{ path: MINE }, { assetId: 'asset-palette', versionId: 'pv4' }], size: 'preview' },
+    ]);
+  });
+
+  it("opens each side in the preview over the conflicts, and Escape comes back to the card's button", async () => {
+    const { bridge, store } = renderApp(
+      {
+        listConflicts: () => [conflict()],
+        mediaPreview: ({ item }) => preview({ name: item.path === MINE ? 'palette (conflicted copy dana-laptop 2025-03-14 101500).png' : 'palette.png', versionNumber: item.path === MINE ? null : 4 }),
+      },
+      { view: 'conflicts', path: 'Brand/palette.png' },
     );
+    const card = await screen.findByRole('listitem', { name: 'Brand/palette.png' });
+    const theirs = within(card).getByRole('button', { name: 'Preview their version of palette.png' });
+    theirs.focus();
+    fireEvent.click(theirs);
+    const dialog = await screen.findByRole('dialog', { name: 'palette.png, version 4' });
+    expect(await within(dialog).findByRole('img', { name: 'palette.png, version 4' })).toBeTruthy();
+    expect(store.getState().route).toEqual({
+      view: 'preview',
+      workspaceId: WS,
+      path: 'Brand/palette.png',
+      assetId: 'asset-palette',
+      versionId: 'pv4',
+      name: 'palette.png',
+      under: { view: 'conflicts', path: 'Brand/palette.png' },
+    });
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement).toBe(within(card).getByRole('button', { name: 'Preview their version of palette.png' }));
+
+    fireEvent.click(within(card).getByRole('button', { name: 'Preview your version of palette.png' }));
+    await screen.findByRole('dialog', { name: 'palette (conflicted copy dana-laptop 2025-03-14 101500).png' });
+    expect(bridge.requestsTo('mediaPreview')).toContainEqual({ workspaceId: WS, item: { path: MINE }, page: 1 });
   });
 
   it('keeps mine on the version the user saw, then says so and lists what is left', async () => {

@@ -143,19 +143,6 @@ export function conflict(overrides: Partial<ConflictView> = {}): ConflictView {
   };
 }
 
-export function thumbnail(overrides: Partial<ThumbnailRef> = {}): ThumbnailRef {
-  return {
-    assetId: 'asset-hero',
-    versionId: 'v3',
-    type: { category: 'image', format: 'png', mime: 'image/png', fromBytes: true },
-    show: 'image',
-    url: '/media/thumb.webp',
-    reason: null,
-    expiresAt: '2025-03-14T12:00:00.000Z',
-    ...overrides,
-  };
-}
-
 export function settings(overrides: Partial<SettingsView> = {}): SettingsView {
   return {
     signedIn: true,

@@ -16,6 +16,10 @@ const ROUTES: Route[] = [
   { view: 'preview', workspaceId: WS, path: 'Brand/logo-mark.png', assetId: 'a-2', versionId: 'v1', name: 'logo-mark.png', under: { view: 'files', workspaceId: WS, folder: 'Brand' } },
   { view: 'preview', workspaceId: WS, path: null, assetId: 'a-2', versionId: null, name: 'logo-mark.png', under: { view: 'reviews' } },
   { view: 'reviews' },
+  { view: 'reviews', focus: 'ws-1:review:a-2:v1' },
+  { view: 'conflicts' },
+  { view: 'conflicts', workspaceId: WS, path: 'Brand/palette #2.png' },
+  { view: 'preview', workspaceId: WS, path: 'Brand/palette #2.png', assetId: 'a-3', versionId: 'v4', name: 'palette #2.png', under: { view: 'conflicts', workspaceId: WS, path: 'Brand/palette #2.png' } },
   { view: 'settings' },
 ];
 
@@ -91,6 +95,10 @@ describe('routes as addresses', () => {
       'Preview of logo-mark.png – Asset Sync',
       'Preview of logo-mark.png – Asset Sync',
       'Reviews – Asset Sync',
+      'Reviews – Asset Sync',
+      'Conflicts – Asset Sync',
+      'Conflicts – Asset Sync',
+      'Preview of palette #2.png – Asset Sync',
       'Settings – Asset Sync',
     ]);
   });

@@ -28,7 +28,7 @@ describe('Preview', () => {
   it('says it is loading, then shows the picture fit to the window, with who made the version and when', async () => {
     let answer: (p: MediaPreview) => void = () => undefined;
     renderApp({ ...BASE, mediaPreview: () => new Promise<MediaPreview>((resolve) => (answer = resolve)) }, previewOf('hero.png'));
-    const dialog = await screen.findByRole('dialog', { name: 'hero.png · version 3' });
+    const dialog = await screen.findByRole('dialog', { name: 'hero.png, version 3' });
     expect(within(dialog).getByText('Loading the preview of hero.png…')).toBeTruthy();
     answer(preview());
     const picture = await within(dialog).findByRole('img', { name: 'hero.png, version 3' });

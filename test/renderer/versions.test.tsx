@@ -63,7 +63,7 @@ describe('Versions screen', () => {
   it('previews a version from its picture', async () => {
     renderApp({ listVersions: () => [version(1), version(2, { current: true })], mediaThumbnails: ({ items }) => items.map(() => thumbnailRef()), mediaPreview: () => preview({ versionNumber: 1 }) }, HERO);
     fireEvent.click(await screen.findByRole('button', { name: 'Preview version 1' }));
-    const dialog = await screen.findByRole('dialog', { name: 'hero.psd · version 1' });
+    const dialog = await screen.findByRole('dialog', { name: 'hero.psd, version 1' });
     expect(within(dialog).getByRole('img', { name: 'hero.png, version 1' })).toBeTruthy();
   });
 

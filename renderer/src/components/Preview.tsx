@@ -25,13 +25,15 @@ export interface PreviewProps {
   onOpen?: () => void;
   /** Only the picture, no metadata beside it (two previews side by side). */
   compact?: boolean;
+  /** Told what the preview shows once it has loaded (its version number, for a title). */
+  onShown?: (preview: MediaPreview) => void;
 }
 
 /**
  * One version as it looks: a picture fit to the box with zoom and pan, a PDF a page at a time,
  * video and audio in the browser's own players, anything else as its metadata and "Open".
  */
-export function Preview({ workspaceId, item, name, details, onOpen, compact = false }: PreviewProps) {
+export function Preview({ workspaceId, item, name, details, onOpen, compact = false, onShown }: PreviewProps) {
   const [page, setPage] = useState(1);
   const { assetId, path, versionId } = item;
   useEffect(() => setPage(1), [assetId, path, versionId]);
@@ -41,6 +43,10 @@ export function Preview({ workspaceId, item, name, details, onOpen, compact = fa
     page,
   };
   const { result, reload } = useQuery('mediaPreview', request);
+  const shown = result.kind === 'ready' ? result.value : null;
+  useEffect(() => {
+    if (shown) onShown?.(shown);
+  }, [shown, onShown]);
   return (
     <div className={`preview${compact ? ' preview-compact' : ''}`}>
       <LoadableView value={result} what={`the preview of ${name}`} onRetry={reload}>

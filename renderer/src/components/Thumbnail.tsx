@@ -34,7 +34,8 @@ export function Thumbnail({ workspaceId, item, size = 40, quality = 'grid', alt 
   useEffect(() => setFailures(0), [key]);
 
   const box = { width: size, height: size };
-  if (!entry || entry.state === 'loading') return <span className="thumb thumb-loading" style={box} aria-hidden={alt ? undefined : true} role={alt ? 'img' : undefined} aria-label={alt || undefined} />;
+  // Nothing to name yet: the picture, once here, carries the name.
+  if (!entry || entry.state === 'loading') return <span className="thumb thumb-loading" style={box} aria-hidden="true" />;
   const ref = entry.state === 'ready' ? entry.ref : null;
   const category = ref?.type.category ?? 'other';
   const iconLabel = alt || undefined;

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { MediaPreview, VersionInfo } from '../../../shared/ipc.js';
 import { ActionStatus, useAction } from '../components/ActionStatus.js';
+import { ActionsHeader, DataTable } from '../components/DataTable.js';
 import { LoadableView } from '../components/Loadable.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { CATEGORY_NAMES, TypeIcon } from '../components/TypeIcon.js';
@@ -200,49 +201,42 @@ function MetadataTable({
   const shownRows = rows.filter(([, value]) => sides.some((side) => value(side) !== '—'));
   return (
     <>
-      <div className="table-scroll">
-        <table className="data-table compare-table">
-          <caption className="visually-hidden">
-            Version {left.number} and version {right.number} side by side
-          </caption>
-          <thead>
-            <tr>
-              <td />
-              {sides.map(({ version }) => (
-                <th key={version.id} scope="col">
-                  Version {version.number}
-                  {version.current && <span className="badge">current</span>}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {shownRows.map(([label, value]) => (
-              <tr key={label}>
-                <th scope="row">{label}</th>
-                {sides.map((side) => (
-                  <td key={side.version.id}>{value(side)}</td>
-                ))}
-              </tr>
-            ))}
-            <tr>
-              <th scope="row">
-                <span className="visually-hidden">Actions</span>
+      <DataTable className="compare-table" caption={`Version ${left.number} and version ${right.number} side by side`}>
+        <thead>
+          <tr>
+            <td />
+            {sides.map(({ version }) => (
+              <th key={version.id} scope="col">
+                Version {version.number}
+                {version.current && <span className="badge">current</span>}
               </th>
-              {sides.map(({ version }) => (
-                <td key={version.id} className="actions">
-                  {makeCurrent.question(version) ?? (
-                    <>
-                      {makeCurrent.button(version, outcome.kind === 'busy')}
-                      <SaveCopyButton workspaceId={workspaceId} path={path} version={version} run={run} />
-                    </>
-                  )}
-                </td>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {shownRows.map(([label, value]) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              {sides.map((side) => (
+                <td key={side.version.id}>{value(side)}</td>
               ))}
             </tr>
-          </tbody>
-        </table>
-      </div>
+          ))}
+          <tr>
+            <ActionsHeader scope="row" />
+            {sides.map(({ version }) => (
+              <td key={version.id} className="actions">
+                {makeCurrent.question(version) ?? (
+                  <>
+                    {makeCurrent.button(version, outcome.kind === 'busy')}
+                    <SaveCopyButton workspaceId={workspaceId} path={path} version={version} run={run} />
+                  </>
+                )}
+              </td>
+            ))}
+          </tr>
+        </tbody>
+      </DataTable>
       <ActionStatus outcome={outcome} />
     </>
   );

@@ -1,18 +1,20 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ConflictView, MediaPreview } from '../../../shared/ipc.js';
+import type { ConflictView } from '../../../shared/ipc.js';
 import { ActionStatus, useAction } from '../components/ActionStatus.js';
 import { LoadableView } from '../components/Loadable.js';
-import type { MediaItem } from '../components/MediaThumb.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
+import { Thumbnail } from '../components/Thumbnail.js';
+import type { MediaItem } from '../media/thumbnail-loader.js';
 import { formatBytes, formatDate, plural } from '../format.js';
 import { useServices, useUiState } from '../store/context.js';
+import { useOpenPreview, type PreviewTarget } from '../store/open-preview.js';
 import { baseName } from '../store/route.js';
 import { useQuery } from '../store/use-query.js';
 
 /**
  * Conflicts resolved by looking: each file changed here and on the service shows both versions
  * side by side (yours: the conflicted copy on this computer; theirs: the service's version, who
- * made it and when), and the user keeps theirs, their own, or both. What a choice did is said by
+ * made it and when), each opening in the preview, and the user keeps theirs, their own, or both. What a choice did is said by
  * the screen, not the card: the card goes once its conflict is resolved.
  */
 export function ConflictsScreen({ focusPath }: { focusPath?: string | undefined }) {
@@ -86,6 +88,7 @@ function ConflictCard({ conflict: c, focused, onResolved }: { conflict: Conflict
           workspaceId={c.workspaceId}
           item={{ path: c.copyPath }}
           label={`Your version of ${name}`}
+          preview={{ workspaceId: c.workspaceId, path: c.copyPath, assetId: null, versionId: null, name: baseName(c.copyPath) }}
           facts={[`On this computer, as ${baseName(c.copyPath)}`, c.mine.modifiedAt ? `saved ${formatDate(c.mine.modifiedAt)}` : null, c.mine.size !== null ? formatBytes(c.mine.size) : null]}
         />
         <Side
@@ -93,6 +96,7 @@ function ConflictCard({ conflict: c, focused, onResolved }: { conflict: Conflict
           workspaceId={c.workspaceId}
           item={c.assetId ? { assetId: c.assetId, ...(c.theirs ? { versionId: c.theirs.versionId } : {}) } : { path: c.path }}
           label={`Their version of ${name}`}
+          preview={{ workspaceId: c.workspaceId, path: c.path, assetId: c.assetId, versionId: c.theirs?.versionId ?? null, name }}
           facts={
             c.theirs
               ? [`${c.theirs.versionNumber ? `Version ${c.theirs.versionNumber}` : 'The current version'} by ${c.theirs.author}`, c.theirs.createdAt ? formatDate(c.theirs.createdAt) : null, formatBytes(c.theirs.size)]
@@ -121,30 +125,21 @@ function ConflictCard({ conflict: c, focused, onResolved }: { conflict: Conflict
   );
 }
 
-function Side({ title, workspaceId, item, label, facts }: { title: string; workspaceId: string; item: MediaItem; label: string; facts: Array<string | null> }) {
-  const { result } = useQuery('mediaPreview', { workspaceId, item });
+/** One side of a conflict: its picture, what it is, and the way to look at it closely. */
+function Side({ title, workspaceId, item, label, facts, preview }: { title: string; workspaceId: string; item: MediaItem; label: string; facts: Array<string | null>; preview: PreviewTarget }) {
+  const openPreview = useOpenPreview();
   return (
     <figure className="conflict-side">
-      <div className="conflict-picture">{result.kind === 'ready' ? <SidePicture preview={result.value} label={label} /> : <span className="muted small">{result.kind === 'loading' ? 'Loading the picture…' : 'No picture of this version.'}</span>}</div>
+      <div className="conflict-picture">
+        <Thumbnail workspaceId={workspaceId} item={item} size={240} quality="preview" alt={label} />
+      </div>
       <figcaption>
         <strong>{title}</strong>
         <span className="muted small"> {facts.filter(Boolean).join(' · ')}</span>
+        <button type="button" className="conflict-preview" onClick={() => openPreview(preview)} aria-label={`Preview ${label.charAt(0).toLowerCase()}${label.slice(1)}`}>
+          Preview
+        </button>
       </figcaption>
     </figure>
   );
-}
-
-function SidePicture({ preview, label }: { preview: MediaPreview; label: string }) {
-  if (preview.url === null) return <span className="muted small">No picture of this file type.</span>;
-  switch (preview.view) {
-    case 'image':
-    case 'pdf':
-      return <img src={preview.url} alt={label} />;
-    case 'video':
-      return <video src={preview.url} controls preload="metadata" aria-label={label} />;
-    case 'audio':
-      return <audio src={preview.url} controls preload="metadata" aria-label={label} />;
-    case 'none':
-      return <span className="muted small">No picture of this file type.</span>;
-  }
 }

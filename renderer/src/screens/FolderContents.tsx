@@ -3,6 +3,7 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import type { FileEntry } from '../../../shared/ipc.js';
 import type { TransferProgress, WorkspaceStatus } from '../../../shared/engine.js';
 import { ActionStatus, useAction } from '../components/ActionStatus.js';
+import { ActionsHeader, DataTable } from '../components/DataTable.js';
 import { EntryIcon } from '../components/EntryIcon.js';
 import { LockButton } from '../components/LockButton.js';
 import { StateIcon } from '../components/StateIcon.js';
@@ -104,59 +105,54 @@ function FileList({ workspaceId, rows, caption, actions }: { workspaceId: string
   const before = first ? first.start - top : 0;
   const after = last ? virtualizer.getTotalSize() - (last.end - top) : 0;
   return (
-    <div className="table-scroll">
-      <table className="data-table file-table" aria-rowcount={rows.length + 1}>
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr aria-rowindex={1}>
-            <th scope="col" className="name-col">
-              Name
-            </th>
-            <th scope="col">Sync state</th>
-            <th scope="col">Size</th>
-            <th scope="col" className="col-modified">
-              Modified
-            </th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody ref={body}>
-          {before > 0 && <Spacer height={before} />}
-          {items.map((item) => {
-            const row = rows[item.index];
-            if (!row) return null;
-            const { entry } = row;
-            return (
-              <tr key={item.key} data-index={item.index} ref={virtualizer.measureElement} aria-rowindex={item.index + 2}>
-                <th scope="row">
-                  <span className="name-cell">
-                    {entry.isFolder ? (
-                      <EntryIcon folder />
-                    ) : (
-                      <button type="button" className="thumb-button" aria-label={`Preview ${entry.name}`} onClick={() => actions.preview(entry)}>
-                        <Thumbnail workspaceId={workspaceId} item={itemOf(entry)} size={36} />
-                      </button>
-                    )}
-                    <NameButton entry={entry} actions={actions} />
-                  </span>
-                </th>
-                <td>
-                  <EntryState shown={row} />
-                </td>
-                <td>{entry.isFolder || entry.size === null ? '—' : formatBytes(entry.size)}</td>
-                <td className="col-modified">{formatDate(entry.modifiedAt)}</td>
-                <td className="actions">
-                  <EntryButtons entry={entry} actions={actions} />
-                </td>
-              </tr>
-            );
-          })}
-          {after > 0 && <Spacer height={after} />}
-        </tbody>
-      </table>
-    </div>
+    <DataTable className="file-table" caption={caption} aria-rowcount={rows.length + 1}>
+      <thead>
+        <tr aria-rowindex={1}>
+          <th scope="col" className="name-col">
+            Name
+          </th>
+          <th scope="col">Sync state</th>
+          <th scope="col">Size</th>
+          <th scope="col" className="col-modified">
+            Modified
+          </th>
+          <ActionsHeader />
+        </tr>
+      </thead>
+      <tbody ref={body}>
+        {before > 0 && <Spacer height={before} />}
+        {items.map((item) => {
+          const row = rows[item.index];
+          if (!row) return null;
+          const { entry } = row;
+          return (
+            <tr key={item.key} data-index={item.index} ref={virtualizer.measureElement} aria-rowindex={item.index + 2}>
+              <th scope="row">
+                <span className="name-cell">
+                  {entry.isFolder ? (
+                    <EntryIcon folder />
+                  ) : (
+                    <button type="button" className="thumb-button" aria-label={`Preview ${entry.name}`} onClick={() => actions.preview(entry)}>
+                      <Thumbnail workspaceId={workspaceId} item={itemOf(entry)} size={36} />
+                    </button>
+                  )}
+                  <NameButton entry={entry} actions={actions} />
+                </span>
+              </th>
+              <td>
+                <EntryState shown={row} />
+              </td>
+              <td>{entry.isFolder || entry.size === null ? '—' : formatBytes(entry.size)}</td>
+              <td className="col-modified">{formatDate(entry.modifiedAt)}</td>
+              <td className="actions">
+                <EntryButtons entry={entry} actions={actions} />
+              </td>
+            </tr>
+          );
+        })}
+        {after > 0 && <Spacer height={after} />}
+      </tbody>
+    </DataTable>
   );
 }
 

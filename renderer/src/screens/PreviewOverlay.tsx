@@ -1,3 +1,5 @@
+import { useCallback, useState } from 'react';
+import type { MediaPreview } from '../../../shared/ipc.js';
 import { ActionStatus, useAction } from '../components/ActionStatus.js';
 import { Dialog } from '../components/Dialog.js';
 import { Preview } from '../components/Preview.js';
@@ -27,7 +29,11 @@ export function PreviewOverlay({ route }: { route: PreviewRoute }) {
           return null;
         })
     : undefined;
-  const title = version ? `${route.name} · version ${version.number}` : route.name;
+  // A version known by its asset only (a review's) is numbered once its preview says so.
+  const [shownNumber, setShownNumber] = useState<number | null>(null);
+  const onShown = useCallback((preview: MediaPreview) => setShownNumber(preview.versionNumber), []);
+  const number = version?.number ?? shownNumber;
+  const title = number === null ? route.name : `${route.name}, version ${number}`;
   return (
     <Dialog
       title={title}
@@ -47,6 +53,7 @@ export function PreviewOverlay({ route }: { route: PreviewRoute }) {
         name={route.name}
         details={version ? { author: version.author, createdAt: version.createdAt, note: version.description } : undefined}
         onOpen={open}
+        onShown={onShown}
       />
       <ActionStatus outcome={outcome} />
     </Dialog>

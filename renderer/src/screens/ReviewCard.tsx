@@ -2,11 +2,11 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { DecidedReview, ReviewItem } from '../../../shared/ipc.js';
 import { ActionStatus, useAction } from '../components/ActionStatus.js';
 import { CommentThread } from '../components/CommentThread.js';
-import { MediaThumb } from '../components/MediaThumb.js';
-import { PreviewDialog } from '../components/PreviewDialog.js';
+import { Thumbnail } from '../components/Thumbnail.js';
 import { formatDate } from '../format.js';
 import { useServices } from '../store/context.js';
 import { openAssetAndShowVersions } from '../store/open-asset.js';
+import { useOpenPreview } from '../store/open-preview.js';
 
 /** How long a decision can be taken back from its card, before it moves to the Decided list. */
 export const UNDO_SECONDS = 10;
@@ -39,7 +39,7 @@ export function ReviewCard({
 }) {
   const { bridge, store } = useServices();
   const { outcome, run } = useAction();
-  const [previewing, setPreviewing] = useState(false);
+  const openPreview = useOpenPreview();
   const [showComments, setShowComments] = useState(false);
   const nameId = useId();
   const card = useRef<HTMLLIElement>(null);
@@ -56,9 +56,9 @@ export function ReviewCard({
     <li ref={card} tabIndex={-1} className={`review-card${item.read || decided ? '' : ' unread'}`} aria-labelledby={nameId}>
       <div className="review-context">
         {workspaceId ? (
-          <MediaThumb workspaceId={workspaceId} item={{ assetId: item.assetId, ...(item.versionId ? { versionId: item.versionId } : {}) }} label={`${item.assetName}, ${versionWords(item)}`} />
+          <Thumbnail workspaceId={workspaceId} item={{ assetId: item.assetId, versionId: item.versionId }} size={72} alt={`${item.assetName}, ${versionWords(item)}`} />
         ) : (
-          <span className="media-thumb media-thumb-icon" aria-hidden="true" />
+          <span className="thumb" style={{ width: 72, height: 72 }} aria-hidden="true" />
         )}
         <div className="review-facts">
           <div className="row-main">
@@ -78,7 +78,12 @@ export function ReviewCard({
       </div>
       {item.message && <p className="review-message">{item.message}</p>}
       <div className="actions">
-        <button type="button" disabled={!workspaceId} onClick={() => setPreviewing(true)} aria-label={`Open ${versionWords(item)} of ${item.assetName}`}>
+        <button
+          type="button"
+          disabled={!workspaceId}
+          onClick={() => workspaceId && openPreview({ workspaceId, path: null, assetId: item.assetId, versionId: item.versionId, name: item.assetName })}
+          aria-label={`Open ${versionWords(item)} of ${item.assetName}`}
+        >
           Open {versionWords(item)}
         </button>
         <button
@@ -119,14 +124,6 @@ export function ReviewCard({
       )}
       {showComments && workspaceId && <CommentThread workspaceId={workspaceId} assetId={item.assetId} assetName={item.assetName} />}
       <ActionStatus outcome={outcome} />
-      {previewing && workspaceId && (
-        <PreviewDialog
-          workspaceId={workspaceId}
-          item={{ assetId: item.assetId, ...(item.versionId ? { versionId: item.versionId } : {}) }}
-          title={`${item.assetName}, ${versionWords(item)}`}
-          onClose={() => setPreviewing(false)}
-        />
-      )}
     </li>
   );
 }

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import type { DecidedReview, ReviewItem } from '../../../shared/ipc.js';
 import { ActionStatus, useAction } from '../components/ActionStatus.js';
+import { ActionsHeader, DataTable } from '../components/DataTable.js';
 import { LoadableView } from '../components/Loadable.js';
-import { MediaThumb } from '../components/MediaThumb.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
+import { Thumbnail } from '../components/Thumbnail.js';
 import { formatDate, plural } from '../format.js';
 import { browserNotifications } from '../store/browser-notifications.js';
 import { useServices, useUiState } from '../store/context.js';
@@ -163,25 +164,20 @@ function DecidedList({ generation, hidden, onUndone }: { generation: number; hid
           const decisions = all.filter((d) => !hidden.has(d.reviewId));
           if (decisions.length === 0) return <p className="muted">Your approvals and rejections will be listed here.</p>;
           return (
-            <div className="table-scroll">
-              <table className="data-table decided-table">
-                <caption className="visually-hidden">Your decisions, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Asset</th>
-                    <th scope="col">Decision</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {decisions.map((d) => (
-                    <DecidedRow key={d.reviewId} decision={d} onChanged={reload} onUndone={onUndone} />
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable className="decided-table" caption="Your decisions, newest first">
+              <thead>
+                <tr>
+                  <th scope="col">Asset</th>
+                  <th scope="col">Decision</th>
+                  <ActionsHeader />
+                </tr>
+              </thead>
+              <tbody>
+                {decisions.map((d) => (
+                  <DecidedRow key={d.reviewId} decision={d} onChanged={reload} onUndone={onUndone} />
+                ))}
+              </tbody>
+            </DataTable>
           );
         }}
       </LoadableView>
@@ -198,7 +194,7 @@ function DecidedRow({ decision: d, onChanged, onUndone }: { decision: DecidedRev
     <tr>
       <th scope="row">
         <span className="name-cell">
-          <MediaThumb workspaceId={d.workspaceId} item={{ assetId: d.assetId, ...(d.versionId ? { versionId: d.versionId } : {}) }} label={`${d.assetName}, ${version}`} size={40} />
+          <Thumbnail workspaceId={d.workspaceId} item={{ assetId: d.assetId, versionId: d.versionId }} size={40} alt={`${d.assetName}, ${version}`} />
           <span className="decided-asset">
             <span className="file-name">{d.assetName}</span>
             <span className="muted small">
