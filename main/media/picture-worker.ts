@@ -18,6 +18,11 @@ if (process.platform === 'linux') {
   }
 }
 
+// pdf.js leaves a rejection of its own unhandled behind some damaged PDFs, after the job has had
+// its answer: it must not end the thread (and the jobs waiting behind it). Every job's own
+// outcome is awaited below, so nothing else can reach this handler.
+process.on('unhandledRejection', () => undefined);
+
 const port = parentPort;
 if (!port) throw new Error('picture-worker runs as a worker thread');
 port.on('message', (message: { id: number; job: RenderJob }) => {
