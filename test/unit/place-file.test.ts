@@ -102,13 +102,15 @@ describe.each(disks)('on $name', ({ parent, hardLinks }) => {
       expect(readdirSync(dir).sort()).toEqual(['.new.part', 'hero.psd']);
     });
 
-    it('changes nothing when the file was rewritten in place with its size and mtime kept', async () => {
+    it('changes nothing when the file was rewritten in place with its size and mtime kept', async (ctx) => {
       world('version 6');
       utimesSync(at('hero.psd'), 1_700_000_000.5, 1_700_000_000.5);
       const seen = stampAt('hero.psd');
       writeFileSync(at('hero.psd'), 'version 5');
       utimesSync(at('hero.psd'), 1_700_000_000.5, 1_700_000_000.5);
       expect(stampAt('hero.psd')).toMatchObject({ size: seen.size, mtimeNs: seen.mtimeNs, inode: seen.inode });
+      // Only the change time tells this rewrite; a disk that keeps none (exFAT) cannot.
+      if (stampAt('hero.psd').ctimeNs === seen.ctimeNs) ctx.skip();
       expect(placeOver(at('.new.part'), at('hero.psd'), seen, at('.old.part'))).toEqual({ kind: 'changed' });
       expect(await readFile(at('hero.psd'), 'utf8')).toBe('version 5');
       expect(readdirSync(dir).sort()).toEqual(['.new.part', 'hero.psd']);
