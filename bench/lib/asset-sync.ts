@@ -144,16 +144,16 @@ export async function syncOnce(target: SyncTarget, options: ChildOptions = {}): 
   };
 }
 
-/** `asset-sync sync` watching, its lines timed as they come; `stop()` ends it as Ctrl+C would. */
+/** `asset-sync sync` watching (with `args`, e.g. `--ui 0`), its lines timed as they come; `stop()` ends it as Ctrl+C would. */
 export class WatchingSync {
   private readonly lines: Array<{ at: bigint; text: string }> = [];
   private readonly waiters = new Set<() => void>();
   private readonly child;
   private readonly exited: Promise<number | null>;
 
-  constructor(target: SyncTarget, options: ChildOptions = {}) {
+  constructor(target: SyncTarget, options: ChildOptions = {}, args: string[] = []) {
     const env = prepareHome(target);
-    this.child = spawn(process.execPath, [...nodeArgs(options.profileDir), CLI_SCRIPT, 'sync'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    this.child = spawn(process.execPath, [...nodeArgs(options.profileDir), CLI_SCRIPT, 'sync', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
     this.exited = once(this.child, 'exit').then(([code]) => code as number | null);
     createInterface({ input: this.child.stdout }).on('line', (text) => {
       this.lines.push({ at: process.hrtime.bigint(), text });
@@ -179,6 +179,13 @@ export class WatchingSync {
         this.waiters.add(wake);
       });
     }
+  }
+
+  /** The text of the first line matching `pattern` printed so far. */
+  firstLine(pattern: RegExp): string {
+    const line = this.lines.find((l) => pattern.test(l.text.trim()));
+    if (!line) throw new Error(`asset-sync sync has printed nothing matching ${pattern}`);
+    return line.text.trim();
   }
 
   /** Peak RSS so far, MiB (VmHWM). */
