@@ -9,7 +9,8 @@ import type { BaseFile, BaseFolder, LocalFile, LocalFolder, RemoteFile, RemoteFo
 import { ancestorKeys } from '../sync/rel-path.js';
 import { pathKey } from '../local/paths.js';
 import { filterUnstable } from '../local/stability.js';
-import type { ScanResult, SkippedEntry } from '../local/scanner.js';
+import type { ScanResult } from '../local/scanner.js';
+import type { SkippedEntry } from '../local/skipped-entry.js';
 import type { IgnoreMatcher } from '../local/ignore.js';
 
 export interface LocalView {

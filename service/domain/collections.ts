@@ -2,7 +2,7 @@
  * Workspace collections [ours]: tags, libraries and tasks. Each row carries the workspace
  * sequence of its last change, like folders and assets.
  */
-import type { Db } from '../db/open.js';
+import type { Db } from '../db/db.js';
 import type { WorkspaceCaller } from '../context.js';
 import { conflict, notFound } from '../http/errors.js';
 import { newId, now } from '../http/ids.js';

@@ -3,7 +3,7 @@
  * history, tags, libraries, tasks, comments, attachments, reviews and review requests.
  * The asset, version, user and workspace mappers live in serialize.ts and are reused here.
  */
-import type { Db } from '../db/open.js';
+import type { Db } from '../db/db.js';
 import type { AccountRow, AssetRow, VersionRow, WorkspaceRow } from './rows.js';
 import { assetJson, loadUser, versionJson, workspaceJson } from './serialize.js';
 import { present } from './present.js';
