@@ -10,7 +10,7 @@
  */
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import type { LocalFile, LocalFolder } from '../sync/model.js';
+import type { LocalFile, LocalFolder } from '../model/views.js';
 import { FolderPlans } from './folder-plans.js';
 import { EntryType, entryText, entryTimes, entryTimesAre, type FolderListing, type FsError, fsWorkers, type ListAnswer, StatResult } from './fs-workers.js';
 import type { HashCache, HashCacheEntry } from './hash-cache.js';
