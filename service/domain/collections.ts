@@ -7,7 +7,8 @@ import type { WorkspaceCaller } from '../context.js';
 import { conflict, notFound } from '../http/errors.js';
 import { newId, now } from '../http/ids.js';
 import { nextSequence } from '../store/sequence.js';
-import type { LibraryRow, TagRow, TaskRow } from '../store/collab-serialize.js';
+import type { TaskRow } from '../store/collab-serialize.js';
+import type { LibraryRow, TagRow } from '../store/rows.js';
 import { getAsset } from './assets.js';
 import { isWorkspaceMember } from './roles.js';
 
