@@ -51,6 +51,13 @@ export default tseslint.config(
     },
   },
   {
+    // The views are the vocabulary every floor above shares: they depend on nothing.
+    files: ['main/model/**'],
+    rules: {
+      'no-restricted-imports': restrict(noElectron, noRenderer, { regex: '^\\.', message: 'main/model/ imports nothing of the project.' }),
+    },
+  },
+  {
     files: ['shared/**'],
     rules: {
       'no-restricted-imports': restrict(

@@ -78,3 +78,11 @@ describe('main/local/ and main/index/ import nothing from main/sync/', () => {
     expect(await restricted(importing('../sync/actions.js'), 'main/engine/workspace-sync.ts')).toEqual([]);
   });
 });
+
+describe('main/model/ imports nothing of the project', () => {
+  it('rejects a relative import and allows a package', async () => {
+    expect(await restricted(importing('../local/paths.js'), 'main/model/views.ts')).toEqual([expect.stringContaining('imports nothing of the project')]);
+    expect(await restricted(importing('./other.js'), 'main/model/views.ts')).toEqual([expect.stringContaining('imports nothing of the project')]);
+    expect(await restricted(importing('zod'), 'main/model/views.ts')).toEqual([]);
+  });
+});
