@@ -8,6 +8,11 @@ const pattern = (group, message) => ({ group, message });
 const noRenderer = pattern(['**/renderer/**', '../renderer/*', '../../renderer/*'], 'Nothing imports renderer/.');
 const noElectron = pattern(['electron', 'electron/*'], 'Only main/app/ and preload/ may import electron.');
 const restrict = (...patterns) => ['error', { patterns }];
+/** The pure planner and the helpers only it uses (the runtime code of sync/ is not among them). */
+const PLANNER_FILES = [
+  'main/sync/planner.ts', 'main/sync/moves.ts', 'main/sync/folders.ts', 'main/sync/effects.ts',
+  'main/sync/brake.ts', 'main/sync/order.ts', 'main/sync/planner-folder-*.ts', 'main/sync/planner/**',
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'out/**', 'release/**', 'test-results/**', 'bench/data/**', 'coverage/**'] },
@@ -19,6 +24,37 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
       'no-restricted-imports': restrict(noElectron, noRenderer),
+    },
+  },
+  {
+    // The planner decides and the executor acts: it reads its three views and returns actions,
+    // so it needs no Node module and nothing from the executor or the engine that runs it.
+    files: PLANNER_FILES,
+    rules: {
+      'no-restricted-imports': restrict(
+        noElectron,
+        noRenderer,
+        pattern(nodeBuiltins, 'The planner is pure: no Node modules.'),
+        { regex: '^\\.\\.?/(.*/)?(executor|engine)/', message: 'The planner imports nothing from the executor or the engine.' },
+      ),
+    },
+  },
+  {
+    // The scanner and the index produce the views the planner reads (main/model/): no import runs up to sync/.
+    files: ['main/local/**', 'main/index/**'],
+    rules: {
+      'no-restricted-imports': restrict(
+        noElectron,
+        noRenderer,
+        { regex: '^(\\.\\./)+(main/)?sync/', message: 'main/local/ and main/index/ import nothing from main/sync/.' },
+      ),
+    },
+  },
+  {
+    // The views are the vocabulary every floor above shares: they depend on nothing.
+    files: ['main/model/**'],
+    rules: {
+      'no-restricted-imports': restrict(noElectron, noRenderer, { regex: '^\\.', message: 'main/model/ imports nothing of the project.' }),
     },
   },
   {

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ServiceOptions } from './config.js';
-import type { Db } from './db/open.js';
+import type { Db } from './db/db.js';
 import type { BlobStore } from './blob/store.js';
 import type { UrlSigner } from './blob/signer.js';
 import type { AuthContext, TokenAuthority } from './http/auth.js';

@@ -6,7 +6,7 @@
 import type { ProblemKind } from '../../shared/engine.js';
 import type { FileSyncState } from '../../shared/ipc.js';
 import type { FileStamp } from '../local/stamp.js';
-import type { BaseFile, RemoteFile } from '../sync/model.js';
+import type { BaseFile, RemoteFile } from '../model/views.js';
 
 export interface FileSides {
   local: FileStamp | undefined;

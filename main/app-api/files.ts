@@ -13,7 +13,7 @@ import { loadIgnoreMatcher } from '../local/ignore.js';
 import { MARKER_FILE_NAME, TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX } from '../local/own-files.js';
 import { pathKey, resolveInsideRoot } from '../local/paths.js';
 import { readStamp, type FileStamp } from '../local/stamp.js';
-import type { BaseFile, RemoteFile } from '../sync/model.js';
+import type { BaseFile, RemoteFile } from '../model/views.js';
 import { fileState, folderState } from './file-state.js';
 import { pathErrorKind } from '../sync/executor/offline.js';
 import { holderNames } from '../engine/lock-holders.js';

@@ -12,7 +12,7 @@ import { openIndex, type SyncIndex } from '../index/sync-index.js';
 import type { WorkspaceRecord } from '../index/workspaces.js';
 import { MARKER_FILE_NAME } from '../local/own-files.js';
 import { toRelative } from '../local/paths.js';
-import type { BaseFile } from '../sync/model.js';
+import type { BaseFile } from '../model/views.js';
 import { UsageError } from './outcomes.js';
 
 /** A file inside a synced workspace folder, synced or not. */

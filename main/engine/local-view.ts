@@ -5,11 +5,12 @@
  * (and so does what was renamed to it: see `heldBySkipped`), and paths excluded by selective
  * sync are not ours to look at.
  */
-import type { BaseFile, BaseFolder, LocalFile, LocalFolder, RemoteFile, RemoteFolder } from '../sync/model.js';
+import type { BaseFile, BaseFolder, LocalFile, LocalFolder, RemoteFile, RemoteFolder } from '../model/views.js';
 import { ancestorKeys } from '../sync/rel-path.js';
 import { pathKey } from '../local/paths.js';
 import { filterUnstable } from '../local/stability.js';
-import type { ScanResult, SkippedEntry } from '../local/scanner.js';
+import type { ScanResult } from '../local/scanner.js';
+import type { SkippedEntry } from '../local/skipped-entry.js';
 import type { IgnoreMatcher } from '../local/ignore.js';
 
 export interface LocalView {

@@ -10,7 +10,7 @@ import { pathKey } from '../local/paths.js';
 import type { Logger } from '../logging.js';
 import type { ServiceClient } from '../service-client/index.js';
 import { actionPath, type Action } from '../sync/actions.js';
-import type { RemoteFile } from '../sync/model.js';
+import type { RemoteFile } from '../model/views.js';
 
 /**
  * The holder of each lock the actions may run into, by the pathKey of the path they report:

@@ -21,7 +21,7 @@ import { cacheVouches } from '../local/hash-cache.js';
 import { pathKey, resolveInsideRoot } from '../local/paths.js';
 import { afterOwnMove, stampOf, type FileStamp } from '../local/stamp.js';
 import type { Logger } from '../logging.js';
-import type { RemoteFile } from '../sync/model.js';
+import type { RemoteFile } from '../model/views.js';
 
 /** A lock of another user's this computer knows of, on a file synced here. */
 export interface LockedHere {

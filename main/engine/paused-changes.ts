@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { IgnoreMatcher } from '../local/ignore.js';
 import { pathKey } from '../local/paths.js';
 import { sameIgnoringCtime, stampOf } from '../local/stamp.js';
-import type { BaseFile } from '../sync/model.js';
+import type { BaseFile } from '../model/views.js';
 import { isUnder } from './local-view.js';
 
 /** Paths followed at most: past this, a change is still noticed but the count stops growing. */

@@ -12,7 +12,7 @@
 import { sequenceNumber, type FeedChange, type ListedAsset, type ListedFolder, type Listing, type Sequence, type UnreadableEntry } from '../service-client/index.js';
 import type { PlacedItem, RawAsset, RawFolder, TreeWrite } from '../index/remote-state.js';
 import { MAX_PATH_BYTES, assignLocalNames, pathKey, sanitizeName, utf8Length, type NamedItem } from '../local/paths.js';
-import type { RemoteFile, RemoteFolder } from '../sync/model.js';
+import type { RemoteFile, RemoteFolder } from '../model/views.js';
 
 export type { RawAsset, RawFolder };
 

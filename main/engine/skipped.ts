@@ -8,7 +8,7 @@
 import type { Problem } from '../../shared/engine.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import { pathKey, sanitizeName } from '../local/paths.js';
-import type { SkippedEntry } from '../local/scanner.js';
+import type { SkippedEntry } from '../local/skipped-entry.js';
 import { assertNever } from '../sync/actions.js';
 import { nameOf } from '../sync/rel-path.js';
 import { isUnder } from './local-view.js';

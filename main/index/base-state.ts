@@ -3,7 +3,7 @@
  * case-only rename replaces the row instead of leaving a twin behind.
  */
 import { pathKey } from '../local/paths.js';
-import type { BaseFile, BaseFolder } from '../sync/model.js';
+import type { BaseFile, BaseFolder } from '../model/views.js';
 import type { Db } from './database.js';
 
 export interface BaseTree {

@@ -11,7 +11,7 @@
  * mark it unusable and the next start lists in full.
  */
 import { pathKey } from '../local/paths.js';
-import type { RemoteFile, RemoteFolder } from '../sync/model.js';
+import type { RemoteFile, RemoteFolder } from '../model/views.js';
 import type { Db } from './database.js';
 import { UnknownWorkspaceError } from './workspaces.js';
 

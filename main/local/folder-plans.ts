@@ -9,7 +9,7 @@ import type { FolderListing } from './fs-workers.js';
 import { EntryType } from './fs-workers.js';
 import type { IgnoreMatcher } from './ignore.js';
 import { pathKey, UNDECODABLE_REASON, undecodableName, whyNotPortable } from './paths.js';
-import type { SkippedEntry } from './scanner.js';
+import type { SkippedEntry } from './skipped-entry.js';
 
 export interface FolderPlan {
   /** The listing's names, joined as a worker sends them. */

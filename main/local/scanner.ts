@@ -10,7 +10,7 @@
  */
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import type { LocalFile, LocalFolder } from '../sync/model.js';
+import type { LocalFile, LocalFolder } from '../model/views.js';
 import { FolderPlans } from './folder-plans.js';
 import { EntryType, entryText, entryTimes, entryTimesAre, type FolderListing, type FsError, fsWorkers, type ListAnswer, StatResult } from './fs-workers.js';
 import type { HashCache, HashCacheEntry } from './hash-cache.js';
@@ -21,42 +21,7 @@ import { pathKey } from './paths.js';
 import { runPool } from './pool.js';
 import { isRecentlyModified } from './stability.js';
 import type { FileStamp } from './stamp.js';
-
-/**
- * Why an entry that exists on disk is missing from the result. The engine must not read a
- * skipped path (or anything below a skipped folder) as a local deletion.
- */
-export type SkipReason =
-  /** Symbolic links are never followed nor synced. */
-  | 'symlink'
-  /** FIFOs, sockets, devices. */
-  | 'special'
-  /** Same `pathKey` as a sibling (e.g. "A.txt" and "a.txt" on Linux): only one is kept (`error` names it). */
-  | 'case_clash'
-  /** A name other computers cannot hold as it is (`whyNotPortable`, whose reason is in `error`). */
-  | 'invalid_name'
-  /** lstat, readdir or read failed (permissions, I/O error). */
-  | 'unreadable';
-
-export interface SkippedEntry {
-  /**
-   * Relative path as spelled on disk, POSIX separators; a name that is not valid UTF-8 shows
-   * each byte that is no character as `\xHH` (`undecodableName`).
-   */
-  path: string;
-  reason: SkipReason;
-  /** The error code or message for 'unreadable'; why, for 'invalid_name'; the name kept, for 'case_clash'. */
-  error?: string;
-  /** A name to rename it to, when it is not the `sanitizeName` of its name (a name that is not UTF-8). */
-  rename?: string;
-  /**
-   * For a name that lost a clash or that other computers cannot hold, its inode and, for a
-   * folder, the inodes of everything in it: a synced item renamed or moved there is held as it
-   * was synced (local-view.ts), not taken for deleted.
-   */
-  inode?: number;
-  inodesBelow?: number[];
-}
+import type { SkippedEntry } from './skipped-entry.js';
 
 export interface ScanProgress {
   phase: 'walk' | 'hash';

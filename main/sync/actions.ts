@@ -7,7 +7,7 @@
  * describing the result (a transfer writes it from the bytes it moved; a delete removes it).
  * File moves re-key the row at `basePath` to `to`; folder renames write the folder's row at `to`.
  */
-import type { BaseFile, BaseFolder, LocalFile, RemoteFile } from './model.js';
+import type { BaseFile, BaseFolder, LocalFile, RemoteFile } from '../model/views.js';
 
 export interface CreateLocalFolder {
   readonly kind: 'create-local-folder';

@@ -4,7 +4,7 @@
  */
 import { pathKey } from '../local/paths.js';
 import { assertNever, type Action } from './actions.js';
-import type { BaseFile, LocalFile, RemoteFile, SyncState } from './model.js';
+import type { BaseFile, LocalFile, RemoteFile, SyncState } from '../model/views.js';
 
 export interface FilesAfter {
   /** Key -> path of every file on disk afterwards. */

@@ -12,7 +12,7 @@ import type {
   ForgetFolderBase,
   RecordFolderBase,
 } from './actions.js';
-import type { BaseFolder, LocalFolder, RemoteFolder, SyncState } from './model.js';
+import type { BaseFolder, LocalFolder, RemoteFolder, SyncState } from '../model/views.js';
 import { ancestorKeys, compareStrings, depthOf } from './rel-path.js';
 
 export type FolderAction =

@@ -14,7 +14,7 @@
  * else falls back to per-path reconciliation, which may upload or download more than needed
  * but never loses data.
  */
-import type { BaseFile, LocalFile, RemoteFile, SyncState } from './model.js';
+import type { BaseFile, LocalFile, RemoteFile, SyncState } from '../model/views.js';
 import type { MoveLocalFile, MoveRemoteAsset } from './actions.js';
 import { sortedEntries } from './rel-path.js';
 

@@ -14,7 +14,7 @@
  */
 import { pathKey } from '../local/paths.js';
 import type { MoveLocalFolder, MoveRemoteFolder } from './actions.js';
-import type { PlannerInput } from './model.js';
+import type { PlannerInput } from '../model/views.js';
 import { joinPath, nameOf, parentOf, sortedEntries } from './rel-path.js';
 
 export type FolderRename = MoveLocalFolder | MoveRemoteFolder;

@@ -21,7 +21,7 @@
  */
 import { pathKey } from '../local/paths.js';
 import type { CreateRemoteFolder, MoveLocalFolder, MoveRemoteFolder } from './actions.js';
-import type { PlannerInput } from './model.js';
+import type { PlannerInput } from '../model/views.js';
 import { detectLocalMoves } from './moves.js';
 import { ancestorKeys, depthOf, compareStrings, parentOf, sortedEntries } from './rel-path.js';
 

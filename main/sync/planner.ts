@@ -23,7 +23,7 @@ import { massDeleteBrake, summarize, type Brake, type PlanSummary } from './brak
 import { conflictCopyPath } from './conflict-name.js';
 import { filesAfter } from './effects.js';
 import { foldersHolding, planFolders } from './folders.js';
-import { versionSuffix, type BaseFile, type LocalFile, type LocalFolder, type PlannerInput, type RemoteFile } from './model.js';
+import { versionSuffix, type BaseFile, type LocalFile, type LocalFolder, type PlannerInput, type RemoteFile } from '../model/views.js';
 import { alignMoves, type FileSlot } from './moves.js';
 import { orderActions } from './order.js';
 import { alignFolderCase } from './planner-folder-case.js';

@@ -1,8 +1,7 @@
 import Database from 'better-sqlite3';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { seedReferenceData } from './reference-data.js';
-
-export type Db = Database.Database;
+import type { Db } from './db.js';
 
 export function openServiceDb(file: string): Db {
   const db = new Database(file);

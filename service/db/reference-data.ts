@@ -1,4 +1,4 @@
-import type { Db } from './open.js';
+import type { Db } from './db.js';
 
 /** Plan tiers. `level` orders them: API access needs Pro (2) or above (reference part 1). */
 export const TIERS = [

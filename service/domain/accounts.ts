@@ -1,5 +1,5 @@
 /** Account administration: the account record, its members, settings and invites. Each change is recorded in the account history. */
-import type { Db } from '../db/open.js';
+import type { Db } from '../db/db.js';
 import { ApiError, conflict, forbidden, notFound } from '../http/errors.js';
 import { newId, now } from '../http/ids.js';
 import { recordAccountHistory } from '../store/history.js';

@@ -2,7 +2,7 @@
  * Asset and version state transitions (reference part 3, docs/protocol.md). Each function is
  * one transaction: it checks, writes the rows, bumps the workspace sequence, records history.
  */
-import type { Db } from '../db/open.js';
+import type { Db } from '../db/db.js';
 import { ApiError, badRequest, conflict, notFound } from '../http/errors.js';
 import { nameKey, newId, now } from '../http/ids.js';
 import { assetTypeFor } from '../db/reference-data.js';

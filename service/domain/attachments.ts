@@ -1,5 +1,5 @@
 /** Files attached to comments and reviews: uploads (POST /workspaces/upload) of the same workspace. */
-import type { Db } from '../db/open.js';
+import type { Db } from '../db/db.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { newId } from '../http/ids.js';
 import { isWorkspaceMember } from './roles.js';

@@ -2,12 +2,13 @@
  * Workspace collections [ours]: tags, libraries and tasks. Each row carries the workspace
  * sequence of its last change, like folders and assets.
  */
-import type { Db } from '../db/open.js';
+import type { Db } from '../db/db.js';
 import type { WorkspaceCaller } from '../context.js';
 import { conflict, notFound } from '../http/errors.js';
 import { newId, now } from '../http/ids.js';
 import { nextSequence } from '../store/sequence.js';
-import type { LibraryRow, TagRow, TaskRow } from '../store/collab-serialize.js';
+import type { TaskRow } from '../store/collab-serialize.js';
+import type { LibraryRow, TagRow } from '../store/rows.js';
 import { getAsset } from './assets.js';
 import { isWorkspaceMember } from './roles.js';
 

@@ -1,5 +1,5 @@
 /** Comments on an asset [ours]: anyone in the workspace comments; only the author edits or deletes. */
-import type { Db } from '../db/open.js';
+import type { Db } from '../db/db.js';
 import type { WorkspaceCaller } from '../context.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { newId, now } from '../http/ids.js';

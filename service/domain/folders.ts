@@ -1,4 +1,4 @@
-import type { Db } from '../db/open.js';
+import type { Db } from '../db/db.js';
 import { conflict, notFound } from '../http/errors.js';
 import { nameKey, newId, now } from '../http/ids.js';
 import { nextSequence } from '../store/sequence.js';

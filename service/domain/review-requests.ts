@@ -1,4 +1,4 @@
-import type { Db } from '../db/open.js';
+import type { Db } from '../db/db.js';
 import { now } from '../http/ids.js';
 
 /** Reference part 3: when an asset's current version changes, its review requests follow it and open again. */

@@ -3,7 +3,7 @@
  * open request on the asset; a new current version opens requests again (review-requests.ts).
  * Every decision and request lands in the review history.
  */
-import type { Db } from '../db/open.js';
+import type { Db } from '../db/db.js';
 import type { WorkspaceCaller } from '../context.js';
 import { badRequest, forbidden, notFound } from '../http/errors.js';
 import { newId, now } from '../http/ids.js';

@@ -4,7 +4,7 @@
  * http/permissions.ts.
  */
 import { z } from 'zod';
-import type { Db } from '../db/open.js';
+import type { Db } from '../db/db.js';
 
 /** Least to most. */
 export const ACCOUNT_ROLES = ['member', 'admin', 'owner'] as const;

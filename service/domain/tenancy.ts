@@ -1,6 +1,6 @@
 /** Users, keys, accounts and workspaces: created by the demo seed, tests and the workspace routes. */
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../db/open.js';
+import type { Db } from '../db/db.js';
 import { hashSecret } from '../http/auth.js';
 import { newId, now } from '../http/ids.js';
 

@@ -1,5 +1,5 @@
 /** The caller's own record: profile changes and deactivation. */
-import type { Db } from '../db/open.js';
+import type { Db } from '../db/db.js';
 import { notFound } from '../http/errors.js';
 import type { UserRow } from '../store/rows.js';
 

@@ -1,5 +1,5 @@
 /** Workspace administration: the record, its members and settings. Changes land in the account history. */
-import type { Db } from '../db/open.js';
+import type { Db } from '../db/db.js';
 import type { WorkspaceCaller } from '../context.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
 import { now } from '../http/ids.js';

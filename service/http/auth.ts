@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual, webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import type { Db } from '../db/open.js';
+import type { Db } from '../db/db.js';
 import { API_MIN_TIER_LEVEL } from '../db/reference-data.js';
 import { ApiError, badRequest, forbidden, notFound, unauthorized } from './errors.js';
 import type { FailedAuthGuard } from './failed-auth.js';

@@ -4,7 +4,8 @@ import { parse, workspaceActor, workspaceCaller, type ServiceContext } from '../
 import {
   createLibrary, createTag, createTask, deleteLibrary, deleteTag, deleteTask, getTask, updateLibrary, updateTask,
 } from '../domain/collections.js';
-import { libraryJson, tagJson, taskJson, type LibraryRow, type TagRow } from '../store/collab-serialize.js';
+import { libraryJson, tagJson, taskJson } from '../store/collab-serialize.js';
+import type { LibraryRow, TagRow } from '../store/rows.js';
 
 const id = z.string().min(1).max(200);
 const name = z.string().trim().min(1).max(255);

@@ -3,16 +3,11 @@
  * history, tags, libraries, tasks, comments, attachments, reviews and review requests.
  * The asset, version, user and workspace mappers live in serialize.ts and are reused here.
  */
-import type { Db } from '../db/open.js';
-import type { AccountRow, AssetRow, VersionRow, WorkspaceRow } from './rows.js';
+import type { Db } from '../db/db.js';
+import type { AccountRow, AssetRow, LibraryRow, TagRow, VersionRow, WorkspaceRow } from './rows.js';
 import { assetJson, loadUser, versionJson, workspaceJson } from './serialize.js';
 import { present } from './present.js';
 
-export interface TagRow { id: string; workspace_id: string; name: string; color: string | null; created_by_user_id: string; sequence: number }
-export interface LibraryRow {
-  id: string; workspace_id: string; name: string; description: string | null; thumbnail_file_id: string | null;
-  default_avatar: number; created_by_user_id: string; sequence: number;
-}
 export interface TaskRow {
   id: string; workspace_id: string; asset_id: string | null; title: string; description: string | null; status: string;
   assigned_user_id: string | null; created_by_user_id: string; due_date: string | null; sequence: number; created_at: string; updated_at: string;

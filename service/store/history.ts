@@ -1,4 +1,4 @@
-import type { Db } from '../db/open.js';
+import type { Db } from '../db/db.js';
 import { newId, now } from '../http/ids.js';
 
 export type AssetAction =

@@ -33,3 +33,8 @@ export interface AccountRow {
   id: string; name: string; tier_id: string; type_id: string | null; thumbnail_key: string | null;
   created_by_user_id: string | null; default_avatar: number; sequence: number; created_at: string; deleted_at: string | null;
 }
+export interface TagRow { id: string; workspace_id: string; name: string; color: string | null; created_by_user_id: string; sequence: number }
+export interface LibraryRow {
+  id: string; workspace_id: string; name: string; description: string | null; thumbnail_file_id: string | null;
+  default_avatar: number; created_by_user_id: string; sequence: number;
+}

@@ -1,4 +1,4 @@
-import type { Db } from '../db/open.js';
+import type { Db } from '../db/db.js';
 
 /** The workspace's next change sequence: one counter per workspace, strictly increasing. */
 export function nextSequence(db: Db, workspaceId: string): number {

@@ -1,9 +1,8 @@
 /** Rows to the API's resource shapes (shared/api). One mapper per resource, used by every route. */
 import type { Asset, AssetEntry, AssetVersion, Folder, User, Workspace } from '../../shared/api/index.js';
-import type { Db } from '../db/open.js';
-import type { AssetRow, AssetWithVersionRow, FolderRow, UserRow, VersionRow, WorkspaceRow } from './rows.js';
+import type { Db } from '../db/db.js';
+import type { AssetRow, AssetWithVersionRow, FolderRow, LibraryRow, TagRow, UserRow, VersionRow, WorkspaceRow } from './rows.js';
 import { present } from './present.js';
-import type { LibraryRow, TagRow } from './collab-serialize.js';
 
 export function userJson(row: UserRow): User {
   return present({

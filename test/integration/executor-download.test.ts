@@ -7,7 +7,7 @@ import { ServiceClient, type DownloadOptions, type DownloadResponse, type Socket
 import type { Download } from '../../main/sync/actions.js';
 import { DIRECT_IO_MIN_BYTES, directStart } from '../../main/sync/executor/direct-writer.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
-import type { RemoteFile } from '../../main/sync/model.js';
+import type { RemoteFile } from '../../main/model/views.js';
 import type { FaultOptions } from '../../service/index.js';
 import { bytesOf, clientOptions, putAsset, putVersion, remoteFileOf, executorWorld, sha256, type Harness } from './executor-fixture.js';
 

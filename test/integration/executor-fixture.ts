@@ -17,7 +17,7 @@ import { readStamp } from '../../main/local/stamp.js';
 import { removeTreeSync } from '../helpers/disk.js';
 import { ServiceClient, type ServiceClientOptions } from '../../main/service-client/index.js';
 import type { ExecutorDeps } from '../../main/sync/executor/execute-plan.js';
-import type { LocalFile, RemoteFile } from '../../main/sync/model.js';
+import type { LocalFile, RemoteFile } from '../../main/model/views.js';
 import { TransferQueue } from '../../main/sync/transfer-queue.js';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startService, type DemoInfo, type RunningService, type ServiceOptions } from '../../service/index.js';

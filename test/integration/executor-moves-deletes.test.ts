@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { pathKey } from '../../main/local/paths.js';
 import type { Action } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
-import type { BaseFile, LocalFile } from '../../main/sync/model.js';
+import type { BaseFile, LocalFile } from '../../main/model/views.js';
 import { putAsset, putVersion, executorWorld, writeLocal, type Harness } from './executor-fixture.js';
 
 const world = executorWorld();

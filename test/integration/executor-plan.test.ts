@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Action, Conflict, Download } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
-import type { LocalFile, RemoteFile } from '../../main/sync/model.js';
+import type { LocalFile, RemoteFile } from '../../main/model/views.js';
 import { symlinkDisk } from '../helpers/disk.js';
 import { bytesOf, putAsset, remoteFileOf, executorWorld, sha256, writeLocal, type Harness } from './executor-fixture.js';
 

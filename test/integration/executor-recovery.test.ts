@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ServiceClient, type UploadRequest, type CallOptions } from '../../main/service-client/index.js';
 import type { UploadTicket } from '../helpers/served.js';
 import { executePlan, recoverJournal } from '../../main/sync/executor/execute-plan.js';
-import type { LocalFile } from '../../main/sync/model.js';
+import type { LocalFile } from '../../main/model/views.js';
 import { clientOptions, putAsset, remoteFileOf, executorWorld, writeLocal, type Harness } from './executor-fixture.js';
 
 /** The real client, counting upload tickets (a re-commit must not ask for a new one). */

@@ -8,7 +8,7 @@ import { pathKey } from '../../main/local/paths.js';
 import { ServiceClient, ServiceError, type UploadBody, type UploadOptions, type UploadResult } from '../../main/service-client/index.js';
 import type { UploadNew, UploadVersion } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
-import type { LocalFile } from '../../main/sync/model.js';
+import type { LocalFile } from '../../main/model/views.js';
 import { bytesOf, clientOptions, putAsset, putVersion, executorWorld, sha256, writeLocal, type Harness } from './executor-fixture.js';
 
 /** The real client; `afterPut` runs once the bytes are on the service, before the commit. */

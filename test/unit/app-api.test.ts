@@ -18,7 +18,7 @@ import { MediaService } from '../../main/media/index.js';
 import type { SecretStore } from '../../main/secrets/secret-store.js';
 import { ServiceClient, ServiceError } from '../../main/service-client/index.js';
 import { headlessHooks } from '../../main/ui-server/headless-hooks.js';
-import type { BaseFile, RemoteFile } from '../../main/sync/model.js';
+import type { BaseFile, RemoteFile } from '../../main/model/views.js';
 
 const base: BaseFile = { path: 'a.psd', assetId: 'a1', versionId: 'v1', checksum: 'c'.repeat(64), size: 10, mtimeNs: '1000', inode: 7 };
 const remote: RemoteFile = { path: 'a.psd', assetId: 'a1', folderId: null, versionId: 'v1', versionNumber: 1, checksum: 'c'.repeat(64), size: 10, lockedByUserId: null, sequence: 1 };

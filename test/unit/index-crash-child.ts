@@ -4,7 +4,7 @@
  * spilled into the WAL) and carries on writing until the parent kills it with SIGKILL.
  */
 import { openIndex } from '../../main/index/sync-index.js';
-import type { BaseFile, RemoteFile } from '../../main/sync/model.js';
+import type { BaseFile, RemoteFile } from '../../main/model/views.js';
 import { baseFile, checksumOf, remoteFile } from './index-fixtures.js';
 
 const [file, mode] = process.argv.slice(2);

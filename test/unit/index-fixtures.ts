@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { type IndexOptions, type SyncIndex, openIndex } from '../../main/index/sync-index.js';
 import type { NewWorkspace } from '../../main/index/workspaces.js';
-import type { BaseFile, RemoteFile } from '../../main/sync/model.js';
+import type { BaseFile, RemoteFile } from '../../main/model/views.js';
 
 export interface TempIndex {
   /** Path of `index.db` in this test's temp folder. */

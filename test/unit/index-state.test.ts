@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pathKey } from '../../main/local/paths.js';
 import { UnknownWorkspaceError } from '../../main/index/workspaces.js';
-import type { BaseFile, RemoteFile, RemoteFolder } from '../../main/sync/model.js';
+import type { BaseFile, RemoteFile, RemoteFolder } from '../../main/model/views.js';
 import { baseFile, checksumOf, remoteFile, useTempIndex, workspace } from './index-fixtures.js';
 
 const { withIndex } = useTempIndex();

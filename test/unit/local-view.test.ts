@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { holdBack, localView } from '../../main/engine/local-view.js';
 import type { ScanResult } from '../../main/local/scanner.js';
-import type { BaseFile, LocalFile } from '../../main/sync/model.js';
+import type { BaseFile, LocalFile } from '../../main/model/views.js';
 
 const NOW_MS = 1_800_000_000_000;
 const justNow = `${BigInt(NOW_MS - 100) * 1_000_000n}`;

@@ -12,7 +12,7 @@ import type {
   PlannerInput,
   RemoteFile,
   RemoteFolder,
-} from '../../main/sync/model.js';
+} from '../../main/model/views.js';
 import { plan } from '../../main/sync/planner.js';
 
 // ---- builders: a file's identity defaults from its path, its content from a label ----------

@@ -15,7 +15,7 @@ import { etagSaysOtherBytes } from '../../service-client/ours.js';
 import { pathKey, resolveInsideRoot } from '../../local/paths.js';
 import { afterOwnMove, stampOf, type FileStamp } from '../../local/stamp.js';
 import type { Download } from '../actions.js';
-import { versionSuffix, type RemoteFile } from '../model.js';
+import { versionSuffix, type RemoteFile } from '../../model/views.js';
 import { joinPath, parentOf } from '../rel-path.js';
 import { SMALL_TRANSFER_BYTES, type TransferHandle } from '../transfer-queue.js';
 import { DONE, deferred, recordActivity, reportProblem, signalOpt, suppressWrite, type ExecutorDeps, type Outcome } from './context.js';

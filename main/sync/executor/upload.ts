@@ -14,7 +14,7 @@ import { pathKey } from '../../local/paths.js';
 import { readStamp, sameStamp } from '../../local/stamp.js';
 import { conflictDetails, isServiceError } from '../../service-client/index.js';
 import type { UploadNew, UploadVersion } from '../actions.js';
-import type { LocalFile } from '../model.js';
+import type { LocalFile } from '../../model/views.js';
 import { nameOf, parentOf } from '../rel-path.js';
 import { SMALL_TRANSFER_BYTES, type TransferHandle } from '../transfer-queue.js';
 import {

@@ -4,6 +4,9 @@
  * relative to the workspace folder, POSIX separators, Unicode NFC, already made safe for disk
  * (main/local/paths.ts). Maps are keyed by `pathKey(path)` (NFC + case fold) so that two names
  * differing only by case meet in one slot on every OS.
+ *
+ * These types sit below `local/`, `index/` and `sync/`, so that `local/` and `index/`, which
+ * produce the views the planner reads, import nothing from `sync/`.
  */
 
 /** A file found by the scanner. */
