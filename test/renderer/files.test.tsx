@@ -190,4 +190,45 @@ describe('Files screen', () => {
     expect(screen.getByRole('rowheader', { name: /README\.txt/ })).toBeTruthy();
     expect(await screen.findByText('Synced')).toBeTruthy();
   });
+
+  it('shows a folder as soon as its first listing arrives, though the workspace changed state while it was on its way', async () => {
+    // A folder that just had files put in it is being synced: its listing is asked for again
+    // before the first answer comes; that answer must not be thrown away.
+    const answers: Array<(entries: FileEntry[]) => void> = [];
+    const { bridge } = renderApp(
+      {
+        getStatus: () => status({ state: 'syncing', workspaces: [workspace({ state: 'syncing' })] }),
+        listFiles: () => new Promise<FileEntry[]>((resolve) => answers.push(resolve)),
+      },
+      FILES,
+    );
+    await waitFor(() => expect(answers).toHaveLength(1));
+    bridge.emit('status', status({ workspaces: [workspace({ lastSyncAt: '2025-03-14T10:05:00.000Z' })] }));
+    await waitFor(() => expect(answers).toHaveLength(2));
+    answers[0]?.([file({ name: 'README.txt', path: 'README.txt', state: 'pending-upload' })]);
+    expect(await screen.findByRole('rowheader', { name: /README\.txt/ })).toBeTruthy();
+    // The newer answer replaces it; an older one arriving after it does not.
+    answers[1]?.([file({ name: 'README.txt', path: 'README.txt', state: 'synced' })]);
+    expect(await screen.findByText('Synced')).toBeTruthy();
+  });
+
+  it('keeps the newest listing when an older one arrives after it', async () => {
+    const answers: Array<(entries: FileEntry[]) => void> = [];
+    const { bridge } = renderApp(
+      {
+        getStatus: () => status({ state: 'syncing', workspaces: [workspace({ state: 'syncing' })] }),
+        listFiles: () => new Promise<FileEntry[]>((resolve) => answers.push(resolve)),
+      },
+      FILES,
+    );
+    await waitFor(() => expect(answers).toHaveLength(1));
+    bridge.emit('status', status({ workspaces: [workspace({ lastSyncAt: '2025-03-14T10:05:00.000Z' })] }));
+    await waitFor(() => expect(answers).toHaveLength(2));
+    answers[1]?.([file({ name: 'README.txt', path: 'README.txt', state: 'synced' })]);
+    expect(await screen.findByText('Synced')).toBeTruthy();
+    answers[0]?.([file({ name: 'README.txt', path: 'README.txt', state: 'pending-upload' })]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.queryByText('Waiting to upload')).toBeNull();
+    expect(screen.getByText('Synced')).toBeTruthy();
+  });
 });

@@ -14,27 +14,38 @@ export function useQuery<C extends Channel>(channel: C, request: RequestOf<C> | 
   const [generation, setGeneration] = useState(0);
   const requestKey = request === null ? null : JSON.stringify(request);
   const shownKey = useRef<string | null>(null);
+  /**
+   * Calls are numbered; an answer is shown when it is for the request now asked and newer than
+   * the one shown. A refresh asked while an answer is on its way (a workspace changes state
+   * several times while it syncs) thus does not throw that answer away: a large folder would
+   * otherwise stay "loading" until the workspace went quiet.
+   */
+  const calls = useRef({ key: null as string | null, issued: 0, shown: 0 });
+
+  useEffect(
+    () => () => {
+      calls.current.key = null;
+    },
+    [],
+  );
 
   useEffect(() => {
     if (requestKey === null) return;
-    let current = true;
+    const tracker = calls.current;
+    tracker.key = requestKey;
+    const call = (tracker.issued += 1);
     // A different request shows "loading"; a refresh of the same one keeps the old answer.
     if (shownKey.current !== requestKey) setResult({ kind: 'loading' });
-    bridge.invoke(channel, JSON.parse(requestKey) as RequestOf<C>).then(
-      (value) => {
-        if (!current) return;
-        shownKey.current = requestKey;
-        setResult({ kind: 'ready', value });
-      },
-      (error: unknown) => {
-        if (!current) return;
-        shownKey.current = null;
-        setResult({ kind: 'error', message: errorMessage(error) });
-      },
-    );
-    return () => {
-      current = false;
+    const settle = (next: Loadable<Responses[C]>) => {
+      if (tracker.key !== requestKey || call < tracker.shown) return;
+      tracker.shown = call;
+      shownKey.current = next.kind === 'ready' ? requestKey : null;
+      setResult(next);
     };
+    bridge.invoke(channel, JSON.parse(requestKey) as RequestOf<C>).then(
+      (value) => settle({ kind: 'ready', value }),
+      (error: unknown) => settle({ kind: 'error', message: errorMessage(error) }),
+    );
   }, [bridge, channel, requestKey, refreshKey, generation]);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
