@@ -15,12 +15,13 @@ export function useQuery<C extends Channel>(channel: C, request: RequestOf<C> | 
   const requestKey = request === null ? null : JSON.stringify(request);
   const shownKey = useRef<string | null>(null);
   /**
-   * Calls are numbered; an answer is shown when it is for the request now asked and newer than
-   * the one shown. A refresh asked while an answer is on its way (a workspace changes state
-   * several times while it syncs) thus does not throw that answer away: a large folder would
-   * otherwise stay "loading" until the workspace went quiet.
+   * One call at a time per request: a refresh asked while an answer is on its way (a workspace
+   * changes state several times while it syncs) is made once that answer is here, and that
+   * answer is shown meanwhile. Throwing it away kept a large folder "loading" until the
+   * workspace went quiet, and each call lists the whole folder again. Calls are numbered; only
+   * an answer to the request now asked, newer than the one shown, is shown.
    */
-  const calls = useRef({ key: null as string | null, issued: 0, shown: 0 });
+  const calls = useRef({ key: null as string | null, issued: 0, shown: 0, inFlight: 0, again: false });
 
   useEffect(
     () => () => {
@@ -32,20 +33,36 @@ export function useQuery<C extends Channel>(channel: C, request: RequestOf<C> | 
   useEffect(() => {
     if (requestKey === null) return;
     const tracker = calls.current;
-    tracker.key = requestKey;
-    const call = (tracker.issued += 1);
     // A different request shows "loading"; a refresh of the same one keeps the old answer.
     if (shownKey.current !== requestKey) setResult({ kind: 'loading' });
-    const settle = (next: Loadable<Responses[C]>) => {
-      if (tracker.key !== requestKey || call < tracker.shown) return;
-      tracker.shown = call;
-      shownKey.current = next.kind === 'ready' ? requestKey : null;
-      setResult(next);
+    if (tracker.key === requestKey && tracker.inFlight !== 0) {
+      tracker.again = true;
+      return;
+    }
+    tracker.key = requestKey;
+    const ask = () => {
+      const call = (tracker.issued += 1);
+      tracker.inFlight = call;
+      tracker.again = false;
+      const settle = (next: Loadable<Responses[C]>) => {
+        if (tracker.key !== requestKey || call < tracker.shown) return;
+        tracker.shown = call;
+        shownKey.current = next.kind === 'ready' ? requestKey : null;
+        setResult(next);
+      };
+      bridge
+        .invoke(channel, JSON.parse(requestKey) as RequestOf<C>)
+        .then(
+          (value) => settle({ kind: 'ready', value }),
+          (error: unknown) => settle({ kind: 'error', message: errorMessage(error) }),
+        )
+        .finally(() => {
+          if (tracker.inFlight !== call) return;
+          tracker.inFlight = 0;
+          if (tracker.again && tracker.key === requestKey) ask();
+        });
     };
-    bridge.invoke(channel, JSON.parse(requestKey) as RequestOf<C>).then(
-      (value) => settle({ kind: 'ready', value }),
-      (error: unknown) => settle({ kind: 'error', message: errorMessage(error) }),
-    );
+    ask();
   }, [bridge, channel, requestKey, refreshKey, generation]);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
