@@ -17,7 +17,7 @@ export function useQuery<C extends Channel>(channel: C, request: RequestOf<C> | 
   /**
    * One call at a time per request: a refresh asked while an answer is on its way (a workspace
    * changes state several times while it syncs) is made once that answer is here, and that
-   * answer is shown meanwhile. Throwing it away kept a large folder "loading" until the
+   * answer is shown meanwhile: thrown away, a large folder would stay "loading" until the
    * workspace went quiet, and each call lists the whole folder again. Calls are numbered; only
    * an answer to the request now asked, newer than the one shown, is shown.
    */
