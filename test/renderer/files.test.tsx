@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { FileEntry } from '../../shared/ipc.js';
 import { never } from './memory-bridge.js';
@@ -189,5 +189,29 @@ describe('Files screen', () => {
     bridge.emit('status', status({ workspaces: [workspace({ lastSyncAt: '2025-03-14T10:05:00.000Z' })] }));
     expect(screen.getByRole('rowheader', { name: /README\.txt/ })).toBeTruthy();
     expect(await screen.findByText('Synced')).toBeTruthy();
+  });
+
+  it('shows a folder as soon as its first listing arrives, though the workspace changed state while it was on its way', async () => {
+    // A folder that just had files put in it is being synced: its listing is asked for again
+    // before the first answer comes. That answer is shown, and the folder is listed once more
+    // after it, not twice at once.
+    const answers: Array<(entries: FileEntry[]) => void> = [];
+    const { bridge } = renderApp(
+      {
+        getStatus: () => status({ state: 'syncing', workspaces: [workspace({ state: 'syncing' })] }),
+        listFiles: () => new Promise<FileEntry[]>((resolve) => answers.push(resolve)),
+      },
+      FILES,
+    );
+    await waitFor(() => expect(answers).toHaveLength(1));
+    await act(async () => bridge.emit('status', status({ state: 'syncing', workspaces: [workspace({ state: 'syncing', lastSyncAt: '2025-03-14T10:04:00.000Z' })] })));
+    await act(async () => bridge.emit('status', status({ workspaces: [workspace({ lastSyncAt: '2025-03-14T10:05:00.000Z' })] })));
+    expect(answers).toHaveLength(1);
+    answers[0]?.([file({ name: 'README.txt', path: 'README.txt', state: 'pending-upload' })]);
+    expect(await screen.findByRole('rowheader', { name: /README\.txt/ })).toBeTruthy();
+    await waitFor(() => expect(answers).toHaveLength(2));
+    answers[1]?.([file({ name: 'README.txt', path: 'README.txt', state: 'synced' })]);
+    expect(await screen.findByText('Synced')).toBeTruthy();
+    expect(bridge.requestsTo('listFiles')).toHaveLength(2);
   });
 });
