@@ -18,7 +18,7 @@ declare const WebAssembly: {
 /**
  * Bytes per block: a whole number of WebAssembly pages (64 KiB), so every block stays aligned.
  * Each block is one direct write and one message to the hashing worker. Downloading 3 x 256 MiB
- * in 4 rounds A/B (session 14), medians of 1.11 s with 1 MiB blocks, 0.94 s with 2 MiB, 0.86 s
+ * in 4 rounds A/B, medians of 1.11 s with 1 MiB blocks, 0.94 s with 2 MiB, 0.86 s
  * with 4 MiB and 0.96 s with 8 MiB; peak RSS 161, 172, 195 and 208 MiB.
  */
 export const ALIGNED_BLOCK_BYTES = 4 * 1024 * 1024;

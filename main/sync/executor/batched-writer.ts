@@ -10,7 +10,7 @@ import type { FileHandle } from 'node:fs/promises';
  * Big enough that the thread-pool round trip of a write costs little per byte; small enough
  * that the page cache fills quickly: Linux 6.x gives ext4 folios as large as the write, and
  * filling 2 MiB ones was slow here. A 2 GiB download took 3.9-4.6 s with 512 KiB batches, against
- * 4.6-5.5 s with 2 MiB ones and 4.9-7.1 s with 128 KiB ones (A/B in one script, session 11).
+ * 4.6-5.5 s with 2 MiB ones and 4.9-7.1 s with 128 KiB ones (A/B in one script).
  */
 export const WRITE_BATCH_BYTES = 512 * 1024;
 

@@ -5,7 +5,7 @@
  * 1.85 GB/s on one core here, and on the main thread it took 1.2 s of a 2 GiB download's 4.5 s
  * while the other core waited. The worker reads the temp file behind the writer, or, for a file
  * written with direct I/O (direct-writer.ts), which the page cache does not hold, is handed each
- * block where it lies in shared memory: in 6 rounds A/B (session 12), medians of 4.3 s against
+ * block where it lies in shared memory: in 6 rounds A/B, medians of 4.3 s against
  * 5.0 s hashed on the main thread for 2 GiB, 1.84 s against 1.99 s for 3 x 256 MiB.
  */
 import type { FileHandle } from 'node:fs/promises';

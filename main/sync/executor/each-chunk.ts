@@ -2,7 +2,7 @@
  * Hands a body's chunks over one by one, as the socket delivered them. A `for await` over a
  * Readable asks `read()` for everything buffered, which concatenates the chunks that piled up
  * while the consumer was busy: a copy of most of a large download into freshly allocated
- * buffers, a tenth of the main thread's time in a 3 x 256 MiB download (profile, session 12).
+ * buffers, a tenth of the main thread's time in a 3 x 256 MiB download (measured with a CPU profile).
  */
 import type { Readable } from 'node:stream';
 

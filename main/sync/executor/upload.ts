@@ -354,7 +354,7 @@ async function sendSmallFile(deps: ExecutorDeps, abs: string, local: LocalFile, 
  * A small file read with synchronous calls: from the page cache they take tens of µs, where
  * `FileHandle.readFile` made five calls through the thread pool (open, fstat, two reads, close),
  * each a wake-up of another thread that cost the main thread more than the call. Uploading
- * 10,000 small files took 12.7-15.5 s of CPU instead of 16.9-17.8 s (A/B, session 11).
+ * 10,000 small files took 12.7-15.5 s of CPU instead of 16.9-17.8 s (A/B runs).
  * O_NONBLOCK: a FIFO put in the file's place does not hang the open, and is refused.
  */
 function readSmallFile(abs: string, relPath: string): Buffer {
