@@ -4,65 +4,24 @@
  * and seen by everyone through the service, a restore with a note of its own, and the activity
  * feed's account of who made a version and why.
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssetVersion } from '../../shared/api/index.js';
-import type { EngineStatus } from '../../shared/engine.js';
 import type { VersionInfo } from '../../shared/ipc.js';
-import { AppApi } from '../../main/app-api/index.js';
-import { sessionOpener } from '../../main/app-api/open-session.js';
-import { Config } from '../../main/config.js';
-import { removeTreeSync } from '../helpers/disk.js';
-import { MemorySecrets } from '../helpers/memory-secrets.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+import type { AppApi } from '../../main/app-api/index.js';
+import type { TestService } from '../helpers/service.js';
+import { signedInApp, type SignedInApp } from '../helpers/signed-in-app.js';
 
+let app: SignedInApp;
 let svc: TestService;
-let dir: string;
 let api: AppApi;
-const previousHome = process.env.ASSET_SYNC_HOME;
 const LOGO = 'Brand/Logos/logo-mark.png';
 
-function waitForStatus(app: AppApi, done: (status: EngineStatus) => boolean): Promise<EngineStatus> {
-  return new Promise((resolve) => {
-    const check = (status: EngineStatus) => {
-      if (!done(status)) return;
-      app.off('status', check);
-      resolve(status);
-    };
-    app.on('status', check);
-    check(app.status());
-  });
-}
-
 beforeAll(async () => {
-  svc = await startTestService();
-  dir = await mkdtemp(join(tmpdir(), 'app-api-notes-'));
-  process.env.ASSET_SYNC_HOME = join(dir, 'home');
-  const secrets = new MemorySecrets();
-  api = new AppApi({
-    configFile: join(dir, 'config.json'),
-    config: Config.parse({}),
-    secrets,
-    hooks: { openPath: async () => undefined, showItemInFolder: async () => undefined, chooseSavePath: async () => null, setLoginItem: async () => undefined },
-    openSession: sessionOpener({ secretStores: [secrets] }),
-    defaultRoot: join(dir, 'Asset Sync'),
-    tempRoot: join(dir, 'temp'),
-  });
-  await api.start();
-  await api.handle('signIn', { baseUrl: svc.service.url, accountId: svc.demo.accountId, key: svc.demo.user.apiKey, secret: svc.demo.user.apiSecret });
-  await api.handle('updateSettings', { workspaces: [{ id: svc.demo.workspaceId, excluded: ['Photography', 'Campaigns', 'Docs'] }] });
-  await waitForStatus(api, (s) => s.state === 'up-to-date' && (s.workspaces[0]?.files ?? 0) > 0);
-});
+  app = await signedInApp('app-api-notes', ['Photography', 'Campaigns', 'Docs']);
+  ({ svc, api } = app);
+}, 120_000);
 
-afterAll(async () => {
-  await api?.close();
-  await svc?.stop();
-  if (previousHome === undefined) delete process.env.ASSET_SYNC_HOME;
-  else process.env.ASSET_SYNC_HOME = previousHome;
-  removeTreeSync(dir);
-});
+afterAll(() => app?.close());
 
 const ws = () => svc.demo.workspaceId;
 const versionsOf = (path: string) => api.handle('listVersions', { workspaceId: ws(), path });

@@ -6,56 +6,32 @@
  * and an attachment; a conflict is listed with both sides and resolved; a file is locked.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Asset, AssetReview } from '../../shared/api/index.js';
 import type { EngineStatus } from '../../shared/engine.js';
 import type { ReviewItem } from '../../shared/ipc.js';
-import { AppApi } from '../../main/app-api/index.js';
-import { sessionOpener } from '../../main/app-api/open-session.js';
-import { Config } from '../../main/config.js';
-import { removeTreeSync } from '../helpers/disk.js';
+import type { AppApi } from '../../main/app-api/index.js';
 import { statusWhen } from '../helpers/app-status.js';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { MemorySecrets } from '../helpers/memory-secrets.js';
+import type { TestService } from '../helpers/service.js';
+import { signedInApp, type SignedInApp } from '../helpers/signed-in-app.js';
 
+let app: SignedInApp;
 let svc: TestService;
 let dir: string;
 let api: AppApi;
-const previousHome = process.env.ASSET_SYNC_HOME;
 const HERO = 'Campaigns/Spring/Social/hero.psd';
 const workspaceDir = (): string => join(dir, 'Asset Sync', 'Spring Campaign');
 
 const settled = (done: (status: EngineStatus) => boolean): Promise<EngineStatus> => statusWhen(api, done);
 
 beforeAll(async () => {
-  svc = await startTestService();
-  dir = await mkdtemp(join(tmpdir(), 'app-api-review-'));
-  process.env.ASSET_SYNC_HOME = join(dir, 'home');
-  const secrets = new MemorySecrets();
-  api = new AppApi({
-    configFile: join(dir, 'config.json'),
-    config: Config.parse({}),
-    secrets,
-    hooks: { openPath: async () => undefined, showItemInFolder: async () => undefined, chooseSavePath: async () => null, setLoginItem: async () => undefined },
-    openSession: sessionOpener({ secretStores: [secrets] }),
-    defaultRoot: join(dir, 'Asset Sync'),
-  });
-  await api.start();
-  await api.handle('signIn', { baseUrl: svc.service.url, accountId: svc.demo.accountId, key: svc.demo.user.apiKey, secret: svc.demo.user.apiSecret });
-  await api.handle('updateSettings', { workspaces: [{ id: svc.demo.workspaceId, excluded: [] }] });
-  await settled((s) => s.state === 'up-to-date' && (s.workspaces[0]?.files ?? 0) > 0);
+  app = await signedInApp('app-api-review', []);
+  ({ svc, api, dir } = app);
 }, 120_000);
 
-afterAll(async () => {
-  await api?.close();
-  await svc?.stop();
-  if (previousHome === undefined) delete process.env.ASSET_SYNC_HOME;
-  else process.env.ASSET_SYNC_HOME = previousHome;
-  removeTreeSync(dir);
-});
+afterAll(() => app?.close());
 
 const heroRequest = async (): Promise<ReviewItem | undefined> => (await api.handle('listReviews', {})).reviewRequests.find((r) => r.assetName === 'hero.psd');
 
