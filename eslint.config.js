@@ -1,4 +1,4 @@
-// Lint enforces the layout's import rules (DEVELOPERS.md): which folder may import what.
+// Lint enforces the layout's import rules (CONTRIBUTING.md): which folder may import what.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';

@@ -177,7 +177,7 @@ export async function verifyCopy(dir: string, set: DataSet): Promise<{ ok: boole
 
 /**
  * Reads every file of the set once, so that the first timed run reads it from the page cache as
- * the later ones do: this VM pages out memory untouched for a minute (DAMON, see DEVELOPERS.md),
+ * the later ones do: this VM pages out memory untouched for a minute (DAMON, see docs/benchmarking.md),
  * and the first upload run of the 2 GiB file spent 4.5–5.9 s hashing it from disk, the second 2.1 s.
  */
 export async function warmPageCache(set: DataSet): Promise<void> {

@@ -8,7 +8,11 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../cli/cli-helpers.js';
 
-const DOCS = ['README.md', 'DEVELOPERS.md', ...readdirSync(join(REPO, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const markdownIn = (dir: string): string[] =>
+  readdirSync(join(REPO, dir))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => (dir === '.' ? f : `${dir}/${f}`));
+const DOCS = [...markdownIn('.'), ...markdownIn('docs')];
 const SOURCE_DIRS = ['main', 'shared', 'service', 'renderer/src', 'preload', 'test', 'scripts', 'bench', 'demo', 'soak'];
 const SOURCE = /\.(ts|tsx|mjs|js)$/;
 
