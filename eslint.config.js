@@ -9,10 +9,7 @@ const noRenderer = pattern(['**/renderer/**', '../renderer/*', '../../renderer/*
 const noElectron = pattern(['electron', 'electron/*'], 'Only main/app/ and preload/ may import electron.');
 const restrict = (...patterns) => ['error', { patterns }];
 /** The pure planner and the helpers only it uses (the runtime code of sync/ is not among them). */
-const PLANNER_FILES = [
-  'main/sync/planner.ts', 'main/sync/moves.ts', 'main/sync/folders.ts', 'main/sync/effects.ts',
-  'main/sync/brake.ts', 'main/sync/order.ts', 'main/sync/planner-folder-*.ts', 'main/sync/planner/**',
-];
+const PLANNER_FILES = ['main/sync/planner/**'];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'out/**', 'release/**', 'test-results/**', 'bench/data/**', 'coverage/**'] },

@@ -21,7 +21,7 @@ import { conflictDetails, isServiceError } from '../service-client/index.js';
 import { commitFileAsVersion } from '../sync/commit-version.js';
 import { recordActivity, signalOpt, type ExecutorDeps } from '../sync/executor/context.js';
 import { writablePath } from '../sync/executor/disk.js';
-import { isMissing } from '../sync/executor/errors.js';
+import { isMissing } from '../sync/executor/failures.js';
 import { forgetConflict, keepBoth, openConflicts, type OpenConflict } from '../sync/executor/open-conflicts.js';
 import { moveToTrash, type Trashed } from '../sync/executor/trash.js';
 import { nameOf } from '../sync/rel-path.js';

@@ -25,7 +25,7 @@ import { IGNORE_FILE_NAME } from '../local/own-files.js';
 import { loadIgnoreMatcher } from '../local/ignore.js';
 import type { Logger } from '../logging.js';
 import type { Sequence, ServiceClient } from '../service-client/index.js';
-import { ServiceError, isServiceError } from '../service-client/errors.js';
+import { ServiceError, isServiceError } from '../service-client/service-error.js';
 import { recoverJournal, type ExecutionResult } from '../sync/executor/execute-plan.js';
 import { TransferQueue } from '../sync/transfer-queue.js';
 import { pollReviews } from './review-poller.js';

@@ -21,7 +21,7 @@ import {
   type UpdateReviewRequest,
 } from '../../shared/api/index.js';
 import type { ChecksumForm } from '../local/checksum.js';
-import { ServiceError } from './errors.js';
+import { ServiceError } from './service-error.js';
 import { MiB, Transport, type Logger } from './http.js';
 import type { SocketBody } from './blob-socket.js';
 import { DEFAULT_RETRY_POLICY, type RetryEvent, type RetryPolicy } from './retry.js';

@@ -13,7 +13,7 @@ import type {
   RemoteFile,
   RemoteFolder,
 } from '../../main/model/views.js';
-import { plan } from '../../main/sync/planner.js';
+import { plan } from '../../main/sync/planner/plan.js';
 
 // ---- builders: a file's identity defaults from its path, its content from a label ----------
 

@@ -14,7 +14,7 @@ import { StepFailedError, resolveConflict } from './conflict.js';
 import { DONE, recordActivity, reportProblem, type ExecutorDeps, type Outcome } from './context.js';
 import { deleteLocal, deleteLocalFolder, deleteRemote, deleteRemoteFolder } from './deletes.js';
 import { download } from './download.js';
-import { errorCode, errorMessage, failureMessage, problemKindOf } from './errors.js';
+import { errorCode, errorMessage, failureMessage, problemKindOf } from './failures.js';
 import { OFFLINE_CODE, offlineProblem } from './offline.js';
 import { moveLocal, moveRemote } from './moves.js';
 import { upload } from './upload.js';

@@ -10,7 +10,7 @@ import { UnknownWorkspaceError } from '../index/workspaces.js';
 import { PathEscapeError } from '../local/paths.js';
 import { UnsafeRootError } from '../root-check.js';
 import { RootBusyError } from '../root-lock.js';
-import { isServiceError, type ServiceErrorKind } from '../service-client/errors.js';
+import { isServiceError, type ServiceErrorKind } from '../service-client/service-error.js';
 import { LockHeldError, LockNotAllowedError } from '../engine/asset-lock.js';
 import { ConflictNotFoundError, CopyChangingError, TheirsUnknownError } from '../engine/conflict-resolution.js';
 

@@ -4,7 +4,7 @@
  * folder or a server restore than a user's intent (rclone bisync aborts at 50%): the executor
  * runs no deletion of a braked plan until the user confirms (`allowMassDelete`).
  */
-import { assertNever, type Action, type ActionKind } from './actions.js';
+import { assertNever, type Action, type ActionKind } from '../actions.js';
 
 /** Share of the base files one side may lose in one plan without a confirmation. */
 export const MASS_DELETE_SHARE = 0.5;

@@ -15,20 +15,20 @@
  *   unchanged while its stamp is the base's, a remote one while its version is the base's, and
  *   two files are never taken for the same content.
  */
-import { sameBytes } from '../local/checksum.js';
-import { pathKey } from '../local/paths.js';
-import type { Action, Conflict, Download, MoveLocalFile, MoveRemoteAsset, RecordBase } from './actions.js';
-import { assertNever } from './actions.js';
+import { sameBytes } from '../../local/checksum.js';
+import { pathKey } from '../../local/paths.js';
+import type { Action, Conflict, Download, MoveLocalFile, MoveRemoteAsset, RecordBase } from '../actions.js';
+import { assertNever } from '../actions.js';
 import { massDeleteBrake, summarize, type Brake, type PlanSummary } from './brake.js';
-import { conflictCopyPath } from './conflict-name.js';
+import { conflictCopyPath } from '../conflict-name.js';
 import { filesAfter } from './effects.js';
-import { foldersHolding, planFolders } from './folders.js';
-import { versionSuffix, type BaseFile, type LocalFile, type LocalFolder, type PlannerInput, type RemoteFile } from '../model/views.js';
-import { alignMoves, type FileSlot } from './moves.js';
+import { foldersHolding, planFolders } from './folder-plan.js';
+import { versionSuffix, type BaseFile, type LocalFile, type LocalFolder, type PlannerInput, type RemoteFile } from '../../model/views.js';
+import { alignMoves, type FileSlot } from './file-moves.js';
 import { orderActions } from './order.js';
-import { alignFolderCase } from './planner-folder-case.js';
-import { planFolderMoves } from './planner-folder-moves.js';
-import { isRename, joinPath, nameOf, parentOf, sortedEntries } from './rel-path.js';
+import { alignFolderCase } from './folder-case.js';
+import { planFolderMoves } from './folder-moves.js';
+import { isRename, joinPath, nameOf, parentOf, sortedEntries } from '../rel-path.js';
 
 export interface Plan {
   /** In execution order (see order.ts). */
@@ -44,7 +44,7 @@ export interface Plan {
 }
 
 export function plan(input: PlannerInput): Plan {
-  // Folder moves run alone: the next plan sees the folders where they went (planner-folder-moves.ts).
+  // Folder moves run alone: the next plan sees the folders where they went (planner/folder-moves.ts).
   const folderMoves = planFolderMoves(input, spellingOnDisk(input.folders.local), input.failing);
   if (folderMoves.length > 0) {
     const actions = orderActions(folderMoves);
