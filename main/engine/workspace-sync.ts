@@ -258,13 +258,12 @@ export class WorkspaceSync {
       ownCopies: ownCopies(index, ws.id),
     });
     if (!decided.movesFirst) {
-      forgetSettledFailures(index, ws.id, decided.actions, local.waiting);
+      // A deletion held back is still to do: its path's failure stands.
+      forgetSettledFailures(index, ws.id, [...decided.actions, ...(decided.brake?.held ?? [])], local.waiting);
       await discardUnplannedDownloads({ index, workspaceId: ws.id, root: ws.dir }, decided.actions);
     }
-    let actions = decided.actions;
+    const actions = decided.actions;
     if (decided.brake) {
-      // The brake holds: refuse to run any deletion and say so; everything else still syncs.
-      actions = actions.filter((a) => !a.kind.startsWith('delete-'));
       this.deps.onProblem({
         workspaceId: ws.id,
         path: null,
