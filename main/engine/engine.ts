@@ -26,11 +26,9 @@ import { loadIgnoreMatcher } from '../local/ignore.js';
 import type { Logger } from '../logging.js';
 import type { Sequence, ServiceClient } from '../service-client/index.js';
 import { ServiceError, isServiceError } from '../service-client/service-error.js';
-import { recoverJournal, type ExecutionResult } from '../sync/executor/execute-plan.js';
+import { applyConflictChoice, recoverJournal, type ConflictResolution, type ExecutionResult, type ExecutorDeps, type KeepSide } from '../sync/executor/index.js';
 import { TransferQueue } from '../sync/transfer-queue.js';
 import { pollReviews } from './review-poller.js';
-import { resolveConflict, type ConflictResolution, type KeepSide } from './conflict-resolution.js';
-import type { ExecutorDeps } from '../sync/executor/context.js';
 import { noFeedNotice, probeChanges } from './feed-probe.js';
 import { nextPollDelay } from './poll-cadence.js';
 import { PollTimer } from './poll-timer.js';
@@ -595,13 +593,13 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 
   /**
-   * The user's choice about a conflict they looked at (conflict-resolution.ts). It runs between
+   * The user's choice about a conflict they looked at (executor/conflict-choice.ts). It runs between
    * two cycles of the workspace, never beside one, and a cycle follows to sync what it changed.
    */
   resolveConflict(workspaceId: string, copyPath: string, keep: KeepSide, theirsVersionId?: string): Promise<ConflictResolution> {
     const runtime = this.runtimeOf(workspaceId);
     return this.exclusive(runtime, async () => {
-      const resolved = await resolveConflict(this.executorDeps(runtime), copyPath, keep, theirsVersionId);
+      const resolved = await applyConflictChoice(this.executorDeps(runtime), copyPath, keep, theirsVersionId);
       runtime.cycleProblems = runtime.cycleProblems.filter((p) => !(p.kind === 'conflict' && p.path === resolved.path && p.message.includes(resolved.copyPath)));
       return resolved;
     });

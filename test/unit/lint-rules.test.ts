@@ -87,3 +87,30 @@ describe('main/model/ imports nothing of the project', () => {
     expect(await restricted(importing('zod'), 'main/model/views.ts')).toEqual([]);
   });
 });
+
+describe('outside main/sync/, the executor is used through its public surface only', () => {
+  const files = ['main/engine/engine.ts', 'main/engine/workspace-sync.ts', 'main/engine/status.ts', 'main/engine/a-new-room.ts', 'main/cli/status.ts', 'main/app-api/conflicts.ts'];
+
+  it.each(files)('%s rejects an import, a type import and a re-export of an executor internal', async (file) => {
+    const rejected = [
+      importing('../sync/executor/offline.js'),
+      importing('../sync/executor/execute-plan.js'),
+      "import type { ExecutorDeps } from '../sync/executor/context.js';\nexport type D = ExecutorDeps;\n",
+      "export { stillOpen } from '../sync/executor/open-conflicts.js';\n",
+    ];
+    for (const code of rejected) {
+      expect(await restricted(code, file)).toEqual([expect.stringContaining("the executor's public surface")]);
+    }
+  });
+
+  it.each(files)('%s may import the executor\'s index and the rest of sync/', async (file) => {
+    for (const specifier of ['../sync/executor/index.js', '../sync/actions.js', '../sync/planner/plan.js', '../sync/transfer-queue.js']) {
+      expect(await restricted(importing(specifier), file)).toEqual([]);
+    }
+  });
+
+  it('the executor\'s own files may import each other', async () => {
+    expect(await restricted(importing('./offline.js'), 'main/sync/executor/execute-plan.ts')).toEqual([]);
+    expect(await restricted(importing('./context.js'), 'main/sync/executor/index.ts')).toEqual([]);
+  });
+});
