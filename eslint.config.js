@@ -9,10 +9,9 @@ const noRenderer = pattern(['**/renderer/**', '../renderer/*', '../../renderer/*
 const noElectron = pattern(['electron', 'electron/*'], 'Only main/app/ and preload/ may import electron.');
 const restrict = (...patterns) => ['error', { patterns }];
 /** The pure planner and the helpers only it uses (the runtime code of sync/ is not among them). */
-const PLANNER_FILES = [
-  'main/sync/planner.ts', 'main/sync/moves.ts', 'main/sync/folders.ts', 'main/sync/effects.ts',
-  'main/sync/brake.ts', 'main/sync/order.ts', 'main/sync/planner-folder-*.ts', 'main/sync/planner/**',
-];
+const PLANNER_FILES = ['main/sync/planner/**'];
+/** Outside main/sync/, the executor is its index: what it does inside may change freely. */
+const executorInternals = { regex: '^(\\.\\./)+(main/)?sync/executor/(?!index\\.js$)', message: "Outside main/sync/, import only the executor's public surface (main/sync/executor/index.ts)." };
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'out/**', 'release/**', 'test-results/**', 'bench/data/**', 'coverage/**'] },
@@ -25,6 +24,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
       'no-restricted-imports': restrict(noElectron, noRenderer),
     },
+  },
+  {
+    files: ['main/**'],
+    ignores: ['main/sync/**'],
+    rules: { 'no-restricted-imports': restrict(noElectron, noRenderer, executorInternals) },
   },
   {
     // The planner decides and the executor acts: it reads its three views and returns actions,
@@ -77,6 +81,10 @@ export default tseslint.config(
   {
     files: ['main/app/**', 'preload/**'],
     rules: { 'no-restricted-imports': restrict(noRenderer) },
+  },
+  {
+    files: ['main/app/**'],
+    rules: { 'no-restricted-imports': restrict(noRenderer, executorInternals) },
   },
   {
     // Component tests render the UI: they are the one place besides renderer/ that imports it.

@@ -9,7 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import { Command } from 'commander';
 import { startService } from '../service/index.js';
 import { openSession } from '../main/bootstrap.js';
-import { describeError } from '../main/cli/errors.js';
+import { describeError } from '../main/cli/error-report.js';
 import { print, printError } from '../main/cli/output.js';
 import { syncOnce, watch } from '../main/cli/sync.js';
 

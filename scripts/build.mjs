@@ -36,8 +36,9 @@ export const ENTRIES = {
   service: 'service/cli.ts',
   demo: 'demo/demo.ts',
   app: 'main/app/start.ts',
-  // Workers: started from a file beside the module that starts them.
+  // Workers: started from a file beside the module that starts them (main/local/module-worker.ts).
   'picture-worker': 'main/media/picture-worker.ts',
+  'fs-worker': 'main/local/fs-worker.ts',
 };
 
 /** Pure JavaScript, no files of their own read at run time: bundled into the chunks. */

@@ -22,7 +22,7 @@ import { resolveInsideRoot } from '../local/paths.js';
 import type { Logger } from '../logging.js';
 import { accountRef, type ApiCredentials, type SecretStore } from '../secrets/secret-store.js';
 import { ServiceClient } from '../service-client/index.js';
-import { AppError, isInternal, toBridgeError } from './errors.js';
+import { AppError, isInternal, toBridgeError } from './bridge-errors.js';
 import { listFolder, nameLockHolders } from './files.js';
 import type { MediaService } from '../media/media-service.js';
 import { mediaHandlers } from './media.js';

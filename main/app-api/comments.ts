@@ -12,7 +12,7 @@ import { ATTACHMENT_MAX_BYTES, type CommentView, type MemberView, type ParsedReq
 import type { Logger } from '../logging.js';
 import { sanitizeName } from '../local/paths.js';
 import type { ServiceClient } from '../service-client/index.js';
-import { AppError } from './errors.js';
+import { AppError } from './bridge-errors.js';
 
 export async function listMembers(client: ServiceClient, workspaceId: string, selfUserId: string | null): Promise<MemberView[]> {
   const members = await client.listWorkspaceMembers(workspaceId);

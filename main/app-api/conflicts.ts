@@ -12,7 +12,7 @@ import type { SyncIndex } from '../index/sync-index.js';
 import type { Logger } from '../logging.js';
 import { resolveInsideRoot } from '../local/paths.js';
 import type { ServiceClient } from '../service-client/index.js';
-import { waitingConflicts, type OpenConflict } from '../sync/executor/open-conflicts.js';
+import { waitingConflicts, type OpenConflict } from '../sync/executor/index.js';
 
 export async function listConflicts(index: SyncIndex, client: ServiceClient, logger?: Logger): Promise<ConflictView[]> {
   const views: ConflictView[] = [];

@@ -12,7 +12,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { tempFileName } from '../local/own-files.js';
 import type { ServiceClient } from '../service-client/index.js';
-import { AppError } from './errors.js';
+import { AppError } from './bridge-errors.js';
 
 export interface VersionBytes {
   workspaceId: string;

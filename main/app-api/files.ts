@@ -15,7 +15,7 @@ import { pathKey, resolveInsideRoot } from '../local/paths.js';
 import { readStamp, type FileStamp } from '../local/stamp.js';
 import type { BaseFile, RemoteFile } from '../model/views.js';
 import { fileState, folderState } from './file-state.js';
-import { pathErrorKind } from '../sync/executor/offline.js';
+import { pathErrorKind } from '../sync/executor/index.js';
 import { holderNames } from '../engine/lock-holders.js';
 import type { Logger } from '../logging.js';
 import type { ServiceClient } from '../service-client/index.js';

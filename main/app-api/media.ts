@@ -5,7 +5,7 @@
  */
 import type { ParsedRequestOf, Responses } from '../../shared/ipc.js';
 import type { MediaService } from '../media/media-service.js';
-import { AppError } from './errors.js';
+import { AppError } from './bridge-errors.js';
 import type { AppSession } from './session.js';
 
 type MediaChannel = 'mediaThumbnails' | 'mediaPreview';

@@ -6,7 +6,7 @@ import { openSession } from '../bootstrap.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logging.js';
 import type { SecretStore } from '../secrets/secret-store.js';
-import { AppError } from './errors.js';
+import { AppError } from './bridge-errors.js';
 import type { AppSession, SessionOpener } from './session.js';
 
 export interface OpenerOptions {

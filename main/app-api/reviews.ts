@@ -11,7 +11,7 @@ import type { DecidedReview, ParsedRequestOf, ReviewItem, Responses } from '../.
 import { fromChangeRequest, fromReviewRequest } from '../engine/review-poller.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import { isServiceError, type ServiceClient } from '../service-client/index.js';
-import { AppError } from './errors.js';
+import { AppError } from './bridge-errors.js';
 
 const DECIDED_SETTING = 'decidedReviews';
 const DECIDED_KEPT = 200;

@@ -7,7 +7,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { ParsedRequestOf, SettingsView } from '../../shared/ipc.js';
 import { defaultDeviceName, type Config } from '../config.js';
 import { checkSyncRoot } from '../root-check.js';
-import { AppError } from './errors.js';
+import { AppError } from './bridge-errors.js';
 
 export function settingsView(config: Config, signedIn: boolean, workspaceName: (id: string) => string | undefined): SettingsView {
   return {

@@ -14,7 +14,7 @@ import { pathKey, sanitizeName } from '../local/paths.js';
 import type { ServiceClient } from '../service-client/index.js';
 import { authorNames, NotYourVersionError, writeVersionNote } from '../version-notes.js';
 import { downloadVersionTo } from './download.js';
-import { AppError } from './errors.js';
+import { AppError } from './bridge-errors.js';
 import type { AppHooks } from './hooks.js';
 import { refusalToOpen } from './open-file.js';
 

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { app, dialog, shell } from 'electron';
-import { AppError } from '../app-api/errors.js';
+import { AppError } from '../app-api/bridge-errors.js';
 import type { AppHooks } from '../app-api/hooks.js';
 import { setLaunchAtLogin } from './login-item.js';
 import type { MainWindow } from './window.js';

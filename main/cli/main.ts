@@ -58,7 +58,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
       exitCode = await task();
     } catch (error) {
       // Loaded only now: it knows every error the engine, keychain and client may throw.
-      const { describeError } = await import('./errors.js');
+      const { describeError } = await import('./error-report.js');
       const described = describeError(error);
       printError(`asset-sync: ${described.message}`);
       if (program?.opts<GlobalOptions>().verbose && error instanceof Error && error.stack) printError(error.stack);

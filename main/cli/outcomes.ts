@@ -1,7 +1,7 @@
 /**
  * How a command ends: the exit code a script branches on (0 fine, 1 it ran but something is left
  * to fix, 2 it could not run as asked), and the errors that are the user's to fix. Light on
- * purpose: every command imports it, and errors.ts, which knows every other error, loads the
+ * purpose: every command imports it, and error-report.ts, which knows every other error, loads the
  * engine's modules.
  */
 export const EXIT_OK = 0;

@@ -1,12 +1,11 @@
 /**
  * `asset-sync resolve <file> --keep mine|theirs|both`: the user's choice about a conflict, as
- * the app offers it (engine/conflict-resolution.ts). <file> is the conflicted copy, or the file
+ * the app offers it (sync/executor/conflict-choice.ts). <file> is the conflicted copy, or the file
  * it was made from when that has one open conflict. A sync follows, which brings the kept
  * version to the file's name and removes the copy's asset on the service (softly).
  */
-import { ConflictNotFoundError, CopyChangingError, type KeepSide } from '../engine/conflict-resolution.js';
+import { ConflictNotFoundError, CopyChangingError, waitingConflicts, type KeepSide, type OpenConflict } from '../sync/executor/index.js';
 import { pathKey } from '../local/paths.js';
-import { waitingConflicts, type OpenConflict } from '../sync/executor/open-conflicts.js';
 import { EXIT_OK, EXIT_PROBLEMS, RefusedError } from './outcomes.js';
 import { openFileSession } from './file-session.js';
 import { locateFile } from './local-file.js';

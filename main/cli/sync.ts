@@ -7,7 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { isNotice, type EngineStatus, type SyncReport } from '../../shared/engine.js';
 import { createFileLogger, openSession, type Session, type SessionOptions } from '../bootstrap.js';
 import { closeLogger } from '../logging.js';
-import { isServiceError } from '../service-client/errors.js';
+import { isServiceError } from '../service-client/service-error.js';
 import type { SessionUi } from '../ui-server/index.js';
 import { EXIT_OK, EXIT_PROBLEMS } from './outcomes.js';
 import {

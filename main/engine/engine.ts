@@ -1,10 +1,8 @@
 /**
  * The sync engine: several workspaces under one sync root, each synced by cycles that run one
- * at a time per workspace. Cycles are triggered by the watcher (debounced), by the change poll
- * (a probe of the feed every 2 s while someone looks, a full cycle at the configured interval:
- * poll-cadence.ts), by files held back settling (settle.ts), by our own changes (to see them
- * confirmed) and by hand. The engine is plain Node: the command line and the Electron main
- * process host the same class.
+ * at a time per workspace (when: cycle-scheduler.ts), each workspace watched while the engine
+ * runs. The engine is plain Node: the command line and the Electron main process host the same
+ * class.
  *
  * Settings apply to the running engine (`setPollInterval`, `setBandwidthLimit`,
  * `setTransferLimits`, `setWorkspaces`): a new engine would need the root's lock, which this one
@@ -14,40 +12,32 @@
 import { EventEmitter, setMaxListeners } from 'node:events';
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { isNotice, type ActivityItem, type EngineEvents, type EngineStatus, type PendingCounts, type Problem, type ReviewNotification, type SyncReport, type SyncState, type WorkspaceStatus } from '../../shared/engine.js';
+import { isNotice, type ActivityItem, type EngineEvents, type EngineStatus, type Problem, type ReviewNotification, type SyncReport, type SyncState, type WorkspaceStatus } from '../../shared/engine.js';
 import type { Action } from '../sync/actions.js';
-import { activityInput, type ActivityInput } from '../index/activity.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import { sanitizeName } from '../local/paths.js';
 import { fsWorkers } from '../local/fs-workers.js';
-import { watchTree, type TreeWatcher } from '../local/watcher.js';
+import { watchTree } from '../local/watcher.js';
 import { IGNORE_FILE_NAME } from '../local/own-files.js';
 import { loadIgnoreMatcher } from '../local/ignore.js';
 import type { Logger } from '../logging.js';
-import type { Sequence, ServiceClient } from '../service-client/index.js';
-import { ServiceError, isServiceError } from '../service-client/errors.js';
-import { recoverJournal, type ExecutionResult } from '../sync/executor/execute-plan.js';
+import type { ServiceClient } from '../service-client/index.js';
+import { ServiceError, isServiceError } from '../service-client/service-error.js';
+import { applyConflictChoice, recoverJournal, type ConflictResolution, type ExecutorDeps, type KeepSide } from '../sync/executor/index.js';
 import { TransferQueue } from '../sync/transfer-queue.js';
-import { pollReviews } from './review-poller.js';
-import { resolveConflict, type ConflictResolution, type KeepSide } from './conflict-resolution.js';
-import type { ExecutorDeps } from '../sync/executor/context.js';
-import { noFeedNotice, probeChanges } from './feed-probe.js';
-import { nextPollDelay } from './poll-cadence.js';
-import { PollTimer } from './poll-timer.js';
-import { untilSettled } from './settle.js';
+import { ActivityLog } from './activity-log.js';
+import { CycleScheduler, onlyFailures } from './cycle-scheduler.js';
+import { ReviewPolling } from './review-poller.js';
+import { noFeedNotice } from './feed-probe.js';
 import { DEFAULT_QUIET_MS } from '../local/stability.js';
 import { RecentDeletes } from './recent-deletes.js';
 import { NOTHING_PENDING, engineStatus, pendingKey, pendingOf, problemsFrom, workspaceState } from './status.js';
 import { PausedChanges } from './paused-changes.js';
 import { WritingFiles } from './writing-files.js';
 import { WorkspaceSync, type CycleOutcome, type WorkspaceTarget } from './workspace-sync.js';
+import { runningOf, watcherOf, type EngineWorkspace, type WorkspaceRuntime } from './workspace-runtime.js';
 
-export interface EngineWorkspace {
-  id: string;
-  /** Folder name under the root; default: the workspace's name, made safe. */
-  folder?: string | undefined;
-  excluded?: readonly string[] | undefined;
-}
+export type { EngineWorkspace } from './workspace-runtime.js';
 
 export interface EngineOptions {
   root: string;
@@ -72,60 +62,6 @@ export interface EngineOptions {
   fullListingIntervalMs?: number;
 }
 
-interface WorkspaceRuntime {
-  /** What the workspace was set up from: another folder or exclusion sets it up anew. */
-  spec: EngineWorkspace;
-  sync: WorkspaceSync;
-  /** Ends this workspace's work alone (it is dropped or set up anew); follows the engine's stop. */
-  stop: AbortController;
-  signal: AbortSignal;
-  phase: SyncState;
-  running: Promise<CycleOutcome> | null;
-  again: boolean;
-  last: CycleOutcome | null;
-  lastSyncAt: string | null;
-  cycleProblems: Problem[];
-  watcher: TreeWatcher | null;
-  /** A watcher is being started (its ignore rules load). */
-  watching?: boolean;
-  /** The inode of the folder the watcher watches. */
-  watchedInode?: number | undefined;
-  /** The user confirmed the deletions the mass-delete brake held back: the next cycle carries them out. */
-  deletionsAllowed?: boolean;
-  /**
-   * What the current (or last) plan leaves to do, counted down as actions complete: a first sync
-   * of 300 files said "nothing pending" while it ran, because the count came from the last
-   * finished cycle's plan.
-   */
-  pending?: PendingCounts;
-  /** File deletions carried out in the last minutes, per side: kept in the index across restarts. */
-  recentDeletes: RecentDeletes;
-  /** The running cycle carries out deletions the user confirmed: they do not count toward the next brake. */
-  deletionsConfirmed?: boolean;
-  /** Local changes the watcher saw while sync is paused (none are uploaded before the resume). */
-  pausedChanges: PausedChanges;
-  /** Files the last cycle found still being written. */
-  writing: WritingFiles;
-  /**
-   * Synced files, counted again only after a cycle that acted: a count of 100,000 rows at every
-   * status update (each phase change) was a tenth of a second of every start-up.
-   */
-  files: number | null;
-  /** Whether the service answers the changes feed for this workspace, as the last probe found. */
-  feed: 'unknown' | 'yes' | 'no';
-  /** When the last cycle started (ms since the epoch); null: none yet. */
-  lastCycleAt: number | null;
-  /**
-   * The cursor a probe found changes after and started a cycle for. Still the cursor after that
-   * cycle: the cycle could not take them in (a missing marker, a listing that fails). Probes then
-   * leave it to the cycle at the configured interval rather than start one every 2 s.
-   */
-  probedFrom: Sequence | null;
-  /** Files the last cycle held back as still being written, and the wait for them to settle (settle.ts). */
-  settling: readonly string[];
-  settled: Promise<void> | null;
-}
-
 const DEFAULT_POLL_MS = 30_000;
 
 /** Whether two set-ups of one workspace sync the same folder with the same exclusions. */
@@ -147,36 +83,18 @@ function unknownWorkspace(id: string, error: unknown): unknown {
   });
 }
 
-/** Actions of a cycle that failed, or waited out their backoff without being tried. */
-const failedOrWaiting = (r: ExecutionResult): number => r.failed.length + r.backedOff;
-
-/** The cycle had work, all of it failing (now or before): another cycle at once would not help. */
-function onlyFailures(outcome: CycleOutcome): boolean {
-  const r = outcome.result;
-  return r !== null && outcome.waiting.length === 0 && failedOrWaiting(r) > 0 && failedOrWaiting(r) === outcome.work;
-}
 /** What a cycle's place holds while something else runs in it (`exclusive`). */
 const IDLE_CYCLE: CycleOutcome = { blocked: null, plan: null, result: null, waiting: [], work: 0 };
-
-/** Activity lines wait at most this long to be stored. */
-const ACTIVITY_FLUSH_MS = 250;
 
 export class SyncEngine extends EventEmitter<EngineEvents> {
   readonly queue: TransferQueue;
   private readonly runtimes = new Map<string, WorkspaceRuntime>();
   private readonly abort = new AbortController();
-  /** Asks the service for changes: every 2 s while someone looks or transfers run (poll-cadence.ts). */
-  private readonly changesTimer: PollTimer;
-  /** Asks for review and change requests, at the same cadence while someone looks. */
-  private readonly reviewsTimer: PollTimer;
+  private readonly scheduler: CycleScheduler;
+  private readonly reviews: ReviewPolling;
+  private readonly activityLog: ActivityLog;
   /** The app's window or the web UI is open. */
   private watched = false;
-  private lastTransferAt: number | null = null;
-  /** Change polls and review polls that failed in a row. */
-  private changeFailures = 0;
-  private reviewFailures = 0;
-  private pendingActivity: ActivityInput[] = [];
-  private activityFlush: NodeJS.Timeout | undefined;
   private pausedFlag = false;
   private selfUserId = '';
   private started = false;
@@ -204,11 +122,30 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     this.queue.on('progress', (t) => {
       this.emit('transfer', t);
     });
-    this.changesTimer = new PollTimer(() => this.changesDelay(), () => this.pollChanges());
-    this.reviewsTimer = new PollTimer(
-      () => nextPollDelay({ feed: true, watched: this.watched, lastTransferAt: null, now: Date.now(), intervalMs: this.pollMs, failures: this.reviewFailures }),
-      async () => void (await this.pollReviews()),
-    );
+    this.activityLog = new ActivityLog(options.index, (item) => this.emit('activity', item));
+    this.scheduler = new CycleScheduler({
+      runtimes: this.runtimes,
+      client: options.client,
+      index: options.index,
+      logger: options.logger,
+      started: () => this.started,
+      paused: () => this.pausedFlag,
+      watched: () => this.watched,
+      pollMs: () => this.pollMs,
+      quietMs: () => this.quietMs,
+      runCycle: (id, allowMassDelete) => this.runCycle(id, allowMassDelete),
+      watch: (id) => this.watch(id),
+      emitStatus: () => this.emitStatus(),
+    });
+    this.reviews = new ReviewPolling({
+      client: options.client,
+      index: options.index,
+      logger: options.logger,
+      signal: this.abort.signal,
+      watched: () => this.watched,
+      intervalMs: () => this.pollMs,
+      onReview: (item) => this.emit('review', item),
+    });
   }
 
   /** Learns who we are and where each workspace goes, then finishes what a crash interrupted. */
@@ -266,21 +203,25 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         recentDeletes: () => this.recentDeletes(spec.id),
         onProblem: (problem) => this.addProblem(spec.id, problem),
         onActivity: (item) => this.activity(item),
-        suppress: (rel, stamp) => this.runtimes.get(spec.id)?.watcher?.suppress(rel, 3000, stamp),
+        suppress: (rel, stamp) => {
+          const runtime = this.runtimes.get(spec.id);
+          if (runtime) watcherOf(runtime)?.suppress(rel, 3000, stamp);
+        },
       }),
       phase: 'starting',
-      running: null,
+      cycle: { state: 'idle' },
       again: false,
       last: null,
       lastSyncAt: null,
       cycleProblems: [],
-      watcher: null,
+      watch: { state: 'off' },
+      nextCycleDeletes: 'guarded',
+      pending: { ...NOTHING_PENDING },
       files: null,
       feed: 'unknown',
       lastCycleAt: null,
       probedFrom: null,
-      settling: [],
-      settled: null,
+      settle: { state: 'none' },
       recentDeletes: new RecentDeletes(index, spec.id),
       pausedChanges: new PausedChanges({ dir: target.dir, base: (rel) => index.base.getFile(spec.id, rel), excluded: target.excluded }),
       writing: new WritingFiles(),
@@ -347,10 +288,10 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   private async retire(runtime: WorkspaceRuntime): Promise<void> {
     this.runtimes.delete(runtime.spec.id);
     runtime.stop.abort();
-    await runtime.watcher?.close();
-    runtime.watcher = null;
-    await runtime.running?.catch(() => undefined);
-    this.flushActivity();
+    await watcherOf(runtime)?.close();
+    runtime.watch = { state: 'off' };
+    await runningOf(runtime)?.catch(() => undefined);
+    this.activityLog.flush();
   }
 
   /** How often the service is asked for changes while watching, when nobody looks (poll-cadence.ts). */
@@ -440,145 +381,29 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       this.trigger(id);
     }
     // The cycles just triggered ask for changes; reviews are asked for at once.
-    this.changesTimer.start({ now: false });
-    this.reviewsTimer.start({ now: true });
+    this.scheduler.start();
+    this.reviews.start({ now: true });
   }
 
   private rescheduleTimers(): void {
-    this.changesTimer.reschedule();
-    this.reviewsTimer.reschedule();
+    this.scheduler.reschedule();
+    this.reviews.reschedule();
   }
 
   private stopTimers(): void {
-    this.changesTimer.stop();
-    this.reviewsTimer.stop();
+    this.scheduler.stop();
+    this.reviews.stop();
   }
 
-  /** Until the next change poll: the cadence, but no later than a workspace's cycle is due. */
-  private changesDelay(): number {
-    const now = Date.now();
-    const feed = [...this.runtimes.values()].every((r) => r.feed !== 'no');
-    const cadence = nextPollDelay({ feed, watched: this.watched, lastTransferAt: this.lastTransferAt, now, intervalMs: this.pollMs, failures: this.changeFailures });
-    const due = Math.min(...[...this.runtimes.values()].map((r) => (r.lastCycleAt ?? now) + this.pollMs - now));
-    return Math.max(0, Math.min(cadence, due));
-  }
-
-  /**
-   * One change poll. A workspace whose last cycle is an interval old gets a cycle (which lists
-   * or follows the feed, and rescans the folder behind the watcher); the others get a probe of
-   * the feed, one small request, and a cycle only if the service changed.
-   */
-  private async pollChanges(): Promise<void> {
-    if (this.pausedFlag) return;
-    const now = Date.now();
-    await Promise.all(
-      [...this.runtimes.entries()].map(async ([id, runtime]) => {
-        if (runtime.signal.aborted) return;
-        if (runtime.lastCycleAt === null || now - runtime.lastCycleAt >= this.pollMs) {
-          this.trigger(id);
-          // Without the feed, it is asked again at each of these polls: a service may gain it.
-          if (runtime.feed === 'no') await this.probe(id, runtime, { triggers: false });
-          return;
-        }
-        if (runtime.running || runtime.again) return;
-        await this.probe(id, runtime, { triggers: true });
-      }),
-    );
-  }
-
-  /** Asks the feed whether the workspace changed since its cursor; starts a cycle if so (with `triggers`). */
-  private async probe(id: string, runtime: WorkspaceRuntime, options: { triggers: boolean }): Promise<void> {
-    let cursor: Sequence | null;
-    let answer;
-    try {
-      // No cursor yet: the first cycle lists the workspace in full.
-      cursor = this.options.index.workspaces.get(id)?.sequence ?? null;
-      if (cursor === null) return;
-      answer = await probeChanges(this.options.client, id, cursor, runtime.signal);
-      this.changeFailures = 0;
-    } catch (error) {
-      if (runtime.signal.aborted) return;
-      this.changeFailures += 1;
-      this.options.logger.debug({ err: error, failures: this.changeFailures }, 'asking for changes failed; asking again later');
-      return;
-    }
-    const feed = answer === 'no-feed' ? 'no' : 'yes';
-    if (feed !== runtime.feed) {
-      const told = runtime.feed === 'no' || feed === 'no';
-      runtime.feed = feed;
-      if (feed === 'no') this.options.logger.info({ workspaceId: id }, 'the service has no changes feed: changes are asked for at the poll interval, by a full listing');
-      if (told) this.emitStatus();
-    }
-    if (!options.triggers || answer === 'unchanged' || answer === 'no-feed') return;
-    if (runtime.probedFrom === cursor) return;
-    runtime.probedFrom = cursor;
-    this.trigger(id);
-  }
-
-  /** A transfer ran: changes are asked for every 2 s for the next minute. */
-  private noteTransfer(): void {
-    this.lastTransferAt = Date.now();
-    this.changesTimer.reschedule();
-  }
 
   /** Runs a cycle now (or right after the running one). */
   trigger(workspaceId: string): void {
-    const runtime = this.runtimes.get(workspaceId);
-    if (!runtime || this.pausedFlag || runtime.signal.aborted) return;
-    if (runtime.running) {
-      runtime.again = true;
-      return;
-    }
-    const allowMassDelete = runtime.deletionsAllowed === true;
-    runtime.deletionsAllowed = false;
-    void this.runCycle(workspaceId, allowMassDelete).then(async (outcome) => {
-      // Dropped or set up anew meanwhile: this runtime's work is over.
-      if (this.runtimes.get(workspaceId) !== runtime) return;
-      if (outcome.work > 0) this.noteTransfer();
-      // The first cycle may have made the workspace folder: watch it now, and look once more
-      // for what changed before the watcher saw anything.
-      if (await this.watch(workspaceId)) runtime.again = true;
-      // Whether the service has the feed decides the cadence: learnt once the first cycle stored a cursor.
-      if (runtime.feed === 'unknown' && this.started) void this.probe(workspaceId, runtime, { triggers: false });
-      // Our own changes come back through the feed: look once more until nothing is left.
-      // Failures are not looked at again before their backoff is over.
-      if ((outcome.work > 0 || outcome.waiting.length > 0 || runtime.again) && !outcome.blocked) {
-        const retryAt = !runtime.again && onlyFailures(outcome) ? this.nextRetryAt(workspaceId) : null;
-        runtime.again = false;
-        // Only files still being written are left: the next cycle runs once they have settled.
-        if (retryAt === null && outcome.waiting.length > 0 && outcome.work === 0) return this.settle(workspaceId, runtime, outcome.waiting);
-        const wait = retryAt !== null ? retryAt - Date.now() : 0;
-        setTimeout(() => this.trigger(workspaceId), Math.max(wait, 0)).unref();
-      }
-    });
+    this.scheduler.trigger(workspaceId);
   }
 
   /** How long a file must be left alone before it is uploaded. */
   private get quietMs(): number {
     return this.options.quietMs ?? DEFAULT_QUIET_MS;
-  }
-
-  /**
-   * Runs a cycle once the files held back as still being written have settled (settle.ts): a
-   * save goes up a quiet period after its last write, not a quiet period after the cycle that
-   * saw it. One wait per workspace, following the files the latest cycle held back.
-   */
-  private settle(workspaceId: string, runtime: WorkspaceRuntime, waiting: readonly string[]): void {
-    runtime.settling = waiting;
-    if (runtime.settled) return;
-    runtime.settled = untilSettled({
-      dir: runtime.sync.target.dir,
-      paths: () => runtime.settling,
-      quietMs: this.quietMs,
-      // A file written for longer is looked at again by the cycles the watcher starts.
-      limitMs: 10 * this.quietMs,
-      signal: runtime.signal,
-    })
-      .catch((error: unknown) => this.options.logger.debug({ err: error }, 'could not look at the files being written; the next cycle does'))
-      .finally(() => {
-        runtime.settled = null;
-        this.trigger(workspaceId);
-      });
   }
 
   /**
@@ -588,20 +413,20 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   allowDeletionsOnce(workspaceId: string): void {
     const runtime = this.runtimes.get(workspaceId);
     if (!runtime) throw new Error(`unknown workspace ${workspaceId}`);
-    runtime.deletionsAllowed = true;
+    runtime.nextCycleDeletes = 'confirmed';
     // Confirmed: what went before is part of what the user agreed to.
     runtime.recentDeletes.clear();
     this.trigger(workspaceId);
   }
 
   /**
-   * The user's choice about a conflict they looked at (conflict-resolution.ts). It runs between
+   * The user's choice about a conflict they looked at (executor/conflict-choice.ts). It runs between
    * two cycles of the workspace, never beside one, and a cycle follows to sync what it changed.
    */
   resolveConflict(workspaceId: string, copyPath: string, keep: KeepSide, theirsVersionId?: string): Promise<ConflictResolution> {
     const runtime = this.runtimeOf(workspaceId);
     return this.exclusive(runtime, async () => {
-      const resolved = await resolveConflict(this.executorDeps(runtime), copyPath, keep, theirsVersionId);
+      const resolved = await applyConflictChoice(this.executorDeps(runtime), copyPath, keep, theirsVersionId);
       runtime.cycleProblems = runtime.cycleProblems.filter((p) => !(p.kind === 'conflict' && p.path === resolved.path && p.message.includes(resolved.copyPath)));
       return resolved;
     });
@@ -615,17 +440,20 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
 
   /** Runs `task` while no cycle of the workspace runs: it holds the cycle's place. */
   private async exclusive<T>(runtime: WorkspaceRuntime, task: () => Promise<T>): Promise<T> {
-    while (runtime.running) await runtime.running.catch(() => undefined);
+    for (let running = runningOf(runtime); running; running = runningOf(runtime)) await running.catch(() => undefined);
     const running = task();
-    runtime.running = running.then(
-      () => IDLE_CYCLE,
-      () => IDLE_CYCLE,
-    );
+    runtime.cycle = {
+      state: 'task',
+      run: running.then(
+        () => IDLE_CYCLE,
+        () => IDLE_CYCLE,
+      ),
+    };
     try {
       return await running;
     } finally {
-      runtime.running = null;
-      this.flushActivity();
+      runtime.cycle = { state: 'idle' };
+      this.activityLog.flush();
       this.emitStatus();
       // A watching engine syncs what the task changed now; `syncOnce` runs its own cycles.
       if (this.started) this.trigger(runtime.spec.id);
@@ -645,16 +473,9 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       logger: this.options.logger.child({ workspace: id }),
       signal: runtime.signal,
       deviceName: this.options.deviceName,
-      suppress: (rel, stamp) => runtime.watcher?.suppress(rel, 3000, stamp),
+      suppress: (rel, stamp) => watcherOf(runtime)?.suppress(rel, 3000, stamp),
       onActivity: (item) => this.activity(item),
     };
-  }
-
-  /** When the first failing path of the workspace is due again, no later than the next poll. */
-  private nextRetryAt(workspaceId: string): number | null {
-    const due = Math.min(...this.options.index.errors.notYetDue(workspaceId).values());
-    if (!Number.isFinite(due)) return null;
-    return Math.min(due, Date.now() + this.pollMs);
   }
 
   /**
@@ -664,23 +485,23 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
    */
   private async watch(workspaceId: string): Promise<boolean> {
     const runtime = this.runtimes.get(workspaceId);
-    if (!runtime || runtime.watching || !this.started || runtime.signal.aborted) return false;
+    if (!runtime || runtime.watch.state === 'starting' || !this.started || runtime.signal.aborted) return false;
     const dir = runtime.sync.target.dir;
     const folder = lstatSync(dir, { throwIfNoEntry: false });
     const present = folder?.isDirectory() === true;
-    if (runtime.watcher) {
-      if (present && folder?.ino === runtime.watchedInode) return false;
+    if (runtime.watch.state === 'on') {
+      if (present && folder?.ino === runtime.watch.inode) return false;
       // The folder went away or was made anew (a drive unmounted, a folder moved back): the
       // watcher went with the old one.
-      void runtime.watcher.close();
-      runtime.watcher = null;
+      void runtime.watch.watcher.close();
+      runtime.watch = { state: 'off' };
     }
     if (!present) return false;
-    runtime.watching = true;
+    runtime.watch = { state: 'starting' };
     try {
       const ignore = await loadIgnoreMatcher(dir);
       if (runtime.signal.aborted) return false;
-      runtime.watcher = watchTree(dir, {
+      const watcher = watchTree(dir, {
         ignore,
         debounceMs: this.options.debounceMs ?? 500,
         onChanges: (paths) => {
@@ -694,27 +515,19 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         },
         onError: (error) => this.options.logger.warn({ err: error }, 'watcher error; the periodic rescan covers it'),
       });
-      runtime.watchedInode = folder?.ino;
+      runtime.watch = { state: 'on', watcher, inode: folder?.ino };
       return true;
     } catch (error) {
       this.options.logger.warn({ err: error }, 'could not watch the workspace folder; the periodic rescan covers it');
       return false;
     } finally {
-      runtime.watching = false;
+      if (runtime.watch.state === 'starting') runtime.watch = { state: 'off' };
     }
   }
 
-  async pollReviews(): Promise<ReviewNotification[]> {
-    try {
-      const fresh = await pollReviews(this.options.client, this.options.index, this.abort.signal);
-      this.reviewFailures = 0;
-      for (const item of fresh) this.emit('review', item);
-      return fresh;
-    } catch (error) {
-      this.reviewFailures += 1;
-      if (!this.abort.signal.aborted) this.options.logger.warn({ err: error }, 'review poll failed; retrying at the next poll');
-      return [];
-    }
+  /** Asks for review and change requests now: returns those never seen before (each is also emitted). */
+  pollReviews(): Promise<ReviewNotification[]> {
+    return this.reviews.poll();
   }
 
   pause(): void {
@@ -756,22 +569,21 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     this.stopTimers();
     this.abort.abort();
     await Promise.all([...this.runtimes.values()].map(async (r) => {
-      await r.watcher?.close();
-      await r.running?.catch(() => undefined);
+      await watcherOf(r)?.close();
+      await runningOf(r)?.catch(() => undefined);
     }));
     for (const r of this.runtimes.values()) r.phase = 'stopped';
-    this.flushActivity();
+    this.activityLog.flush();
     this.emitStatus();
   }
 
   private async runCycle(workspaceId: string, allowMassDelete: boolean): Promise<CycleOutcome> {
     const runtime = this.runtimes.get(workspaceId);
     if (!runtime) throw new Error(`unknown workspace ${workspaceId}`);
-    while (runtime.running) await runtime.running.catch(() => undefined);
+    for (let running = runningOf(runtime); running; running = runningOf(runtime)) await running.catch(() => undefined);
     const problems: Problem[] = [];
     runtime.cycleProblems = problems;
     runtime.lastCycleAt = Date.now();
-    runtime.deletionsConfirmed = allowMassDelete;
     const run = runtime.sync.cycle({ allowMassDelete, signal: runtime.signal }).catch(
       (error: unknown): CycleOutcome => ({
         blocked: { workspaceId, path: null, kind: 'error', message: `Sync stopped unexpectedly: ${(error as Error).message}` },
@@ -781,13 +593,13 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         work: 0,
       }),
     );
-    runtime.running = run;
+    runtime.cycle = { state: 'cycle', run, confirmedDeletions: allowMassDelete };
     const outcome = await run;
-    runtime.running = null;
+    runtime.cycle = { state: 'idle' };
     // Only the executor writes base rows: a cycle that planned and found nothing to carry out
     // changed none. One that acted, or broke off without a plan (perhaps mid-way), is counted again.
     if (outcome.result !== null || outcome.plan === null) runtime.files = null;
-    this.flushActivity();
+    this.activityLog.flush();
     if (outcome.blocked) problems.push(outcome.blocked);
     runtime.last = outcome;
     for (const item of runtime.writing.update(workspaceId, outcome.waiting, new Date())) this.activity(item);
@@ -803,14 +615,14 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     const problems = problemsFrom(this.options.index.errors.list(target.id), [...runtime.cycleProblems, ...notices]);
     const last = runtime.last;
     // Pending: the last cycle did work (its effects are unconfirmed), files wait, or one runs now.
-    const pending = runtime.running !== null || !last || last.work > 0 || last.waiting.length > 0 || runtime.again;
-    const phase = this.abort.signal.aborted ? 'stopped' : this.pausedFlag ? 'paused' : runtime.running ? runtime.phase : last ? 'up-to-date' : runtime.phase;
+    const pending = runtime.cycle.state !== 'idle' || !last || last.work > 0 || last.waiting.length > 0 || runtime.again;
+    const phase = this.abort.signal.aborted ? 'stopped' : this.pausedFlag ? 'paused' : runtime.cycle.state !== 'idle' ? runtime.phase : last ? 'up-to-date' : runtime.phase;
     return {
       workspaceId: target.id,
       name: target.name,
       folder: target.dir,
       state: workspaceState(phase, pending, problems),
-      pending: runtime.pending ?? NOTHING_PENDING,
+      pending: runtime.pending,
       pausedChanges: this.pausedFlag ? runtime.pausedChanges.count : 0,
       files: (runtime.files ??= this.options.index.base.countFiles(target.id)),
       lastSyncAt: runtime.lastSyncAt,
@@ -827,8 +639,9 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   private countDown(workspaceId: string, action: Action): void {
     const runtime = this.runtimes.get(workspaceId);
     const key = pendingKey(action.kind);
-    if (runtime?.pending && key && runtime.pending[key] > 0) runtime.pending[key] -= 1;
-    if (!runtime || runtime.deletionsConfirmed) return;
+    if (!runtime) return;
+    if (key && runtime.pending[key] > 0) runtime.pending[key] -= 1;
+    if (runtime.cycle.state === 'cycle' && runtime.cycle.confirmedDeletions) return;
     if (action.kind === 'delete-remote') runtime.recentDeletes.record('remote');
     if (action.kind === 'delete-local') runtime.recentDeletes.record('local');
   }
@@ -855,42 +668,9 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     this.emit('problem', problem);
   }
 
-  /**
-   * Activity is shown at once (the event) and stored in batches: one transaction per line was a
-   * twentieth of a small file's download time. A crash loses at most the last moment's lines of
-   * the log, never sync state.
-   */
+  /** Shown at once, stored in batches (activity-log.ts). */
   private activity(item: ActivityItem): void {
-    if (this.repeats(item)) return;
-    this.pendingActivity.push(activityInput(item));
-    this.activityFlush ??= setTimeout(() => this.flushActivity(), ACTIVITY_FLUSH_MS);
-    this.emit('activity', item);
-  }
-
-  /** What each path's last activity line said, to tell a repeat (`repeats`). */
-  private readonly lastLines = new Map<string, string>();
-
-  /**
-   * A path held by a lock, or failing the same way, says so once, not at every cycle or retry:
-   * the repeats pushed the history out of the 50 lines the app shows within minutes.
-   */
-  private repeats(item: ActivityItem): boolean {
-    if (item.path === null) return false;
-    const key = `${item.workspaceId ?? ''}\0${item.path}`;
-    const line = `${item.kind}\0${item.message}`;
-    const repeated = (item.kind === 'locked' || item.kind === 'error') && this.lastLines.get(key) === line;
-    if (this.lastLines.size >= 10_000) this.lastLines.clear();
-    this.lastLines.set(key, line);
-    return repeated;
-  }
-
-  private flushActivity(): void {
-    if (this.activityFlush !== undefined) clearTimeout(this.activityFlush);
-    this.activityFlush = undefined;
-    if (this.pendingActivity.length === 0) return;
-    const entries = this.pendingActivity;
-    this.pendingActivity = [];
-    this.options.index.activity.addMany(entries);
+    this.activityLog.add(item);
   }
 
   private emitStatus(): void {

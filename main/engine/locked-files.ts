@@ -17,7 +17,7 @@
 import { chmodSync, lstatSync } from 'node:fs';
 import type { ActivityItem } from '../../shared/engine.js';
 import type { SyncIndex } from '../index/sync-index.js';
-import { cacheVouches } from '../local/hash-cache.js';
+import { cacheVouches } from '../local/hash-cache-contract.js';
 import { pathKey, resolveInsideRoot } from '../local/paths.js';
 import { afterOwnMove, stampOf, type FileStamp } from '../local/stamp.js';
 import type { Logger } from '../logging.js';

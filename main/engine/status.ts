@@ -1,7 +1,7 @@
 /** Folding what the engine knows into the status a user sees: pending work is never "up to date". */
 import { needsUser, type EngineStatus, type PendingCounts, type Problem, type SyncState, type WorkspaceStatus } from '../../shared/engine.js';
 import type { PathError } from '../index/path-errors.js';
-import { OFFLINE_CODE, offlineProblem, pathErrorKind } from '../sync/executor/offline.js';
+import { pathErrorProblems } from '../sync/executor/index.js';
 import type { Action } from '../sync/actions.js';
 
 /** What a plan still had to do: zero only when the last cycle found nothing to do. */
@@ -41,21 +41,7 @@ export function pendingOf(actions: readonly Action[]): PendingCounts {
 }
 
 export function problemsFrom(pathErrors: readonly PathError[], cycleProblems: readonly Problem[]): Problem[] {
-  const offline = pathErrors.filter((e) => e.code === OFFLINE_CODE);
-  const fromOffline: Problem[] =
-    offline.length === 0 ? [] : [{ workspaceId: offline[0]?.workspaceId ?? '', ...offlineProblem(offline.length, Math.min(...offline.map((e) => e.nextRetryAt))) }];
-  const fromPaths = pathErrors.filter((e) => e.code !== OFFLINE_CODE).map(
-    (e): Problem => ({
-      workspaceId: e.workspaceId,
-      path: e.path,
-      kind: pathErrorKind(e.code),
-      message: e.message,
-      attempts: e.attempts,
-      nextRetryAt: new Date(e.nextRetryAt).toISOString(),
-      hint: 'Asset Sync retries on its own.',
-    }),
-  );
-  const fromErrors = [...fromOffline, ...fromPaths];
+  const fromErrors = pathErrorProblems(pathErrors);
   const seen = new Set(fromErrors.map((p) => `${p.kind}:${p.path}`));
   return [...fromErrors, ...cycleProblems.filter((p) => !seen.has(`${p.kind}:${p.path}`))];
 }

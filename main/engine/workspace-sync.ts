@@ -14,16 +14,14 @@ import { pathKey } from '../local/paths.js';
 import { scanTree } from '../local/scanner.js';
 import type { Logger } from '../logging.js';
 import { compareSequences, type Listing, type Sequence, type ServiceClient } from '../service-client/index.js';
-import { isServiceError } from '../service-client/errors.js';
+import { isServiceError } from '../service-client/service-error.js';
 import { hashingAlgorithm, keepChecksumForm, keptChecksumForm, unknownChecksums, checksumFormSetting } from './checksum-form.js';
 import type { ChecksumForm } from '../local/checksum.js';
-import { discardUnplannedDownloads, executePlan, forgetSettledFailures, type ExecutionResult, type ExecutorDeps } from '../sync/executor/execute-plan.js';
+import { executePlan, ownCopies, retryOfflineNow, stillOpen, tidyBeforePlan, type ExecutionResult, type ExecutorDeps } from '../sync/executor/index.js';
 import type { Action } from '../sync/actions.js';
-import { plan, type Plan } from '../sync/planner.js';
+import { plan, type Plan } from '../sync/planner/plan.js';
 import type { TransferQueue } from '../sync/transfer-queue.js';
 import { holdBack, localView, notIgnored, standAside } from './local-view.js';
-import { OFFLINE_CODE } from '../sync/executor/offline.js';
-import { ownCopies, stillOpen } from '../sync/executor/open-conflicts.js';
 import { notSyncedSetting, skippedProblems, storeNotSynced } from './skipped.js';
 import { holderAt, holderNames, lockHolders } from './lock-holders.js';
 import { foreignLocks, guardLockedFiles } from './locked-files.js';
@@ -184,9 +182,8 @@ export class WorkspaceSync {
       return { ...idle, blocked: this.listingProblem(error) };
     }
 
-    // The service answered the listing: what failed only because it could not be reached is
-    // tried again now, not after a backoff that grew during the outage.
-    index.errors.makeDueWithCode(ws.id, OFFLINE_CODE);
+    // The service answered the listing.
+    retryOfflineNow(index, ws.id);
 
     this.deps.onPhase('scanning');
     // One matcher for the whole cycle: the watcher may drop the cached one meanwhile.
@@ -258,13 +255,10 @@ export class WorkspaceSync {
       ownCopies: ownCopies(index, ws.id),
     });
     if (!decided.movesFirst) {
-      forgetSettledFailures(index, ws.id, decided.actions, local.waiting);
-      await discardUnplannedDownloads({ index, workspaceId: ws.id, root: ws.dir }, decided.actions);
+      await tidyBeforePlan({ index, workspaceId: ws.id, root: ws.dir }, { actions: decided.actions, held: decided.brake?.held ?? [] }, local.waiting);
     }
-    let actions = decided.actions;
+    const actions = decided.actions;
     if (decided.brake) {
-      // The brake holds: refuse to run any deletion and say so; everything else still syncs.
-      actions = actions.filter((a) => !a.kind.startsWith('delete-'));
       this.deps.onProblem({
         workspaceId: ws.id,
         path: null,

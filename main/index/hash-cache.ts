@@ -1,12 +1,12 @@
 /**
- * The scanner's hash cache (main/local/hash-cache.ts), kept in the index, one view per workspace.
+ * The scanner's hash cache (main/local/hash-cache-contract.ts), kept in the index, one view per workspace.
  *
  * A whole-tree scan looks up every file: as 100,000 point queries that alone took longer than
  * listing the tree. So the first scan loads a workspace's rows, a page at a time, into a mirror
  * that lives as long as the index, and every write through these views keeps it current: the
  * engine's later rescans then cost no query but a count.
  */
-import type { HashCache, HashCacheEntry } from '../local/hash-cache.js';
+import type { HashCache, HashCacheEntry } from '../local/hash-cache-contract.js';
 import type { Db } from './database.js';
 
 interface EntryRow {

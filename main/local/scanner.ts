@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { LocalFile, LocalFolder } from '../model/views.js';
 import { FolderPlans } from './folder-plans.js';
 import { EntryType, entryText, entryTimes, entryTimesAre, type FolderListing, type FsError, fsWorkers, type ListAnswer, StatResult } from './fs-workers.js';
-import type { HashCache, HashCacheEntry } from './hash-cache.js';
+import type { HashCache, HashCacheEntry } from './hash-cache-contract.js';
 import { type HashAnswer, type HashItem, HashQueue } from './hash-workers.js';
 import { DEFAULT_ALGORITHM, algorithmOf, type HashAlgorithm } from './checksum.js';
 import type { IgnoreMatcher } from './ignore.js';

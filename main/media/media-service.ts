@@ -14,7 +14,7 @@ import { constants } from 'node:fs';
 import type { ActivityItem, SyncState } from '../../shared/engine.js';
 import type { SyncEngine } from '../engine/engine.js';
 import { THUMBNAIL_EDGE, type MediaPreview, type MediaType, type NoPictureReason, type ThumbnailRef, type ThumbnailSize } from '../../shared/media.js';
-import { AppError } from '../app-api/errors.js';
+import { AppError } from '../app-api/bridge-errors.js';
 import { downloadVersionTo } from '../app-api/download.js';
 import type { Logger } from '../logging.js';
 import { MediaCache } from './cache.js';

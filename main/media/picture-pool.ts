@@ -9,12 +9,9 @@
  * which is started again for the next job. The workers end after `idleMs` without work: pdf.js
  * and libheif hold tens of megabytes once loaded.
  */
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../local/module-worker.js';
 import type { RenderJob, RenderOutcome } from './render/types.js';
 
 export type Priority = 'visible' | 'background';
@@ -57,26 +54,9 @@ export interface PoolTask {
 
 export const defaultWorkers = (): number => (availableParallelism() >= 8 ? 2 : 1);
 
-/**
- * A worker running picture-worker: the compiled `.js` beside this file, or under tsx and Vitest
- * the `.ts` source, loaded through tsx's loader registered in the worker itself.
- */
+/** A worker running picture-worker (module-worker.ts says where it is found). */
 function startWorker(): Worker {
-  const self = import.meta.url;
-  if (!self.endsWith('.ts')) return new Worker(new URL('./picture-worker.js', self));
-  const entry = new URL('./picture-worker.ts', self).href;
-  const tsx = pathToFileURL(tsxEsmApi(self)).href;
-  const code = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(entry)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(code)}`));
-}
-
-/** tsx's ESM API (its CommonJS build resolves its own parts wrongly from a data: URL worker). */
-function tsxEsmApi(from: string): string {
-  const manifest = createRequire(from).resolve('tsx/package.json');
-  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
-  const entry = exports['./esm/api']?.import.default;
-  if (!entry) throw new Error('tsx has no ESM API to load the picture worker with');
-  return join(dirname(manifest), entry);
+  return startModuleWorker(import.meta.url, 'picture-worker');
 }
 
 export class PicturePool {

@@ -9,10 +9,10 @@ import { lstatSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { SyncIndex } from '../index/sync-index.js';
 import { pathKey, resolveInsideRoot } from '../local/paths.js';
-import { cacheVouches } from '../local/hash-cache.js';
+import { cacheVouches } from '../local/hash-cache-contract.js';
 import { sameIgnoringCtime, sameStamp, stampOf, type FileStamp } from '../local/stamp.js';
 import type { ServiceClient } from '../service-client/index.js';
-import { AppError } from '../app-api/errors.js';
+import { AppError } from '../app-api/bridge-errors.js';
 
 /** What the media service works through: the running session's index and service client. */
 export interface MediaSession {

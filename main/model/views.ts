@@ -99,7 +99,7 @@ export interface PlannerInput {
   recentDeletes?: { local: number; remote: number };
   /**
    * Path keys whose last action failed and is not due again yet: a folder move among them is
-   * left to the per-file reconciliation meanwhile (planner-folder-moves.ts).
+   * left to the per-file reconciliation meanwhile (planner/folder-moves.ts).
    */
   failing?: ReadonlySet<string>;
   /**

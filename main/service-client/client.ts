@@ -21,7 +21,7 @@ import {
   type UpdateReviewRequest,
 } from '../../shared/api/index.js';
 import type { ChecksumForm } from '../local/checksum.js';
-import { ServiceError } from './errors.js';
+import { ServiceError } from './service-error.js';
 import { MiB, Transport, type Logger } from './http.js';
 import type { SocketBody } from './blob-socket.js';
 import { DEFAULT_RETRY_POLICY, type RetryEvent, type RetryPolicy } from './retry.js';
@@ -163,6 +163,10 @@ export interface CreateReviewInput {
 
 const seg = encodeURIComponent;
 
+/** `/workspaces/assets/<asset>/<part>/...`, each part encoded as a path segment. */
+const assetPath = (assetId: string, ...parts: string[]): string => [ASSETS_PATH, ...[assetId, ...parts].map(seg)].join('/');
+const folderPath = (folderId: string): string => `${FOLDERS_PATH}/${seg(folderId)}`;
+
 /** `GET /workspaces`: the reference's Workspace, or its getting-started example's list; as a list. */
 const WorkspaceAnswer = z.union([
   z.looseObject({ workspaces: listOf(Workspace, 'workspace') }).transform((answer) => answer.workspaces),
@@ -251,6 +255,16 @@ export class ServiceClient {
     return this.session.call(spec);
   }
 
+  /** A call in a workspace: its scope, and the caller's options. */
+  private inWorkspace<S extends z.ZodType>(workspaceId: string, options: CallOptions, spec: Omit<ApiCall<S>, 'scope' | 'signal'>): Promise<z.output<S>> {
+    return this.call({ ...spec, scope: { workspaceId }, signal: options.signal });
+  }
+
+  /** `list` in a workspace. */
+  private listInWorkspace<T>(workspaceId: string, options: CallOptions, spec: Omit<ApiCall<z.ZodType<Listed<T>>>, 'scope' | 'signal'>): Promise<T[]> {
+    return this.list({ ...spec, scope: { workspaceId }, signal: options.signal });
+  }
+
   /** A list read item by item: what reads is returned, the rest told (`tellUnreadable`). */
   private async list<T>(spec: ApiCall<z.ZodType<Listed<T>>>): Promise<T[]> {
     const listed = await this.session.call(spec);
@@ -272,14 +286,7 @@ export class ServiceClient {
 
   /** The workspace, whether the service answers with it or with the list that holds it. */
   async getWorkspace(workspaceId: string, options: CallOptions = {}): Promise<Workspace> {
-    const answer = await this.list({
-      method: 'GET',
-      path: '/workspaces',
-      schema: WorkspaceAnswer,
-      retriable: true,
-      scope: { workspaceId },
-      ...options,
-    });
+    const answer = await this.listInWorkspace(workspaceId, options, { method: 'GET', path: '/workspaces', schema: WorkspaceAnswer, retriable: true });
     const found = answer.find((workspace) => workspace.id === workspaceId);
     if (found === undefined) {
       throw new ServiceError({
@@ -321,20 +328,18 @@ export class ServiceClient {
 
   /** The workspace's members with their user records: who holds a lock, by name. */
   listWorkspaceMembers(workspaceId: string, options: CallOptions = {}): Promise<WorkspaceMember[]> {
-    return this.list({ method: 'GET', path: '/workspaces/members', schema: listOf(WorkspaceMember, 'member'), retriable: true, scope: { workspaceId }, ...options });
+    return this.listInWorkspace(workspaceId, options, { method: 'GET', path: '/workspaces/members', schema: listOf(WorkspaceMember, 'member'), retriable: true });
   }
 
   /** The whole workspace in one listing (sync's full scan of the remote side). */
   async getHierarchy(workspaceId: string, options: CallOptions & { includeDeleted?: boolean } = {}): Promise<Listing> {
-    const listing = await this.call({
+    const listing = await this.inWorkspace(workspaceId, options, {
       method: 'GET',
       path: LISTING_PATH,
       query: listingQuery(options.includeDeleted === true),
       schema: ListingAnswer,
       retriable: true,
-      scope: { workspaceId },
       maxBytes: HIERARCHY_LIMIT,
-      signal: options.signal,
     });
     if (listing.checksumForm) this.forms.set(workspaceId, listing.checksumForm);
     this.tellUnreadable(`GET ${LISTING_PATH}`, listing.unreadable.map(({ type, id, why }) => ({ what: type, ...(id ? { id } : {}), why })));
@@ -347,16 +352,14 @@ export class ServiceClient {
    */
   async getChanges(workspaceId: string, since: Sequence | number, limit = 1000, options: CallOptions = {}): Promise<ChangesResult> {
     try {
-      const page = await this.call({
+      const page = await this.inWorkspace(workspaceId, options, {
         method: 'GET',
         path: CHANGES_PATH,
         query: changesQuery(readSequence(since), limit),
         schema: ChangesAnswer,
         // 501 is a 5xx but no outage: the service has no feed, and asking again will not add one.
         retriable: (err) => err.status !== 501,
-        scope: { workspaceId },
         maxBytes: CHANGES_LIMIT,
-        ...options,
       });
       const unreadable = page.changes.flatMap((c) => (c.type === 'unreadable' ? [{ what: c.entry.type, ...(c.entry.id ? { id: c.entry.id } : {}), why: c.entry.why }] : []));
       this.tellUnreadable(`GET ${CHANGES_PATH}`, unreadable);
@@ -376,15 +379,7 @@ export class ServiceClient {
   /** A signed URL for one upload. Retried: a second ticket is harmless. */
   requestUpload(workspaceId: string, input: UploadRequest, options: CallOptions = {}): Promise<UploadTicket> {
     const query: Query = uploadQuery(input, this.forms.get(workspaceId));
-    return this.call({
-      method: 'POST',
-      path: UPLOAD_PATH,
-      query,
-      schema: UploadTicket,
-      retriable: true,
-      scope: { workspaceId },
-      ...options,
-    });
+    return this.inWorkspace(workspaceId, options, { method: 'POST', path: UPLOAD_PATH, query, schema: UploadTicket, retriable: true });
   }
 
   /** Streams the bytes to a signed URL (without the bearer token). */
@@ -396,17 +391,15 @@ export class ServiceClient {
   getDownloadUrl(workspaceId: string, assetId: string, versionId?: string, options: CallOptions = {}): Promise<SignedDownload> {
     const path =
       versionId === undefined
-        ? `${ASSETS_PATH}/${seg(assetId)}/download`
-        : `${ASSETS_PATH}/${seg(assetId)}/versions/${seg(versionId)}/download`;
-    return this.call({
+        ? assetPath(assetId, 'download')
+        : assetPath(assetId, 'versions', versionId, 'download');
+    return this.inWorkspace(workspaceId, options, {
       method: 'GET',
       path,
       query: downloadQuery,
       schema: SignedDownloadAnswer,
       retriable: true,
-      scope: { workspaceId },
       onRedirect: (location) => ({ url: location.href }),
-      ...options,
     });
   }
 
@@ -431,7 +424,7 @@ export class ServiceClient {
   // Assets
 
   getAsset(workspaceId: string, assetId: string, options: CallOptions = {}): Promise<Asset> {
-    return this.call({ method: 'GET', path: `${ASSETS_PATH}/${seg(assetId)}`, schema: Asset, retriable: true, scope: { workspaceId }, ...options });
+    return this.inWorkspace(workspaceId, options, { method: 'GET', path: assetPath(assetId), schema: Asset, retriable: true });
   }
 
   /**
@@ -440,136 +433,74 @@ export class ServiceClient {
    */
   createAsset(workspaceId: string, input: CreateAssetInput, options: CallOptions = {}): Promise<Asset> {
     const body = withServiceChecksum(input, this.forms.get(workspaceId));
-    return this.call({ method: 'POST', path: ASSETS_PATH, body, schema: Asset, retriable: true, scope: { workspaceId }, ...options });
+    return this.inWorkspace(workspaceId, options, { method: 'POST', path: ASSETS_PATH, body, schema: Asset, retriable: true });
   }
 
   /** Rename, move, lock or edit fields (PUT: repeating it sets the same values). */
   updateAsset(workspaceId: string, assetId: string, patch: UpdateAssetInput, options: CallOptions = {}): Promise<Asset> {
-    return this.call({
-      method: 'PUT',
-      path: `${ASSETS_PATH}/${seg(assetId)}`,
-      body: patch,
-      schema: Asset,
-      retriable: true,
-      scope: { workspaceId },
-      ...options,
-    });
+    return this.inWorkspace(workspaceId, options, { method: 'PUT', path: assetPath(assetId), body: patch, schema: Asset, retriable: true });
   }
 
   /** Soft delete by default; `ifCurrentVersionIds` makes it conditional. */
   deleteAssets(workspaceId: string, assetIds: string[], options: DeleteAssetsOptions = {}): Promise<DeleteAssetsResult> {
-    return this.call({
+    return this.inWorkspace(workspaceId, options, {
       method: 'DELETE',
       path: ASSETS_PATH,
       body: deleteAssetsBody(assetIds, options),
       schema: DeleteAssetsAnswer,
       retriable: true,
-      scope: { workspaceId },
-      signal: options.signal,
     });
   }
 
   /** Not retried: a repeat would answer 409 not_deleted. */
   restoreAsset(workspaceId: string, assetId: string, options: CallOptions = {}): Promise<Asset> {
-    return this.call({
-      method: 'PATCH',
-      path: `${ASSETS_PATH}/${seg(assetId)}/restore`,
-      schema: Asset,
-      retriable: false,
-      scope: { workspaceId },
-      ...options,
-    });
+    return this.inWorkspace(workspaceId, options, { method: 'PATCH', path: assetPath(assetId, 'restore'), schema: Asset, retriable: false });
   }
 
   // Versions
 
   listVersions(workspaceId: string, assetId: string, options: CallOptions = {}): Promise<AssetVersion[]> {
-    return this.list({
-      method: 'GET',
-      path: `${ASSETS_PATH}/${seg(assetId)}/versions`,
-      schema: listOf(AssetVersion, 'version'),
-      retriable: true,
-      scope: { workspaceId },
-      ...options,
-    });
+    return this.listInWorkspace(workspaceId, options, { method: 'GET', path: assetPath(assetId, 'versions'), schema: listOf(AssetVersion, 'version'), retriable: true });
   }
 
   /** Commits an uploaded key as the new current version. Retried: the same key commits once. */
   createVersion(workspaceId: string, assetId: string, input: CreateVersionInput, options: CallOptions = {}): Promise<AssetVersion> {
-    return this.call({
+    return this.inWorkspace(workspaceId, options, {
       method: 'POST',
-      path: `${ASSETS_PATH}/${seg(assetId)}/versions`,
+      path: assetPath(assetId, 'versions'),
       body: withServiceChecksum(input, this.forms.get(workspaceId)),
       schema: AssetVersion,
       retriable: true,
-      scope: { workspaceId },
-      ...options,
     });
   }
 
   getVersion(workspaceId: string, assetId: string, versionId: string, options: CallOptions = {}): Promise<AssetVersion> {
-    return this.call({
-      method: 'GET',
-      path: `/workspaces/assets/${seg(assetId)}/versions/${seg(versionId)}`,
-      schema: AssetVersion,
-      retriable: true,
-      scope: { workspaceId },
-      ...options,
-    });
+    return this.inWorkspace(workspaceId, options, { method: 'GET', path: assetPath(assetId, 'versions', versionId), schema: AssetVersion, retriable: true });
   }
 
   /** A version's name or note. Retried: the same change twice leaves the same version. */
   updateVersion(workspaceId: string, assetId: string, versionId: string, input: UpdateVersionInput, options: CallOptions = {}): Promise<AssetVersion> {
-    return this.call({
-      method: 'PATCH',
-      path: `/workspaces/assets/${seg(assetId)}/versions/${seg(versionId)}`,
-      body: input,
-      schema: AssetVersion,
-      retriable: true,
-      scope: { workspaceId },
-      ...options,
-    });
+    return this.inWorkspace(workspaceId, options, { method: 'PATCH', path: assetPath(assetId, 'versions', versionId), body: input, schema: AssetVersion, retriable: true });
   }
 
   deleteVersion(workspaceId: string, assetId: string, versionId: string, options: CallOptions = {}): Promise<z.output<typeof Success>> {
-    return this.call({
-      method: 'DELETE',
-      path: `${ASSETS_PATH}/${seg(assetId)}/versions/${seg(versionId)}`,
-      schema: Success,
-      retriable: true,
-      scope: { workspaceId },
-      ...options,
-    });
+    return this.inWorkspace(workspaceId, options, { method: 'DELETE', path: assetPath(assetId, 'versions', versionId), schema: Success, retriable: true });
   }
 
   /** Not retried: a repeat would answer 409 not_deleted. */
   restoreVersion(workspaceId: string, assetId: string, versionId: string, options: CallOptions = {}): Promise<AssetVersion> {
-    return this.call({
-      method: 'PATCH',
-      path: `${ASSETS_PATH}/${seg(assetId)}/versions/${seg(versionId)}/restore`,
-      schema: AssetVersion,
-      retriable: false,
-      scope: { workspaceId },
-      ...options,
-    });
+    return this.inWorkspace(workspaceId, options, { method: 'PATCH', path: assetPath(assetId, 'versions', versionId, 'restore'), schema: AssetVersion, retriable: false });
   }
 
   // Folders
 
   /** Retried: a repeat answers 409 name_conflict with `details.id` of the folder it made. */
   createFolder(workspaceId: string, input: { name: string; parent_id?: string | null }, options: CallOptions = {}): Promise<FolderAnswer> {
-    return this.call({ method: 'POST', path: FOLDERS_PATH, body: input, schema: FolderAnswer, retriable: true, scope: { workspaceId }, ...options });
+    return this.inWorkspace(workspaceId, options, { method: 'POST', path: FOLDERS_PATH, body: input, schema: FolderAnswer, retriable: true });
   }
 
   getFolder(workspaceId: string, folderId: string, options: CallOptions = {}): Promise<FolderDetail> {
-    return this.call({
-      method: 'GET',
-      path: `${FOLDERS_PATH}/${seg(folderId)}`,
-      schema: FolderDetailAnswer,
-      retriable: true,
-      scope: { workspaceId },
-      ...options,
-    });
+    return this.inWorkspace(workspaceId, options, { method: 'GET', path: folderPath(folderId), schema: FolderDetailAnswer, retriable: true });
   }
 
   /** Rename and/or move. */
@@ -579,15 +510,7 @@ export class ServiceClient {
     patch: { name?: string; parent_id?: string | null },
     options: CallOptions = {},
   ): Promise<FolderAnswer> {
-    return this.call({
-      method: 'PUT',
-      path: `${FOLDERS_PATH}/${seg(folderId)}`,
-      body: patch,
-      schema: FolderAnswer,
-      retriable: true,
-      scope: { workspaceId },
-      ...options,
-    });
+    return this.inWorkspace(workspaceId, options, { method: 'PUT', path: folderPath(folderId), body: patch, schema: FolderAnswer, retriable: true });
   }
 
   deleteFolder(
@@ -595,14 +518,12 @@ export class ServiceClient {
     folderId: string,
     options: CallOptions & { recursive?: boolean } = {},
   ): Promise<z.output<typeof Success>> {
-    return this.call({
+    return this.inWorkspace(workspaceId, options, {
       method: 'DELETE',
-      path: `${FOLDERS_PATH}/${seg(folderId)}`,
+      path: folderPath(folderId),
       query: { recursive: options.recursive ? true : undefined },
       schema: Success,
       retriable: true,
-      scope: { workspaceId },
-      signal: options.signal,
     });
   }
 
@@ -620,15 +541,7 @@ export class ServiceClient {
 
   /** Not retried: each POST records another decision. */
   createReview(workspaceId: string, assetId: string, input: CreateReviewInput, options: CallOptions = {}): Promise<AssetReview> {
-    return this.call({
-      method: 'POST',
-      path: `${ASSETS_PATH}/${seg(assetId)}/reviews`,
-      body: input,
-      schema: AssetReview,
-      retriable: false,
-      scope: { workspaceId },
-      ...options,
-    });
+    return this.inWorkspace(workspaceId, options, { method: 'POST', path: assetPath(assetId, 'reviews'), body: input, schema: AssetReview, retriable: false });
   }
 
   /** Retried: one open request per user and asset, a repeat refreshes it. */
@@ -639,101 +552,47 @@ export class ServiceClient {
     input: { message?: string } = {},
     options: CallOptions = {},
   ): Promise<ReviewRequest> {
-    return this.call({
-      method: 'POST',
-      path: `${ASSETS_PATH}/${seg(assetId)}/reviewRequests/${seg(userId)}`,
-      body: input,
-      schema: ReviewRequest,
-      retriable: true,
-      scope: { workspaceId },
-      ...options,
-    });
+    return this.inWorkspace(workspaceId, options, { method: 'POST', path: assetPath(assetId, 'reviewRequests', userId), body: input, schema: ReviewRequest, retriable: true });
   }
 
   /** Reviews of an asset, by anyone. */
   listReviews(workspaceId: string, assetId: string, options: CallOptions = {}): Promise<AssetReview[]> {
-    return this.call({
-      method: 'GET',
-      path: `/workspaces/assets/${seg(assetId)}/reviews`,
-      schema: z.array(AssetReview),
-      retriable: true,
-      scope: { workspaceId },
-      ...options,
-    });
+    return this.inWorkspace(workspaceId, options, { method: 'GET', path: assetPath(assetId, 'reviews'), schema: z.array(AssetReview), retriable: true });
   }
 
   /** Changes the caller's own decision (PUT: repeating it sets the same values). */
   updateReview(workspaceId: string, assetId: string, reviewId: string, input: UpdateReviewRequest, options: CallOptions = {}): Promise<AssetReview> {
-    return this.call({
-      method: 'PUT',
-      path: `/workspaces/assets/${seg(assetId)}/reviews/${seg(reviewId)}`,
-      body: input,
-      schema: AssetReview,
-      retriable: true,
-      scope: { workspaceId },
-      ...options,
-    });
+    return this.inWorkspace(workspaceId, options, { method: 'PUT', path: assetPath(assetId, 'reviews', reviewId), body: input, schema: AssetReview, retriable: true });
   }
 
   /** Withdraws the caller's decision; the request it answered is open again. Retried: a repeat answers 404. */
   deleteReview(workspaceId: string, assetId: string, reviewId: string, options: CallOptions = {}): Promise<z.output<typeof Success>> {
-    return this.call({
-      method: 'DELETE',
-      path: `/workspaces/assets/${seg(assetId)}/reviews/${seg(reviewId)}`,
-      schema: Success,
-      retriable: true,
-      scope: { workspaceId },
-      ...options,
-    });
+    return this.inWorkspace(workspaceId, options, { method: 'DELETE', path: assetPath(assetId, 'reviews', reviewId), schema: Success, retriable: true });
   }
 
   // Comments
 
   listComments(workspaceId: string, assetId: string, options: CallOptions = {}): Promise<Comment[]> {
-    return this.call({
-      method: 'GET',
-      path: `/workspaces/assets/${seg(assetId)}/comments`,
-      schema: z.array(Comment),
-      retriable: true,
-      scope: { workspaceId },
-      ...options,
-    });
+    return this.inWorkspace(workspaceId, options, { method: 'GET', path: assetPath(assetId, 'comments'), schema: z.array(Comment), retriable: true });
   }
 
   /** Not retried: each POST adds another comment. */
   createComment(workspaceId: string, assetId: string, input: CreateCommentRequest, options: CallOptions = {}): Promise<Comment> {
-    return this.call({
-      method: 'POST',
-      path: `/workspaces/assets/${seg(assetId)}/comments`,
-      body: input,
-      schema: Comment,
-      retriable: false,
-      scope: { workspaceId },
-      ...options,
-    });
+    return this.inWorkspace(workspaceId, options, { method: 'POST', path: assetPath(assetId, 'comments'), body: input, schema: Comment, retriable: false });
   }
 
   // History
 
   getHistory(workspaceId: string, assetId: string, options: CallOptions = {}): Promise<HistoryEntry[]> {
-    return this.list({
-      method: 'GET',
-      path: `${ASSETS_PATH}/${seg(assetId)}/history`,
-      schema: listOf(HistoryEntry, 'history entry'),
-      retriable: true,
-      scope: { workspaceId },
-      ...options,
-    });
+    return this.listInWorkspace(workspaceId, options, { method: 'GET', path: assetPath(assetId, 'history'), schema: listOf(HistoryEntry, 'history entry'), retriable: true });
   }
 
   getReviewHistory(workspaceId: string, assetId: string, options: CallOptions = {}): Promise<ReviewHistoryEntry[]> {
-    return this.list({
+    return this.listInWorkspace(workspaceId, options, {
       method: 'GET',
-      path: `${ASSETS_PATH}/${seg(assetId)}/history/review`,
+      path: assetPath(assetId, 'history', 'review'),
       schema: listOf(ReviewHistoryEntry, 'review history entry'),
       retriable: true,
-      scope: { workspaceId },
-      ...options,
     });
   }
 }

@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { Agent, Pool, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { normalizeErrorBody } from '../../shared/api/index.js';
-import { ServiceError, kindForStatus, redact, redactDetails } from './errors.js';
+import { ServiceError, kindForStatus, redact, redactDetails } from './service-error.js';
 import { abortedError, parseRetryAfter } from './retry.js';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

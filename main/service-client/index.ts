@@ -12,8 +12,8 @@ export type {
   CreateReviewInput,
   UnreadableItem,
 } from './client.js';
-export { ServiceError, isServiceError, conflictDetails, kindForStatus } from './errors.js';
-export type { ServiceErrorKind } from './errors.js';
+export { ServiceError, isServiceError, conflictDetails, kindForStatus } from './service-error.js';
+export type { ServiceErrorKind } from './service-error.js';
 export type { Logger } from './http.js';
 export { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter, retryDelay } from './retry.js';
 export type { RetryPolicy, RetryEvent } from './retry.js';

@@ -5,7 +5,7 @@
  * retries and surfaces the error (with `retryAfter`) to the caller's own scheduling.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { ServiceError } from './errors.js';
+import { ServiceError } from './service-error.js';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */

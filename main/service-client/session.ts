@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import type { TokenRequest } from '../../shared/api/index.js';
 import { TokenAnswer } from './records.js';
-import { ServiceError } from './errors.js';
+import { ServiceError } from './service-error.js';
 import { KiB, MiB, errorFromResponse, headerValue, readJson, requestLabel, type HttpMethod } from './http.js';
 import { withRetry } from './retry.js';
 import { callSignal, type ClientContext } from './context.js';

@@ -5,7 +5,7 @@
  */
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ServiceError } from './errors.js';
+import { ServiceError } from './service-error.js';
 import { KiB, errorFromResponse, headerValue, readJson, transportError, type RawResponse } from './http.js';
 import { uploadBody, withProgress, type UploadSource } from './progress.js';
 import { withRetry } from './retry.js';

@@ -37,8 +37,8 @@ export interface MoveLocalFile {
 
 /**
  * Rename or move a folder on disk, with everything in it. In letter case only ("Brand" ->
- * "brand", planner-folder-case.ts): the rows of what is in it keep their keys and are re-spelled
- * by the plan's record actions. Otherwise (planner-folder-moves.ts) the base rows and hash cache
+ * "brand", planner/folder-case.ts): the rows of what is in it keep their keys and are re-spelled
+ * by the plan's record actions. Otherwise (planner/folder-moves.ts) the base rows and hash cache
  * entries below `from` move to `to` with it. Either way the folder's base row is written at `to`.
  */
 export interface MoveLocalFolder {

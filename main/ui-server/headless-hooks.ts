@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { AppError } from '../app-api/errors.js';
+import { AppError } from '../app-api/bridge-errors.js';
 import type { AppHooks } from '../app-api/hooks.js';
 import { numberedName } from '../local/paths.js';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AssetVersion } from '../../main/service-client/index.js';
 import { Config } from '../../main/config.js';
-import { describeError, EXIT_PROBLEMS, EXIT_USAGE, UsageError } from '../../main/cli/errors.js';
+import { describeError, EXIT_PROBLEMS, EXIT_USAGE, UsageError } from '../../main/cli/error-report.js';
 import { normalizeExcluded, parseRate, resolveService, resolveWorkspaces } from '../../main/cli/options.js';
 import { activityLine, formatBytes, formatDuration, problemLines } from '../../main/cli/output.js';
 import { overallStoredState, storedState } from '../../main/cli/status.js';

@@ -1,5 +1,5 @@
 /**
- * A conflict the user resolves by looking (conflict-resolution.ts), on two devices against the
+ * A conflict the user resolves by looking (main/sync/executor/conflict-choice.ts), on two devices against the
  * real service: keep mine makes the copy's bytes the new version of the file, committed on the
  * version the user saw; keep theirs and keep both leave one file or two. Whatever fails on the
  * way leaves both files as they were. A conflict that waits is never "up to date".
@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../shared/engine.js';
-import { ConflictNotFoundError, CopyChangingError } from '../../main/engine/conflict-resolution.js';
+import { ConflictNotFoundError, CopyChangingError } from '../../main/sync/executor/conflict-choice.js';
 import { ServiceError } from '../../main/service-client/index.js';
 import { bytesFor, faults, injector, localChecksums, remoteChecksums, sha256, trashedChecksums, worlds, type Device, type World } from '../helpers/engine.js';
 import { runRng } from '../helpers/run-seed.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { openIndex, type SyncIndex } from '../../main/index/sync-index.js';
-import type { HashCacheEntry } from '../../main/local/hash-cache.js';
+import type { HashCacheEntry } from '../../main/local/hash-cache-contract.js';
 import { checksumOf, useTempIndex, workspace } from './index-fixtures.js';
 
 const { file } = useTempIndex();

@@ -24,8 +24,9 @@ async function restricted(code: string, filePath: string): Promise<string[]> {
 const importing = (specifier: string): string => `import * as m from '${specifier}';\nexport const used = m;\n`;
 
 const PLANNER_FILES = [
-  'main/sync/planner.ts', 'main/sync/moves.ts', 'main/sync/folders.ts', 'main/sync/effects.ts',
-  'main/sync/brake.ts', 'main/sync/order.ts', 'main/sync/planner-folder-case.ts', 'main/sync/planner-folder-moves.ts',
+  'main/sync/planner/plan.ts', 'main/sync/planner/file-moves.ts', 'main/sync/planner/folder-plan.ts',
+  'main/sync/planner/effects.ts', 'main/sync/planner/brake.ts', 'main/sync/planner/order.ts',
+  'main/sync/planner/folder-case.ts', 'main/sync/planner/folder-moves.ts', 'main/sync/planner/a-new-helper.ts',
 ];
 
 describe('the planner is pure', () => {
@@ -36,15 +37,15 @@ describe('the planner is pure', () => {
   });
 
   it.each(PLANNER_FILES)('%s imports nothing from the executor or the engine', async (file) => {
-    for (const specifier of ['./executor/disk.js', '../sync/executor/index.js', '../engine/engine.js', '../engine/workspace-sync.js']) {
+    for (const specifier of ['../executor/disk.js', '../executor/index.js', '../../sync/executor/index.js', '../../engine/engine.js', '../../engine/workspace-sync.js']) {
       expect(await restricted(importing(specifier), file)).toEqual([expect.stringContaining('nothing from the executor or the engine')]);
     }
-    const reexport = "export { ExecutorError } from './executor/errors.js';\n";
+    const reexport = "export { ExecutorError } from '../executor/failures.js';\n";
     expect(await restricted(reexport, file)).toEqual([expect.stringContaining('nothing from the executor or the engine')]);
   });
 
   it.each(PLANNER_FILES)('%s may import its own helpers, the views and the path rules', async (file) => {
-    for (const specifier of ['./actions.js', './rel-path.js', '../model/views.js', '../local/paths.js']) {
+    for (const specifier of ['./order.js', '../actions.js', '../rel-path.js', '../conflict-name.js', '../../model/views.js', '../../local/paths.js']) {
       expect(await restricted(importing(specifier), file)).toEqual([]);
     }
   });
@@ -84,5 +85,32 @@ describe('main/model/ imports nothing of the project', () => {
     expect(await restricted(importing('../local/paths.js'), 'main/model/views.ts')).toEqual([expect.stringContaining('imports nothing of the project')]);
     expect(await restricted(importing('./other.js'), 'main/model/views.ts')).toEqual([expect.stringContaining('imports nothing of the project')]);
     expect(await restricted(importing('zod'), 'main/model/views.ts')).toEqual([]);
+  });
+});
+
+describe('outside main/sync/, the executor is used through its public surface only', () => {
+  const files = ['main/engine/engine.ts', 'main/engine/workspace-sync.ts', 'main/engine/status.ts', 'main/engine/a-new-room.ts', 'main/cli/status.ts', 'main/app-api/conflicts.ts'];
+
+  it.each(files)('%s rejects an import, a type import and a re-export of an executor internal', async (file) => {
+    const rejected = [
+      importing('../sync/executor/offline.js'),
+      importing('../sync/executor/execute-plan.js'),
+      "import type { ExecutorDeps } from '../sync/executor/context.js';\nexport type D = ExecutorDeps;\n",
+      "export { stillOpen } from '../sync/executor/open-conflicts.js';\n",
+    ];
+    for (const code of rejected) {
+      expect(await restricted(code, file)).toEqual([expect.stringContaining("the executor's public surface")]);
+    }
+  });
+
+  it.each(files)('%s may import the executor\'s index and the rest of sync/', async (file) => {
+    for (const specifier of ['../sync/executor/index.js', '../sync/actions.js', '../sync/planner/plan.js', '../sync/transfer-queue.js']) {
+      expect(await restricted(importing(specifier), file)).toEqual([]);
+    }
+  });
+
+  it('the executor\'s own files may import each other', async () => {
+    expect(await restricted(importing('./offline.js'), 'main/sync/executor/execute-plan.ts')).toEqual([]);
+    expect(await restricted(importing('./context.js'), 'main/sync/executor/index.ts')).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ import type {
   RemoteFile,
   RemoteFolder,
 } from '../../main/model/views.js';
-import { plan } from '../../main/sync/planner.js';
+import { plan } from '../../main/sync/planner/plan.js';
 
 // ---- builders: a file's identity defaults from its path, its content from a label ----------
 
@@ -917,6 +917,42 @@ describe('plan: mass-delete brake', () => {
     // The same 15 alone, or after deletions on the other side only, are no mass deletion.
     expect(plan(deletions('local', 39, 15)).brake).toBeNull();
     expect(plan({ ...deletions('local', 39, 15), recentDeletes: { local: 25, remote: 0 } }).brake).toBeNull();
+  });
+
+  it('a braked plan runs no deletion, and holds back exactly the deletions it decided', () => {
+    // 12 of 20 synced files and their folder are gone here; a new file waits to be uploaded and
+    // a file changed on the service waits to be downloaded: those still run.
+    const all = names(20).map((n) => `kept/${n}`);
+    const gone = (i: number): boolean => i < 12;
+    const decided = plan(input({
+      base: [...all.map((n) => base(n, n)), base('old/a.txt', 'a')],
+      local: [...all.filter((_, i) => !gone(i)).map((n) => local(n, n)), local('new.txt', 'new')],
+      remote: [...all.map((n, i) => (i === 19 ? remote(n, 'edited') : remote(n, n))), remote('old/a.txt', 'a')],
+      localFolders: ['kept'],
+      baseFolders: ['kept', 'old'],
+      remoteFolders: ['kept', 'old'],
+    }));
+    const unbraked = plan(input({
+      base: [...all.map((n) => base(n, n)), base('old/a.txt', 'a')],
+      local: [...all.filter((_, i) => !gone(i)).map((n) => local(n, n)), local('new.txt', 'new')],
+      remote: [...all.map((n, i) => (i === 19 ? remote(n, 'edited') : remote(n, n))), remote('old/a.txt', 'a')],
+      localFolders: ['kept'],
+      baseFolders: ['kept', 'old'],
+      remoteFolders: ['kept', 'old'],
+      allowMassDelete: true,
+    }));
+    expect(decided.brake).toMatchObject({ side: 'remote', deleteCount: 13, total: 21 });
+    expect(kinds(decided.actions).filter((k) => k.startsWith('delete-'))).toEqual([]);
+    expect(steps(decided.actions)).toEqual(steps(unbraked.actions).filter((s) => !s.startsWith('delete-')));
+    expect(steps(decided.actions)).toEqual(expect.arrayContaining(['upload-new new.txt', `download ${all[19]}`]));
+    expect(steps(decided.brake?.held ?? [])).toEqual(steps(unbraked.actions).filter((s) => s.startsWith('delete-')));
+    expect(steps(decided.brake?.held ?? [])).toEqual(expect.arrayContaining(['delete-remote old/a.txt', 'delete-remote-folder old', `delete-remote ${all[0]}`]));
+    expect(decided.brake?.held).toHaveLength(14);
+  });
+
+  it('an unbraked plan holds nothing back', () => {
+    expect(plan(deletions('local', 20, 10)).brake).toBeNull();
+    expect(kinds(plan(deletions('local', 20, 10)).actions).filter((k) => k === 'delete-remote')).toHaveLength(10);
   });
 
   it('the user can confirm a mass deletion', () => {

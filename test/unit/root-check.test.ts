@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Config } from '../../main/config.js';
-import { toBridgeError } from '../../main/app-api/errors.js';
+import { toBridgeError } from '../../main/app-api/bridge-errors.js';
 import { applySettings } from '../../main/app-api/settings.js';
 import { UnsafeRootError, unsafeRootReason, type RootContext } from '../../main/root-check.js';
 

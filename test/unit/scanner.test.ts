@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashBuffer } from '../../main/local/hash.js';
-import { type HashCacheEntry, MemoryHashCache } from '../../main/local/hash-cache.js';
+import { type HashCacheEntry, MemoryHashCache } from '../../main/local/hash-cache-contract.js';
 import { createIgnoreMatcher } from '../../main/local/ignore.js';
 import { MARKER_FILE_NAME } from '../../main/local/own-files.js';
 import { resolveInsideRoot } from '../../main/local/paths.js';

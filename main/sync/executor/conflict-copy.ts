@@ -9,7 +9,7 @@ import { conflictCopyPath } from '../conflict-name.js';
 import { joinPath, parentOf } from '../rel-path.js';
 import { deviceNameOf, nowOf, type ExecutorDeps } from './context.js';
 import { writablePath } from './disk.js';
-import { isMissing } from './errors.js';
+import { isMissing } from './failures.js';
 import { renameLocalFile } from './moves.js';
 import { forgetConflict, recordConflict, type OpenConflict } from './open-conflicts.js';
 

@@ -9,7 +9,7 @@ import { isServiceError } from '../../service-client/index.js';
 import type { DeleteLocal, DeleteLocalFolder, DeleteRemote, DeleteRemoteFolder } from '../actions.js';
 import { DONE, deferred, lockedBy, recordActivity, signalOpt, suppress, type ExecutorDeps, type Outcome } from './context.js';
 import { currentChecksum, writablePath } from './disk.js';
-import { errorCode, isMissing } from './errors.js';
+import { errorCode, isMissing } from './failures.js';
 import { moveToTrash } from './trash.js';
 
 export async function deleteLocal(action: DeleteLocal, deps: ExecutorDeps): Promise<Outcome> {

@@ -10,11 +10,11 @@ import path from 'node:path';
 import { DEFAULT_ALGORITHM, algorithmOf } from '../../local/checksum.js';
 import { hashFile } from '../../local/hash.js';
 import { assertNoSymlinkEscape, pathKey, resolveInsideRoot } from '../../local/paths.js';
-import { cacheVouches } from '../../local/hash-cache.js';
+import { cacheVouches } from '../../local/hash-cache-contract.js';
 import { stampOf, type FileStamp } from '../../local/stamp.js';
 import { parentOf } from '../rel-path.js';
 import { suppress, type ExecutorDeps } from './context.js';
-import { NotAFileError } from './errors.js';
+import { NotAFileError } from './failures.js';
 
 /** Opening never follows a symlink swapped in at the last moment (0 where the OS has no such flag). */
 export const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;

@@ -27,7 +27,7 @@ import { NO_FOLLOW, currentFile, ensureParent, fsyncDir, writablePath, type Curr
 import { placeAtFreeName, placeOver, type Placed } from './place-file.js';
 import { moveToConflictCopy } from './conflict-copy.js';
 import { conflictProblem } from './open-conflicts.js';
-import { ChecksumMismatchError, IncompleteDownloadError, NotAFileError, isTransient } from './errors.js';
+import { ChecksumMismatchError, IncompleteDownloadError, NotAFileError, isTransient } from './failures.js';
 import { discardDownload, openEntriesAt, tempPathOf } from './journal-entries.js';
 
 export async function download(action: Download, deps: ExecutorDeps): Promise<Outcome> {

@@ -14,7 +14,7 @@ import { StepFailedError, resolveConflict } from './conflict.js';
 import { DONE, recordActivity, reportProblem, type ExecutorDeps, type Outcome } from './context.js';
 import { deleteLocal, deleteLocalFolder, deleteRemote, deleteRemoteFolder } from './deletes.js';
 import { download } from './download.js';
-import { errorCode, errorMessage, failureMessage, problemKindOf } from './errors.js';
+import { errorCode, errorMessage, failureMessage, problemKindOf } from './failures.js';
 import { OFFLINE_CODE, offlineProblem } from './offline.js';
 import { moveLocal, moveRemote } from './moves.js';
 import { upload } from './upload.js';
@@ -115,12 +115,26 @@ async function runOne(action: Action, deps: ExecutorDeps, result: ExecutionResul
 }
 
 /**
+ * Before a plan runs, what earlier cycles left and the plan no longer carries on: failures of
+ * paths it does not touch are forgotten, and interrupted downloads it no longer makes are
+ * dropped. `held`: the deletions the brake held back, still to do, so their failures stand.
+ */
+export async function tidyBeforePlan(
+  deps: Pick<ExecutorDeps, 'index' | 'workspaceId' | 'root'>,
+  plan: { actions: readonly Action[]; held: readonly Action[] },
+  stillOpen: readonly string[],
+): Promise<void> {
+  forgetSettledFailures(deps.index, deps.workspaceId, [...plan.actions, ...plan.held], stillOpen);
+  await discardUnplannedDownloads(deps, plan.actions);
+}
+
+/**
  * Forgets the failures of paths the plan has nothing for any more (the file was renamed or
  * deleted meanwhile, on either side): only a completed action clears a failure, so without this
  * a file that is gone would be reported as failing for ever. `stillOpen`: paths held back this
  * cycle, whose failures stand.
  */
-export function forgetSettledFailures(index: ExecutorDeps['index'], workspaceId: string, actions: readonly Action[], stillOpen: readonly string[]): void {
+function forgetSettledFailures(index: ExecutorDeps['index'], workspaceId: string, actions: readonly Action[], stillOpen: readonly string[]): void {
   const open = new Set([...actions.flatMap(pathsOf), ...stillOpen].map((p) => pathKey(p)));
   for (const failure of index.errors.list(workspaceId)) {
     if (!open.has(pathKey(failure.path))) index.errors.clear(workspaceId, failure.path);
@@ -132,7 +146,7 @@ export function forgetSettledFailures(index: ExecutorDeps['index'], workspaceId:
  * When the plan no longer downloads that path (the asset changed, moved or went away
  * meanwhile), nothing would ever pick the temp file up again: drop it and its journal entry.
  */
-export async function discardUnplannedDownloads(deps: Pick<ExecutorDeps, 'index' | 'workspaceId' | 'root'>, actions: readonly Action[]): Promise<void> {
+async function discardUnplannedDownloads(deps: Pick<ExecutorDeps, 'index' | 'workspaceId' | 'root'>, actions: readonly Action[]): Promise<void> {
   const downloading = new Set(
     actions.flatMap((a) => (a.kind === 'download' ? [a.path] : a.kind === 'conflict' ? [a.steps[2].path] : [])).map((p) => pathKey(p)),
   );

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { lstatSync, type Stats } from 'node:fs';
 import { lstat, readdir, rename } from 'node:fs/promises';
 import path from 'node:path';
-import { cacheVouches } from '../../local/hash-cache.js';
+import { cacheVouches } from '../../local/hash-cache-contract.js';
 import { pathKey, resolveInsideRoot } from '../../local/paths.js';
 import { afterOwnMove, stampOf, type FileStamp } from '../../local/stamp.js';
 import { isServiceError } from '../../service-client/index.js';
@@ -16,7 +16,7 @@ import type { MoveLocal, MoveLocalFolder, MoveRemote, MoveRemoteFolder } from '.
 import { nameOf, parentOf } from '../rel-path.js';
 import { DONE, deferred, lockedBy, recordActivity, remoteFolderId, signalOpt, suppress, type ExecutorDeps, type Outcome } from './context.js';
 import { ensureParent, fsyncDir, writablePath } from './disk.js';
-import { NotAFileError, TargetExistsError, isMissing } from './errors.js';
+import { NotAFileError, TargetExistsError, isMissing } from './failures.js';
 import { recordFolder } from './folders.js';
 import { placeAtFreeName } from './place-file.js';
 

@@ -13,7 +13,7 @@ import { resolveInsideRoot } from '../../local/paths.js';
 import { isServiceError } from '../../service-client/index.js';
 import { joinPath } from '../rel-path.js';
 import { signalOpt, type ExecutorDeps } from './context.js';
-import { errorMessage, isMissing } from './errors.js';
+import { errorMessage, isMissing } from './failures.js';
 import { discardDownload, isTempName, tempPathOf } from './journal-entries.js';
 import { WORKSPACE_TRASH_DIR } from './trash.js';
 

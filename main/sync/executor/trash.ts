@@ -10,7 +10,7 @@ import { numberedName } from '../../local/paths.js';
 import { joinPath, nameOf, parentOf } from '../rel-path.js';
 import { nowOf, suppress, type ExecutorDeps } from './context.js';
 import { writablePath } from './disk.js';
-import { errorMessage, isMissing } from './errors.js';
+import { errorMessage, isMissing } from './failures.js';
 
 /** The fallback trash inside the workspace folder. */
 export { WORKSPACE_TRASH_DIR };

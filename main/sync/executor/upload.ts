@@ -30,7 +30,7 @@ import {
   type Outcome,
 } from './context.js';
 import { NO_FOLLOW, writablePath } from './disk.js';
-import { NotAFileError, isMissing, isTransient } from './errors.js';
+import { NotAFileError, isMissing, isTransient } from './failures.js';
 import { openEntriesAt } from './journal-entries.js';
 import { moveToConflictCopy } from './conflict-copy.js';
 

@@ -1,10 +1,10 @@
 /**
  * Plan summary and the mass-delete brake. A plan that would delete more
  * than half of the synced files on one side is far more often an unmounted drive, a wiped
- * folder or a server restore than a user's intent (rclone bisync aborts at 50%): the executor
- * runs no deletion of a braked plan until the user confirms (`allowMassDelete`).
+ * folder or a server restore than a user's intent (rclone bisync aborts at 50%): a braked plan
+ * holds its deletions back until the user confirms them (`allowMassDelete`).
  */
-import { assertNever, type Action, type ActionKind } from './actions.js';
+import { assertNever, type Action, type ActionKind, type DeleteLocal, type DeleteLocalFolder, type DeleteRemote, type DeleteRemoteFolder } from '../actions.js';
 
 /** Share of the base files one side may lose in one plan without a confirmation. */
 export const MASS_DELETE_SHARE = 0.5;
@@ -25,6 +25,18 @@ export interface Brake {
   reason: string;
   deleteCount: number;
   total: number;
+}
+
+/** A brake as the plan returns it: with the deletions it held back, in execution order. */
+export interface HeldBrake extends Brake {
+  held: readonly Deletion[];
+}
+
+export type Deletion = DeleteLocal | DeleteRemote | DeleteLocalFolder | DeleteRemoteFolder;
+
+/** What a braked plan holds back: every deletion, of files and of folders, on either side. */
+export function isDeletion(action: Action): action is Deletion {
+  return action.kind === 'delete-local' || action.kind === 'delete-remote' || action.kind === 'delete-local-folder' || action.kind === 'delete-remote-folder';
 }
 
 export function summarize(actions: readonly Action[], baseFiles: number): PlanSummary {

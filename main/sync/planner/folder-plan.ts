@@ -11,9 +11,9 @@ import type {
   DeleteRemoteFolder,
   ForgetFolderBase,
   RecordFolderBase,
-} from './actions.js';
-import type { BaseFolder, LocalFolder, RemoteFolder, SyncState } from '../model/views.js';
-import { ancestorKeys, compareStrings, depthOf } from './rel-path.js';
+} from '../actions.js';
+import type { BaseFolder, LocalFolder, RemoteFolder, SyncState } from '../../model/views.js';
+import { ancestorKeys, compareStrings, depthOf } from '../rel-path.js';
 
 export type FolderAction =
   | CreateLocalFolder

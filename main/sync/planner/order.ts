@@ -9,9 +9,9 @@
  * A folder that takes the place of a file (a file became a folder on the other side) is
  * created once that file is deleted, right after the deletions.
  */
-import { actionPath, assertNever, type Action } from './actions.js';
-import { pathKey } from '../local/paths.js';
-import { compareStrings, depthOf } from './rel-path.js';
+import { actionPath, assertNever, type Action } from '../actions.js';
+import { pathKey } from '../../local/paths.js';
+import { compareStrings, depthOf } from '../rel-path.js';
 
 const Phase = {
   renameFolders: 0,

@@ -14,9 +14,9 @@
  * else falls back to per-path reconciliation, which may upload or download more than needed
  * but never loses data.
  */
-import type { BaseFile, LocalFile, RemoteFile, SyncState } from '../model/views.js';
-import type { MoveLocalFile, MoveRemoteAsset } from './actions.js';
-import { sortedEntries } from './rel-path.js';
+import type { BaseFile, LocalFile, RemoteFile, SyncState } from '../../model/views.js';
+import type { MoveLocalFile, MoveRemoteAsset } from '../actions.js';
+import { sortedEntries } from '../rel-path.js';
 
 /** What sits at one path key once moves are applied. */
 export interface FileSlot {

@@ -13,18 +13,18 @@
  *
  * Any failure leaves both files where they are and the conflict open.
  */
-import type { AssetVersion } from '../service-client/index.js';
-import { hashFile } from '../local/hash.js';
-import { pathKey } from '../local/paths.js';
-import { readStamp, sameStamp } from '../local/stamp.js';
-import { conflictDetails, isServiceError } from '../service-client/index.js';
-import { commitFileAsVersion } from '../sync/commit-version.js';
-import { recordActivity, signalOpt, type ExecutorDeps } from '../sync/executor/context.js';
-import { writablePath } from '../sync/executor/disk.js';
-import { isMissing } from '../sync/executor/errors.js';
-import { forgetConflict, keepBoth, openConflicts, type OpenConflict } from '../sync/executor/open-conflicts.js';
-import { moveToTrash, type Trashed } from '../sync/executor/trash.js';
-import { nameOf } from '../sync/rel-path.js';
+import type { AssetVersion } from '../../service-client/index.js';
+import { hashFile } from '../../local/hash.js';
+import { pathKey } from '../../local/paths.js';
+import { readStamp, sameStamp } from '../../local/stamp.js';
+import { conflictDetails, isServiceError } from '../../service-client/index.js';
+import { commitFileAsVersion } from '../commit-version.js';
+import { recordActivity, signalOpt, type ExecutorDeps } from './context.js';
+import { writablePath } from './disk.js';
+import { isMissing } from './failures.js';
+import { forgetConflict, keepBoth, openConflicts, type OpenConflict } from './open-conflicts.js';
+import { moveToTrash, type Trashed } from './trash.js';
+import { nameOf } from '../rel-path.js';
 
 export type KeepSide = 'mine' | 'theirs' | 'both';
 
@@ -72,7 +72,7 @@ export class TheirsUnknownError extends Error {
 }
 
 /** Open conflicts that wait for the user, by their copy. */
-export function findConflict(deps: Pick<ExecutorDeps, 'index' | 'workspaceId'>, copyPath: string): OpenConflict {
+function findConflict(deps: Pick<ExecutorDeps, 'index' | 'workspaceId'>, copyPath: string): OpenConflict {
   const open = openConflicts(deps.index, deps.workspaceId).find((c) => pathKey(c.copyPath) === pathKey(copyPath));
   if (open === undefined) throw new ConflictNotFoundError(copyPath);
   return open;
@@ -83,7 +83,7 @@ export function findConflict(deps: Pick<ExecutorDeps, 'index' | 'workspaceId'>, 
  * the one synced at the file's name here); keep mine is committed on it and refused if the
  * service has moved on since.
  */
-export async function resolveConflict(deps: ExecutorDeps, copyPath: string, keep: KeepSide, theirsVersionId?: string): Promise<ConflictResolution> {
+export async function applyConflictChoice(deps: ExecutorDeps, copyPath: string, keep: KeepSide, theirsVersionId?: string): Promise<ConflictResolution> {
   const open = findConflict(deps, copyPath);
   const abs = await writablePath(deps, open.copyPath);
   const stamp = await readStamp(abs).catch((err: unknown) => {

@@ -15,27 +15,31 @@
  *   unchanged while its stamp is the base's, a remote one while its version is the base's, and
  *   two files are never taken for the same content.
  */
-import { sameBytes } from '../local/checksum.js';
-import { pathKey } from '../local/paths.js';
-import type { Action, Conflict, Download, MoveLocalFile, MoveRemoteAsset, RecordBase } from './actions.js';
-import { assertNever } from './actions.js';
-import { massDeleteBrake, summarize, type Brake, type PlanSummary } from './brake.js';
-import { conflictCopyPath } from './conflict-name.js';
+import { sameBytes } from '../../local/checksum.js';
+import { pathKey } from '../../local/paths.js';
+import type { Action, Conflict, Download, MoveLocalFile, MoveRemoteAsset, RecordBase } from '../actions.js';
+import { assertNever } from '../actions.js';
+import { isDeletion, massDeleteBrake, summarize, type HeldBrake, type PlanSummary } from './brake.js';
+import { conflictCopyPath } from '../conflict-name.js';
 import { filesAfter } from './effects.js';
-import { foldersHolding, planFolders } from './folders.js';
-import { versionSuffix, type BaseFile, type LocalFile, type LocalFolder, type PlannerInput, type RemoteFile } from '../model/views.js';
-import { alignMoves, type FileSlot } from './moves.js';
+import { foldersHolding, planFolders } from './folder-plan.js';
+import { versionSuffix, type BaseFile, type LocalFile, type LocalFolder, type PlannerInput, type RemoteFile } from '../../model/views.js';
+import { alignMoves, type FileSlot } from './file-moves.js';
 import { orderActions } from './order.js';
-import { alignFolderCase } from './planner-folder-case.js';
-import { planFolderMoves } from './planner-folder-moves.js';
-import { isRename, joinPath, nameOf, parentOf, sortedEntries } from './rel-path.js';
+import { alignFolderCase } from './folder-case.js';
+import { planFolderMoves } from './folder-moves.js';
+import { isRename, joinPath, nameOf, parentOf, sortedEntries } from '../rel-path.js';
 
 export interface Plan {
   /** In execution order (see order.ts). */
   actions: readonly Action[];
+  /** Everything the planner decided, the deletions the brake held back included: what the brake measures. */
   summary: PlanSummary;
-  /** Set when the plan deletes too much: the executor then runs no deletion and reports. */
-  brake: Brake | null;
+  /**
+   * Set when the plan deletes too much: `actions` then hold no deletion, and the brake lists
+   * those it held back, which run only once the user confirms them (`allowMassDelete`).
+   */
+  brake: HeldBrake | null;
   /**
    * Set when the plan holds folder moves only: everything else is decided by the next plan, so
    * what this one leaves out is not settled (failures, interrupted downloads stand).
@@ -44,7 +48,7 @@ export interface Plan {
 }
 
 export function plan(input: PlannerInput): Plan {
-  // Folder moves run alone: the next plan sees the folders where they went (planner-folder-moves.ts).
+  // Folder moves run alone: the next plan sees the folders where they went (planner/folder-moves.ts).
   const folderMoves = planFolderMoves(input, spellingOnDisk(input.folders.local), input.failing);
   if (folderMoves.length > 0) {
     const actions = orderActions(folderMoves);
@@ -80,7 +84,10 @@ export function plan(input: PlannerInput): Plan {
   );
   const actions = orderActions([...renames, ...fileActions, ...folderActions]);
   const summary = summarize(actions, input.files.base.size);
-  return { actions, summary, brake: input.allowMassDelete === true ? null : massDeleteBrake(summary, input.recentDeletes) };
+  const brake = input.allowMassDelete === true ? null : massDeleteBrake(summary, input.recentDeletes);
+  if (brake === null) return { actions, summary, brake };
+  // The brake holds: no deletion runs, everything else still syncs.
+  return { actions: actions.filter((a) => !isDeletion(a)), summary, brake: { ...brake, held: actions.filter(isDeletion) } };
 }
 
 interface SlotContext {

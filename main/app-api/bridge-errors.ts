@@ -10,9 +10,9 @@ import { UnknownWorkspaceError } from '../index/workspaces.js';
 import { PathEscapeError } from '../local/paths.js';
 import { UnsafeRootError } from '../root-check.js';
 import { RootBusyError } from '../root-lock.js';
-import { isServiceError, type ServiceErrorKind } from '../service-client/errors.js';
+import { isServiceError, type ServiceErrorKind } from '../service-client/service-error.js';
 import { LockHeldError, LockNotAllowedError } from '../engine/asset-lock.js';
-import { ConflictNotFoundError, CopyChangingError, TheirsUnknownError } from '../engine/conflict-resolution.js';
+import { ConflictNotFoundError, CopyChangingError, TheirsUnknownError } from '../sync/executor/index.js';
 
 /** A failure whose message is already meant for the user. */
 export class AppError extends Error {

@@ -2,9 +2,9 @@
  * Which files exist on each side once a list of file actions has run: what the folder
  * decisions ("is anything left in this folder?") are made against.
  */
-import { pathKey } from '../local/paths.js';
-import { assertNever, type Action } from './actions.js';
-import type { BaseFile, LocalFile, RemoteFile, SyncState } from '../model/views.js';
+import { pathKey } from '../../local/paths.js';
+import { assertNever, type Action } from '../actions.js';
+import type { BaseFile, LocalFile, RemoteFile, SyncState } from '../../model/views.js';
 
 export interface FilesAfter {
   /** Key -> path of every file on disk afterwards. */

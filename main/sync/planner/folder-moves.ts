@@ -9,9 +9,9 @@
  *   still at its old key on disk.
  * - Local side: a folder of the base is gone from disk, the service still has it in place, and
  *   most of the files synced below it are found under one new folder with the same relative
- *   paths (paired by inode, or by checksum: moves.ts), or a new folder has its inode.
+ *   paths (paired by inode, or by checksum: file-moves.ts), or a new folder has its inode.
  *
- * When there are any, the plan holds these moves alone (planner.ts): every other decision is
+ * When there are any, the plan holds these moves alone (plan.ts): every other decision is
  * taken once they ran, on the views as they then are, so a move that fails leaves nothing
  * planned on the assumption that it happened. A folder below one that moves waits for that next
  * plan, and so does a folder moved here into a new folder: the plan makes that folder on the
@@ -19,11 +19,11 @@
  * missing there, both sides moved it, the move failing lately) is left to the per-file
  * reconciliation, which keeps ids and versions but moves file by file.
  */
-import { pathKey } from '../local/paths.js';
-import type { CreateRemoteFolder, MoveLocalFolder, MoveRemoteFolder } from './actions.js';
-import type { PlannerInput } from '../model/views.js';
-import { detectLocalMoves } from './moves.js';
-import { ancestorKeys, depthOf, compareStrings, parentOf, sortedEntries } from './rel-path.js';
+import { pathKey } from '../../local/paths.js';
+import type { CreateRemoteFolder, MoveLocalFolder, MoveRemoteFolder } from '../actions.js';
+import type { PlannerInput } from '../../model/views.js';
+import { detectLocalMoves } from './file-moves.js';
+import { ancestorKeys, depthOf, compareStrings, parentOf, sortedEntries } from '../rel-path.js';
 
 /** A folder move, or a folder the service needs before a move into it can run. */
 export type FolderMove = MoveLocalFolder | MoveRemoteFolder | CreateRemoteFolder;

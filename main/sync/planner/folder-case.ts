@@ -3,7 +3,7 @@
  * differently ("Brand" here, "brand" on the service) was renamed in letter case on one side:
  * the side that kept the base's spelling follows, by renaming the folder itself, so nothing in
  * it is moved, uploaded, downloaded or deleted. With no base, or renamed on both sides to
- * different spellings, the service's spelling wins, as for files (planner.ts `alignNames`):
+ * different spellings, the service's spelling wins, as for files (plan.ts `alignNames`):
  * only the case of a name differs, so nothing is lost either way.
  *
  * The renames run before anything else (order.ts), shallow to deep. The rest of the planner
@@ -12,10 +12,10 @@
  * spelled the old way are re-spelled by the usual record actions, and every other action names
  * the folder as it will be on disk. The base view is left as it is: it says what was synced.
  */
-import { pathKey } from '../local/paths.js';
-import type { MoveLocalFolder, MoveRemoteFolder } from './actions.js';
-import type { PlannerInput } from '../model/views.js';
-import { joinPath, nameOf, parentOf, sortedEntries } from './rel-path.js';
+import { pathKey } from '../../local/paths.js';
+import type { MoveLocalFolder, MoveRemoteFolder } from '../actions.js';
+import type { PlannerInput } from '../../model/views.js';
+import { joinPath, nameOf, parentOf, sortedEntries } from '../rel-path.js';
 
 export type FolderRename = MoveLocalFolder | MoveRemoteFolder;
 
