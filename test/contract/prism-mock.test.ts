@@ -9,10 +9,10 @@
  *
  * The reference marks no field required, so a generated workspace often has no `id`: the client
  * cannot sync it and says so. `sync --once` is given the id of the workspace the mock serves
- * (Prism generates the same answer for the same seed), as a user passes one `workspaces` listed;
- * when that answer holds one, the sync must read the listing and go on from there.
- * `versions <file>` asks the mock about a file first synced from the local service, so its
- * asset and versions are read from generated answers.
+ * (Prism generates the same answer to a path for the same seed), as a user passes one
+ * `workspaces` listed; when that answer holds one, the sync must read the listing and go on from
+ * there. `versions <file>` asks the mock about a file first synced from the local service, so
+ * its asset and versions are read from generated answers.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,8 +22,11 @@ import { startService, type RunningService } from '../../service/index.js';
 import { startPrismMock, type RunningPrism } from '../helpers/prism.js';
 import { filesBelow, runCli, type CliResult } from '../cli/cli-helpers.js';
 
-/** Two seeds in every run (one whose workspace has no id, one whose has); `ASSET_SYNC_MOCK_SEEDS=1,2,3,…` runs more. */
-const SEEDS = (process.env.ASSET_SYNC_MOCK_SEEDS ?? '11,23').split(',').map(Number);
+/**
+ * Two seeds in every run: 11 serves a workspace without an id; 20 a workspace with one, and an
+ * asset with its id and current version. `ASSET_SYNC_MOCK_SEEDS=1,2,3,…` runs others.
+ */
+const SEEDS = (process.env.ASSET_SYNC_MOCK_SEEDS ?? '11,20').split(',').map(Number);
 const ACCOUNT = '11111111-1111-4111-8111-111111111111';
 /** The workspace `sync --once` asks for when the mock's has no id. */
 const NO_WORKSPACE = '22222222-2222-4222-8222-222222222222';
@@ -67,13 +70,21 @@ const expectNoCrash = (what: string, result: CliResult): void => {
   expect([0, 1, 2], `${what} exited ${result.code}: ${output.slice(0, 400)}`).toContain(result.code);
 };
 
+/** The mock's answer to `GET <path>` (the same for the same seed, whoever asks). */
+async function mockAnswer(prism: RunningPrism, path: string): Promise<Record<string, unknown>> {
+  const answer = await fetch(`${prism.url}${path}`, { headers: { authorization: 'Bearer mock', 'x-account-id': ACCOUNT, 'x-workspace-id': NO_WORKSPACE } });
+  return (await answer.json()) as Record<string, unknown>;
+}
+
+const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
+/** An id the client can call the service with (main/service-client/records.ts: `requiredId`). */
+const isId = (value: unknown): boolean => typeof value === 'string' && value.length > 0 && value.length <= 200;
+
 /** The id of the workspace the mock's `GET /workspaces` serves, in either shape the reference shows; undefined without one. */
 async function mockWorkspaceId(prism: RunningPrism): Promise<string | undefined> {
-  const answer = await fetch(`${prism.url}/workspaces`, { headers: { authorization: 'Bearer mock', 'x-account-id': ACCOUNT } });
-  const body = (await answer.json()) as { id?: unknown; workspaces?: Array<{ id?: unknown }> };
-  const candidates = Array.isArray(body.workspaces) ? body.workspaces : [body];
-  const id = candidates.map((w) => w.id).find((value) => typeof value === 'string' && UUID.test(value));
-  return id as string | undefined;
+  const body = await mockAnswer(prism, '/workspaces');
+  const candidates = (Array.isArray(body.workspaces) ? body.workspaces : [body]) as Array<{ id?: unknown }>;
+  return candidates.map((w) => w.id).find(isUuid);
 }
 
 describe.each(SEEDS)('the command line against a Prism mock (seed %i)', (seed) => {
@@ -107,10 +118,14 @@ describe.each(SEEDS)('the command line against a Prism mock (seed %i)', (seed) =
       const syncRequests = requests.get('sync --once') ?? [];
       const listingRead = syncRequests.some((r) => r.startsWith('GET /workspaces/folders/hierarchy 200'));
       const downloads = new Set(syncRequests.filter((r) => / \/workspaces\/assets\/.+\/download/.test(r))).size;
+      // The asset `versions` read, asked again: the mock answers a path the same for the same seed.
+      const assetPath = (requests.get('versions') ?? []).map((r) => /^GET (\/workspaces\/assets\/[^/ ]+) /.exec(r)?.[1]).find(Boolean);
+      const asset = assetPath === undefined ? {} : await mockAnswer(prism, assetPath);
+      const assetUsable = isId(asset.id) && isId(asset.current_version_id);
       const versionsAsked = (requests.get('versions') ?? []).some((r) => /^GET \/workspaces\/assets\/[^/]+\/versions /.test(r));
       console.log(
         `seed ${seed}: workspace ${workspaceId ?? 'without id'}; sync --once exit ${results.get('sync --once')?.code}, listing ${listingRead ? 'read' : 'not reached'}, ` +
-          `${downloads} downloads tried; versions exit ${results.get('versions')?.code}, versions ${versionsAsked ? 'read' : 'not asked'}`,
+          `${downloads} downloads tried; asset ${assetUsable ? 'with' : 'lacking'} its id or current version, versions exit ${results.get('versions')?.code}`,
       );
       if (workspaceId === undefined) {
         // A workspace without an id cannot be synced: the client says so in words, before any listing.
@@ -119,6 +134,8 @@ describe.each(SEEDS)('the command line against a Prism mock (seed %i)', (seed) =
         expect(listingRead, `sync --once (seed ${seed}) read no listing: ${syncRequests.join(', ')}`).toBe(true);
       }
       expect(versionsAsked, `versions (seed ${seed}) asked no versions: ${(requests.get('versions') ?? []).join(', ')}`).toBe(true);
+      // An asset without its id or current version cannot be shown as the file's; one with them is, with every version that reads.
+      if (assetUsable) expect(results.get('versions')?.code, `versions (seed ${seed}): ${results.get('versions')?.stderr.slice(0, 400)}`).toBe(0);
       // The mock's own answers may stray from the document (its generator skips some keywords): only requests count here.
       expect(prism.violations.filter((v) => v.message.startsWith('request')), 'requests the client sent outside the document').toEqual([]);
     } finally {
