@@ -7,6 +7,7 @@ import { checkJsonDepth } from './http/json-depth.js';
 import { authLevel, authorize, checkRoutesCovered } from './http/permissions.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { varyAnswer, variesAnswers } from './http/variants.js';
+import { withAnsweredChecksums } from './http/checksums.js';
 import { registerRoutes } from './routes/index.js';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -78,6 +79,11 @@ export async function createApiServer(ctx: ServiceContext): Promise<FastifyInsta
     app.addHook('preSerialization', async (request, reply, payload) =>
       reply.statusCode < 300 ? varyAnswer(payload, request.url.split('?')[0] ?? '', ctx.options) : payload,
     );
+  }
+
+  if (ctx.options.checksumAlgorithm === 'opaque') {
+    // Every answer, errors too: a conflict's details name the checksum of the item in the way.
+    app.addHook('preSerialization', async (_request, _reply, payload) => withAnsweredChecksums(ctx.options.checksumAlgorithm, payload));
   }
 
   app.addHook('onSend', async (_request, reply, payload) => {

@@ -37,7 +37,7 @@ const program = new Command('asset-service')
   .option('--error-shape <shape>', 'error bodies: object | flat', oneOf(['object', 'flat']), 'object')
   .option('--workspaces-shape <shape>', 'GET /workspaces: object | list', oneOf(['object', 'list']), 'object')
   .option('--listing-shape <shape>', 'sync listing and changes feed entries: full | minimal', oneOf(['full', 'minimal']), 'full')
-  .option('--checksum <algorithm>', 'the checksum algorithm: sha256 | md5', oneOf(['sha256', 'md5']), 'sha256')
+  .option('--checksum <algorithm>', 'the checksum algorithm: sha256 | md5 | opaque (a form no client can check)', oneOf(['sha256', 'md5', 'opaque']), 'sha256')
   .option('--absent-fields <how>', 'optional strings without a value: omitted | empty', oneOf(['omitted', 'empty']), 'omitted')
   .option('--sequence-type <type>', 'workspace and sync sequences: number | string', oneOf(['number', 'string']), 'number')
   .option('--extra-fields <which>', 'fields no client knows in every record: none | some', oneOf(['none', 'some']), 'none')
@@ -52,7 +52,7 @@ program.parse();
 const o = program.opts<{
   host: string; port: number; blobPort: number; data?: string; demo?: boolean; demoAssets?: number; json?: boolean;
   tokenTtl: number; tokenShape: 'string' | 'object'; errorShape: 'object' | 'flat'; workspacesShape: 'object' | 'list';
-  listingShape: 'full' | 'minimal'; checksum: 'sha256' | 'md5'; absentFields: 'omitted' | 'empty'; sequenceType: 'number' | 'string';
+  listingShape: 'full' | 'minimal'; checksum: 'sha256' | 'md5' | 'opaque'; absentFields: 'omitted' | 'empty'; sequenceType: 'number' | 'string';
   extraFields: 'none' | 'some'; arrayOrder: 'natural' | 'reversed'; rateLimit?: number; maxUploadBytes?: number; failedAuthLimit?: ReturnType<typeof parseFailedAuthLimit>; faults?: ReturnType<typeof parseFaults>; log?: boolean;
 }>();
 

@@ -51,7 +51,7 @@ export async function startService(partial: Partial<ServiceOptions> = {}): Promi
   const tokens = new TokenAuthority(db, secret, options.tokenTtlSeconds, createFailedAuthGuard(options.failedAuthLimit));
   const ctx: ServiceContext = { db, blobs, signer, tokens, options, faults };
 
-  const blobServer = createBlobServer({ db, store: blobs, signer, errorShape: options.errorShape, maxUploadBytes: options.maxUploadBytes, faults });
+  const blobServer = createBlobServer({ db, store: blobs, signer, errorShape: options.errorShape, maxUploadBytes: options.maxUploadBytes, faults, checksumAlgorithm: options.checksumAlgorithm });
   blobServer.listen(options.blobPort, options.host);
   await once(blobServer, 'listening');
   blobOrigin = `http://${options.host}:${(blobServer.address() as AddressInfo).port}`;

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Db } from '../db/db.js';
+import { answeredChecksum, type ChecksumAlgorithm } from '../http/checksums.js';
 import { errorBody } from '../http/errors.js';
 import type { FaultInjector } from '../http/faults.js';
 import { sendRange } from './send-range.js';
@@ -14,6 +15,8 @@ interface BlobServerDeps {
   /** The limit of a PUT whose upload declared no size. */
   maxUploadBytes: number;
   faults?: FaultInjector | undefined;
+  /** The service's checksum algorithm: the checksums this origin answers with are in its form. */
+  checksumAlgorithm: ChecksumAlgorithm;
 }
 
 /**
@@ -122,8 +125,9 @@ async function put(deps: BlobServerDeps, key: string, params: SignedParams, req:
   }
   await staged.keep(key);
   deps.db.prepare('UPDATE uploads SET stored = 1, size = ?, stored_at = ? WHERE key = ?').run(staged.size, new Date().toISOString(), key);
-  const body = JSON.stringify({ key, size: staged.size, checksum: staged.checksum });
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', etag: `"${staged.checksum}"`, 'content-length': Buffer.byteLength(body) });
+  const checksum = answeredChecksum(deps.checksumAlgorithm, staged.checksum);
+  const body = JSON.stringify({ key, size: staged.size, checksum });
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', etag: `"${checksum}"`, 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
 
@@ -133,7 +137,7 @@ async function get(deps: BlobServerDeps, key: string, req: IncomingMessage, res:
     | undefined;
   const size = blob ? await deps.store.size(key) : undefined;
   if (!blob || size === undefined) return send(res, deps.errorShape, 404, 'not_found', 'No such blob.');
-  const etag = `"${blob.checksum}"`;
+  const etag = `"${answeredChecksum(deps.checksumAlgorithm, blob.checksum)}"`;
   const headers: Record<string, string | number> = {
     'content-type': blob.content_type || 'application/octet-stream',
     etag,

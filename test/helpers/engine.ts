@@ -18,7 +18,7 @@ import { MARKER_FILE_NAME, TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX } from '../../main
 import { removeTreeSync, trashFilesFor } from './disk.js';
 import { serviceVariant } from './service-variant.js';
 import { startPrismProxy } from './prism.js';
-import { newHasher } from '../../main/local/checksum.js';
+import { newHasher, type HashAlgorithm } from '../../main/local/checksum.js';
 import { createLogger, type Logger } from '../../main/logging.js';
 import { ServiceClient, type RetryEvent } from '../../main/service-client/index.js';
 import { startService, type DemoInfo, type DemoOptions, type FaultOptions, type RunningService, type ServiceOptions } from '../../service/index.js';
@@ -43,7 +43,8 @@ export async function trashedChecksums(): Promise<string[]> {
 
 export const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex');
 
-const VARIANT_ALGORITHM = serviceVariant().checksumAlgorithm ?? 'sha256';
+// The variants run only services whose checksums the client reads (test/helpers/service-variant.ts).
+const VARIANT_ALGORITHM: HashAlgorithm = serviceVariant().checksumAlgorithm === 'md5' ? 'md5' : 'sha256';
 
 /**
  * The bytes' checksum as the client holds it (main/local/checksum.ts), in the algorithm of the

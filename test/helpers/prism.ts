@@ -37,11 +37,13 @@ export interface RunningPrism {
   violations: Violation[];
   /** Requests Prism answered itself with an error (no route in the document, a request it refused). */
   refusals: string[];
+  /** Every request as it came (`GET /workspaces`), with the status a mock answered it with (`GET /workspaces 200`). */
+  requests: string[];
   close(): Promise<void>;
 }
 
 /** Log lines of Prism's pino logger, read as they come: violations and refused requests are kept. */
-function collector(violations: Violation[], refusals: string[]): Writable {
+function collector(violations: Violation[], refusals: string[], requests: string[]): Writable {
   let last = '';
   return new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -53,8 +55,13 @@ function collector(violations: Violation[], refusals: string[]): Writable {
         } catch {
           continue;
         }
-        if (entry.input?.method) last = `${entry.input.method.toUpperCase()} ${entry.input.url?.path ?? ''}`;
+        if (entry.input?.method) {
+          last = `${entry.input.method.toUpperCase()} ${entry.input.url?.path ?? ''}`;
+          requests.push(last);
+        }
         const msg = entry.msg ?? '';
+        const status = /Responding with (?:the requested status code )?"?(\d{3})/.exec(msg)?.[1];
+        if (status !== undefined && requests.length > 0) requests[requests.length - 1] = `${last} ${status}`;
         if (msg.startsWith('Violation:')) violations.push({ request: last, message: msg.slice('Violation:'.length).trim() });
         else if (msg.startsWith('Request terminated with error')) refusals.push(`${last}: ${msg}`);
       }
@@ -66,12 +73,13 @@ function collector(violations: Violation[], refusals: string[]): Writable {
 async function start(document: Record<string, unknown>, config: Record<string, unknown>): Promise<RunningPrism> {
   const violations: Violation[] = [];
   const refusals: string[] = [];
+  const requests: string[] = [];
   // The parser dereferences in place: it gets a copy.
   const operations = await getHttpOperationsFromSpec(structuredClone(document));
-  const logger = createLogger('TEST', { level: 'info' }, collector(violations, refusals));
+  const logger = createLogger('TEST', { level: 'info' }, collector(violations, refusals, requests));
   const server = createServer(operations, { cors: false, config, components: { logger } });
   const address = await server.listen(0, '127.0.0.1');
-  return { url: address, violations, refusals, close: () => server.close() };
+  return { url: address, violations, refusals, requests, close: () => server.close() };
 }
 
 /**
