@@ -69,7 +69,7 @@ export function FolderContents({ workspace, folder, entries, total }: { workspac
   const writing = useMemo(() => new Set(workspace.writing ?? []), [workspace.writing]);
   const shown = useMemo(() => sorted.map((entry): Shown => ({ entry, transfer: byPath.get(entry.path), writing: writing.has(entry.path) })), [sorted, byPath, writing]);
 
-  if (entries.length === 0) return <p className="muted">This folder is empty.</p>;
+  if (entries.length === 0) return <p className="muted">This folder is empty. Files put in it, on this computer or on the service, are listed here as they sync.</p>;
   const actions: EntryActions = {
     enter: (entry) => store.navigate({ view: 'files', workspaceId, folder: entry.path }),
     versions: (entry) => store.navigate({ view: 'versions', workspaceId, path: entry.path, assetId: entry.assetId }),
