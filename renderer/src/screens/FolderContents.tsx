@@ -106,11 +106,12 @@ function FileList({ workspaceId, rows, total, caption, actions }: { workspaceId:
   const body = useRef<HTMLTableSectionElement>(null);
   const top = useDocumentTop(body);
   const virtualizer = useWindowVirtualizer({
-    count: rows.length,
+    // The whole folder's length, listed or not: the scroll bar is right from the first page on.
+    count: total,
     estimateSize: () => ROW_HEIGHT,
     overscan: ROW_OVERSCAN,
     scrollMargin: top,
-    getItemKey: (i) => rows[i]?.entry.path ?? i,
+    getItemKey: (i) => rows[i]?.entry.path ?? `not-listed-${i}`,
     // Where nothing is laid out (a test's document), a row keeps its estimate.
     measureElement: (element) => element.getBoundingClientRect().height || ROW_HEIGHT,
   });
@@ -138,7 +139,8 @@ function FileList({ workspaceId, rows, total, caption, actions }: { workspaceId:
         {before > 0 && <Spacer height={before} />}
         {items.map((item) => {
           const row = rows[item.index];
-          if (!row) return null;
+          // Not listed yet: its room, filled when the rest of the folder arrives.
+          if (!row) return <Spacer key={item.key} height={ROW_HEIGHT} />;
           const { entry } = row;
           return (
             <tr key={item.key} data-index={item.index} ref={virtualizer.measureElement} aria-rowindex={item.index + 2}>
@@ -171,7 +173,7 @@ function FileList({ workspaceId, rows, total, caption, actions }: { workspaceId:
   );
 }
 
-/** The rows out of view, as the room they take: the scroll bar tells the folder's length. */
+/** Rows out of view or not listed yet, as the room they take: the scroll bar tells the folder's length. */
 function Spacer({ height }: { height: number }) {
   return (
     <tr aria-hidden="true" className="spacer-row">
@@ -185,7 +187,8 @@ function FileGrid({ workspaceId, cards, total, caption, actions }: { workspaceId
   const top = useDocumentTop(box);
   const width = useWidth(box);
   const columns = Math.max(1, Math.floor((width + CARD_GAP) / (CARD_WIDTH + CARD_GAP)));
-  const rowCount = Math.ceil(cards.length / columns);
+  // The whole folder's rows, listed or not; a card not listed yet leaves its place empty.
+  const rowCount = Math.ceil(total / columns);
   const virtualizer = useWindowVirtualizer({
     count: rowCount,
     estimateSize: () => CARD_HEIGHT + CARD_GAP,
