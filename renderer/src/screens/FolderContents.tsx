@@ -106,12 +106,11 @@ function FileList({ workspaceId, rows, total, caption, actions }: { workspaceId:
   const body = useRef<HTMLTableSectionElement>(null);
   const top = useDocumentTop(body);
   const virtualizer = useWindowVirtualizer({
-    // The whole folder's length, listed or not: the scroll bar is right from the first page on.
-    count: total,
+    count: rows.length,
     estimateSize: () => ROW_HEIGHT,
     overscan: ROW_OVERSCAN,
     scrollMargin: top,
-    getItemKey: (i) => rows[i]?.entry.path ?? `not-listed-${i}`,
+    getItemKey: (i) => rows[i]?.entry.path ?? i,
     // Where nothing is laid out (a test's document), a row keeps its estimate.
     measureElement: (element) => element.getBoundingClientRect().height || ROW_HEIGHT,
   });
@@ -119,7 +118,11 @@ function FileList({ workspaceId, rows, total, caption, actions }: { workspaceId:
   const first = items[0];
   const last = items[items.length - 1];
   const before = first ? first.start - top : 0;
-  const after = last ? virtualizer.getTotalSize() - (last.end - top) : 0;
+  // The rows not listed yet take their room below: the scroll bar tells the whole folder's length
+  // from the first page on. (Counted by the virtualizer instead, they cost the first page's
+  // render as much again.)
+  const notListed = (total - rows.length) * ROW_HEIGHT;
+  const after = (last ? virtualizer.getTotalSize() - (last.end - top) : 0) + notListed;
   return (
     <DataTable className="file-table" caption={caption} aria-rowcount={total + 1}>
       <thead>
@@ -139,8 +142,7 @@ function FileList({ workspaceId, rows, total, caption, actions }: { workspaceId:
         {before > 0 && <Spacer height={before} />}
         {items.map((item) => {
           const row = rows[item.index];
-          // Not listed yet: its room, filled when the rest of the folder arrives.
-          if (!row) return <Spacer key={item.key} height={ROW_HEIGHT} />;
+          if (!row) return null;
           const { entry } = row;
           return (
             <tr key={item.key} data-index={item.index} ref={virtualizer.measureElement} aria-rowindex={item.index + 2}>
@@ -187,8 +189,9 @@ function FileGrid({ workspaceId, cards, total, caption, actions }: { workspaceId
   const top = useDocumentTop(box);
   const width = useWidth(box);
   const columns = Math.max(1, Math.floor((width + CARD_GAP) / (CARD_WIDTH + CARD_GAP)));
-  // The whole folder's rows, listed or not; a card not listed yet leaves its place empty.
-  const rowCount = Math.ceil(total / columns);
+  const rowCount = Math.ceil(cards.length / columns);
+  // The cards not listed yet leave their room below, as the list's rows do.
+  const notListed = (Math.ceil(total / columns) - rowCount) * (CARD_HEIGHT + CARD_GAP);
   const virtualizer = useWindowVirtualizer({
     count: rowCount,
     estimateSize: () => CARD_HEIGHT + CARD_GAP,
@@ -197,7 +200,7 @@ function FileGrid({ workspaceId, cards, total, caption, actions }: { workspaceId
     measureElement: (element) => element.getBoundingClientRect().height || CARD_HEIGHT + CARD_GAP,
   });
   return (
-    <div ref={box} className="file-grid" role="list" aria-label={caption} style={{ height: virtualizer.getTotalSize() }}>
+    <div ref={box} className="file-grid" role="list" aria-label={caption} style={{ height: virtualizer.getTotalSize() + notListed }}>
       {virtualizer.getVirtualItems().map((item) => (
         <div
           key={item.key}
