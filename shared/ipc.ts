@@ -30,6 +30,11 @@ export const Requests = {
   getStatus: z.object({}),
   getActivity: z.object({ workspaceId: id.optional(), limit: z.number().int().min(1).max(500).default(50) }),
   listFiles: z.object({ workspaceId: id, folder: relPath.default('') }),
+  /**
+   * The first `limit` entries of a folder in the order the Files view shows them, and how many it
+   * holds: a large folder shows its first rows while `listFiles` lists the whole of it.
+   */
+  listFilesFirst: z.object({ workspaceId: id, folder: relPath.default(''), limit: z.number().int().min(1).max(1000) }),
   openFile: z.object({ workspaceId: id, path: relPath, runConfirmed }),
   showInFolder: z.object({ workspaceId: id, path: relPath }),
   listVersions: z.object({ workspaceId: id, path: relPath }),
@@ -261,6 +266,7 @@ export interface Responses {
   getStatus: EngineStatus;
   getActivity: ActivityItem[];
   listFiles: FileEntry[];
+  listFilesFirst: { entries: FileEntry[]; total: number };
   openFile: OpenOutcome;
   showInFolder: { ok: true };
   listVersions: VersionInfo[];

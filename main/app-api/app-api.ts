@@ -23,7 +23,7 @@ import type { Logger } from '../logging.js';
 import { accountRef, type ApiCredentials, type SecretStore } from '../secrets/secret-store.js';
 import { ServiceClient } from '../service-client/index.js';
 import { AppError, isInternal, toBridgeError } from './bridge-errors.js';
-import { listFolder, nameLockHolders } from './files.js';
+import { listFolderStart, nameLockHolders, type FolderStart } from './files.js';
 import type { MediaService } from '../media/media-service.js';
 import { mediaHandlers } from './media.js';
 import type { AppHooks } from './hooks.js';
@@ -200,12 +200,8 @@ export class AppApi extends EventEmitter<UiEvents> {
         if (!this.session) return [];
         return this.session.index.activity.list({ ...(workspaceId ? { workspaceId } : {}), limit }).map(activityItem);
       },
-      listFiles: async ({ workspaceId, folder }) => {
-        const s = this.need();
-        const problems = s.engine.status().workspaces.find((w) => w.workspaceId === workspaceId)?.problems ?? [];
-        const entries = await listFolder({ index: s.index, workspaceId, folder, problems, selfUserId: await this.userId(s) });
-        return nameLockHolders(entries, s.client, workspaceId, this.options.logger);
-      },
+      listFiles: async ({ workspaceId, folder }) => (await this.listFolder(workspaceId, folder, Infinity)).entries,
+      listFilesFirst: async ({ workspaceId, folder, limit }) => this.listFolder(workspaceId, folder, limit),
       openFile: async ({ runConfirmed, ...ref }) => {
         const s = this.need();
         const absPath = await this.existingPath(ref);
@@ -395,6 +391,14 @@ export class AppApi extends EventEmitter<UiEvents> {
   private saveConfig(next: Config): void {
     saveConfig(next, this.options.configFile);
     this.config = next;
+  }
+
+  /** The first `limit` entries of a folder (Infinity: all of them), lock holders by name. */
+  private async listFolder(workspaceId: string, folder: string, limit: number): Promise<FolderStart> {
+    const s = this.need();
+    const problems = s.engine.status().workspaces.find((w) => w.workspaceId === workspaceId)?.problems ?? [];
+    const start = await listFolderStart({ index: s.index, workspaceId, folder, problems, selfUserId: await this.userId(s) }, limit);
+    return { entries: await nameLockHolders(start.entries, s.client, workspaceId, this.options.logger), total: start.total };
   }
 
   private need(): AppSession {

@@ -2,6 +2,10 @@
  * One folder level of a workspace for the Files view: what is on disk there, merged with what
  * the index knows of the service and of the last sync, each entry with its sync state. Reads one
  * directory and the index; never walks the tree.
+ *
+ * The order needs only names, so the folder is sorted before any entry is described: the first
+ * page of a large folder (`listFolderStart`) costs one `lstat` per row it answers, not one per file,
+ * and the Files view shows it while the whole folder is listed.
  */
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -28,6 +32,14 @@ export interface ListFolderInput {
   /** The engine's current problems for this workspace. */
   problems: readonly Problem[];
   selfUserId: string | null;
+  /** Reads a file's stamp (a test counts the calls). */
+  stamp?: (absPath: string) => Promise<FileStamp>;
+}
+
+/** The first entries of a folder in the order the Files view shows them, and how many it holds. */
+export interface FolderStart {
+  entries: FileEntry[];
+  total: number;
 }
 
 interface Slot {
@@ -40,6 +52,8 @@ interface Slot {
   baseFolder?: boolean;
   remote?: RemoteFile;
   remoteFolder?: boolean;
+  /** Its name on disk as a file, as the folder's listing spells it (its stamp is read only when it is described). */
+  diskName?: string;
 }
 
 /** Worst first: a conflict needs the user more than a lock, a lock more than a retried error. */
@@ -56,8 +70,23 @@ export const normalizeFolder = (folder: string): string => folder.replace(/\\/g,
 const isOwnFile = (name: string): boolean =>
   name === MARKER_FILE_NAME || (name.startsWith(TEMP_FILE_PREFIX) && name.endsWith(TEMP_FILE_SUFFIX));
 
+/** Folders first, then by name as people read them; code-unit order settles names the collator calls equal. */
+const displayOrder = (a: { isFolder: boolean; name: string }, b: { isFolder: boolean; name: string }): number =>
+  Number(b.isFolder) - Number(a.isFolder) || names.compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** Every entry of the folder, in display order. */
 export async function listFolder(input: ListFolderInput): Promise<FileEntry[]> {
+  return (await listFolderStart(input, Infinity)).entries;
+}
+
+/**
+ * The first `limit` entries of the folder in display order, described, and how many entries it
+ * has. A file that went away between the folder's listing and its `lstat` is left out, so a page
+ * can be a row short of `limit` and `total` one too many until the folder is listed again.
+ */
+export async function listFolderStart(input: ListFolderInput, limit: number): Promise<FolderStart> {
   const { index, workspaceId } = input;
+  const stampOf = input.stamp ?? readStamp;
   const workspace = index.workspaces.require(workspaceId);
   const folder = normalizeFolder(input.folder);
   const absFolder = resolveInsideRoot(workspace.localPath, folder);
@@ -112,9 +141,8 @@ export async function listFolder(input: ListFolderInput): Promise<FileEntry[]> {
       const hit = slotFor(path, true);
       if (hit) hit.slot.localFolder = true;
     } else if (entry.isFile()) {
-      const stamp = await readStamp(join(absFolder, entry.name)).catch(() => undefined);
       const hit = slotFor(path, false);
-      if (hit && stamp) hit.slot.local = stamp;
+      if (hit) hit.slot.diskName = entry.name;
     }
   }
   for (const excluded of workspace.excludedPaths) {
@@ -122,13 +150,16 @@ export async function listFolder(input: ListFolderInput): Promise<FileEntry[]> {
     if (hit?.direct) hit.slot.remoteFolder = true;
   }
 
+  const listed = [...slots.values()].filter((slot) => (slot.isFolder ? slot.localFolder === true || slot.remoteFolder === true : slot.diskName !== undefined || slot.remote !== undefined));
+  listed.sort(displayOrder);
+  const page = Number.isFinite(limit) ? listed.slice(0, limit) : listed;
+
   const problems = problemIndex(input.problems, index.errors.list(workspaceId));
   const entries: FileEntry[] = [];
-  for (const slot of slots.values()) {
+  for (const slot of page) {
     const key = pathKey(slot.path);
     const ignored = ignore.ignores(slot.path, slot.isFolder);
     if (slot.isFolder) {
-      if (!slot.localFolder && !slot.remoteFolder) continue;
       entries.push({
         name: slot.name,
         path: slot.path,
@@ -148,25 +179,26 @@ export async function listFolder(input: ListFolderInput): Promise<FileEntry[]> {
         lockedBy: null,
       });
     } else {
-      if (!slot.local && !slot.remote) continue;
-      const state = fileState({ local: slot.local, base: slot.base, remote: slot.remote, ignored, problem: problems.get(key), selfUserId: input.selfUserId });
+      const local = slot.diskName === undefined ? undefined : await stampOf(join(absFolder, slot.diskName)).catch(() => undefined);
+      if (!local && !slot.remote) continue;
+      const state = fileState({ local, base: slot.base, remote: slot.remote, ignored, problem: problems.get(key), selfUserId: input.selfUserId });
       entries.push({
         name: slot.name,
         path: slot.path,
         isFolder: false,
-        size: slot.local?.size ?? slot.remote?.size ?? null,
+        size: local?.size ?? slot.remote?.size ?? null,
         state,
         assetId: slot.remote?.assetId ?? slot.base?.assetId ?? null,
         // 0: the service did not give it.
         versionNumber: slot.remote?.versionNumber || null,
-        modifiedAt: slot.local ? new Date(Number(BigInt(slot.local.mtimeNs) / 1_000_000n)).toISOString() : null,
+        modifiedAt: local ? new Date(Number(BigInt(local.mtimeNs) / 1_000_000n)).toISOString() : null,
         // The holder's user id; `nameLockHolders` puts the name in its place.
         lockedBy: state === 'locked' ? (slot.remote?.lockedByUserId ?? null) : null,
         ...(input.selfUserId !== null && slot.remote?.lockedByUserId === input.selfUserId ? { lockedByYou: true } : {}),
       });
     }
   }
-  return entries.sort((a, b) => Number(b.isFolder) - Number(a.isFolder) || names.compare(a.name, b.name));
+  return { entries, total: listed.length };
 }
 
 async function readFolder(absFolder: string): Promise<Dirent[]> {

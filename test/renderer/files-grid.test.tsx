@@ -146,6 +146,39 @@ describe('A folder of 10,000 files', () => {
     expect(bridge.requestsTo('mediaThumbnails')[0]?.items).toHaveLength(rows.length);
   });
 
+  it('shows the first page in the list and the grid before the rest is listed, and asks for the rest only then', async () => {
+    const rest: Array<(entries: FileEntry[]) => void> = [];
+    const { bridge } = renderApp(
+      {
+        listFilesFirst: ({ limit }) => ({ entries: many.slice(0, limit), total: many.length }),
+        listFiles: () => new Promise<FileEntry[]>((resolve) => rest.push(resolve)),
+        mediaThumbnails: ({ items }) => items.map(() => thumbnailRef()),
+      },
+      FILES,
+    );
+    await screen.findByRole('rowheader', { name: /frame-00000\.png/ });
+    expect(screen.getByRole('table').getAttribute('aria-rowcount')).toBe('10001');
+    expect(screen.getByText('10000 items')).toBeTruthy();
+    const [first] = bridge.requestsTo('listFilesFirst');
+    expect(first?.limit).toBeLessThan(200);
+    expect(bridge.calls.map((c) => c.channel).filter((c) => c.startsWith('listFiles'))).toEqual(['listFilesFirst', 'listFiles']);
+    expect(screen.queryByRole('rowheader', { name: /frame-09999\.png/ })).toBeNull();
+    // The scroll bar tells the whole folder's length already: the rows not listed yet take their room.
+    const room = [...document.querySelectorAll<HTMLElement>('tr[aria-hidden="true"] td')].reduce((sum, td) => sum + Number.parseFloat(td.style.height), 0);
+    expect(room + screen.getAllByRole('rowheader').length * 53).toBe(10_000 * 53);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Grid' }));
+    const cards = within(await screen.findByRole('list', { name: 'Contents of Social' })).getAllByRole('listitem');
+    expect(cards[0]?.getAttribute('aria-label')).toBe('frame-00000.png');
+    expect(cards[0]?.getAttribute('aria-setsize')).toBe('10000');
+
+    rest[0]?.(many);
+    fireEvent.click(screen.getByRole('button', { name: 'List' }));
+    await screen.findByRole('rowheader', { name: /frame-00000\.png/ });
+    expect(screen.getByRole('table').getAttribute('aria-rowcount')).toBe('10001');
+    expect(bridge.requestsTo('listFiles')).toHaveLength(1);
+  });
+
   it('renders a window of the grid too', async () => {
     localStorage.setItem('asset-sync.files-layout', 'grid');
     renderApp({ listFiles: () => many, mediaThumbnails: ({ items }) => items.map(() => thumbnailRef()) }, FILES);

@@ -25,9 +25,25 @@ const BASE: Handlers = {
   listDecided: () => [],
 };
 
+/**
+ * A folder's first page as main answers it, from the test's `listFiles`: its start and its length.
+ * How main pages a real folder is tested against one (test/unit/list-folder.test.ts).
+ */
+function withFirstPage(handlers: Handlers): Handlers {
+  const list = handlers.listFiles;
+  if (!list || handlers.listFilesFirst) return handlers;
+  return {
+    ...handlers,
+    listFilesFirst: async ({ limit, ...request }) => {
+      const all = await list(request);
+      return { entries: all.slice(0, limit), total: all.length };
+    },
+  };
+}
+
 /** The whole app over an in-memory bridge, opened at `route`. */
 export function renderApp(handlers: Handlers = {}, route: Route = { view: 'status' }, options: StoreOptions = {}) {
-  const bridge = new MemoryBridge({ ...BASE, ...handlers });
+  const bridge = new MemoryBridge(withFirstPage({ ...BASE, ...handlers }));
   const store = createStore(bridge, route, options);
   const view = render(
     <ServicesProvider bridge={bridge} store={store}>

@@ -19,7 +19,7 @@ export function ActivityFeed({ items }: { items: ActivityItem[] }) {
   const [all, setAll] = useState(false);
   const shown = all ? items : items.slice(0, ACTIVITY_SHOWN);
   const summaries = useVersionSummaries(shown);
-  if (items.length === 0) return <p className="muted">Nothing has happened yet.</p>;
+  if (items.length === 0) return <p className="muted">Nothing has happened yet. Files synced, versions made and reviews asked for are listed here as they happen.</p>;
   return (
     <>
       <ol className="activity-list">

@@ -55,8 +55,10 @@ export function CompareScreen({ workspaceId, path, a, b }: { workspaceId: string
 function Comparison({ workspaceId, path, versions, left, right, onChanged }: { workspaceId: string; path: string; versions: VersionInfo[]; left: VersionInfo; right: VersionInfo; onChanged: () => void }) {
   const { store } = useServices();
   const [mode, setMode] = useState<Mode>('side');
-  const leftPreview = useQuery('mediaPreview', { workspaceId, item: { path, versionId: left.id } }).result;
-  const rightPreview = useQuery('mediaPreview', { workspaceId, item: { path, versionId: right.id } }).result;
+  const leftQuery = useQuery('mediaPreview', { workspaceId, item: { path, versionId: left.id } });
+  const rightQuery = useQuery('mediaPreview', { workspaceId, item: { path, versionId: right.id } });
+  const leftPreview = leftQuery.result;
+  const rightPreview = rightQuery.result;
   const pictures = isPicture(leftPreview) && isPicture(rightPreview);
   const shownMode = pictures ? mode : 'side';
   const choose = (side: 'a' | 'b', id: string) => {
@@ -82,8 +84,8 @@ function Comparison({ workspaceId, path, versions, left, right, onChanged }: { w
       </div>
       {shownMode === 'side' ? (
         <div className="compare-side">
-          <Pane version={left} preview={leftPreview} />
-          <Pane version={right} preview={rightPreview} />
+          <Pane version={left} preview={leftPreview} onRetry={leftQuery.reload} />
+          <Pane version={right} preview={rightPreview} onRetry={rightQuery.reload} />
         </div>
       ) : (
         <Overlay mode={shownMode} left={left} right={right} leftUrl={urlOf(leftPreview)} rightUrl={urlOf(rightPreview)} />
@@ -113,11 +115,11 @@ function VersionPicker({ label, versions, value, onChange }: { label: string; ve
   );
 }
 
-function Pane({ version, preview }: { version: VersionInfo; preview: Loadable<MediaPreview> }) {
+function Pane({ version, preview, onRetry }: { version: VersionInfo; preview: Loadable<MediaPreview>; onRetry: () => void }) {
   return (
     <figure className="compare-pane">
       <div className="compare-stage">
-        <LoadableView value={preview} what={`version ${version.number}`}>
+        <LoadableView value={preview} what={`version ${version.number}`} onRetry={onRetry}>
           {(p) => <PaneContent preview={p} number={version.number} />}
         </LoadableView>
       </div>

@@ -1,10 +1,10 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { WorkspaceStatus } from '../../../shared/engine.js';
 import { LoadableView } from '../components/Loadable.js';
 import { ScreenHeading } from '../components/ScreenHeading.js';
 import { useServices, useUiState } from '../store/context.js';
-import { useQuery } from '../store/use-query.js';
-import { FolderContents } from './FolderContents.js';
+import { useFolderListing } from '../store/folder-listing.js';
+import { FolderContents, firstPageSize } from './FolderContents.js';
 
 export function FilesScreen({ workspaceId, folder }: { workspaceId: string | null; folder: string }) {
   const { status } = useUiState();
@@ -49,7 +49,8 @@ function FolderView({ workspace, folder }: { workspace: WorkspaceStatus; folder:
   const { store } = useServices();
   const workspaceId = workspace.workspaceId;
   // A finished sync cycle changes what the folder holds: list it again then.
-  const { result, reload } = useQuery('listFiles', { workspaceId, folder }, `${workspace.state}|${workspace.lastSyncAt ?? ''}`);
+  const [pageSize] = useState(firstPageSize);
+  const { result, reload } = useFolderListing(workspaceId, folder, `${workspace.state}|${workspace.lastSyncAt ?? ''}`, pageSize);
   const goTo = (target: string) => store.navigate({ view: 'files', workspaceId, folder: target });
   const crumbs = folder ? folder.split('/') : [];
   const here = useRef<HTMLButtonElement>(null);
@@ -88,7 +89,7 @@ function FolderView({ workspace, folder }: { workspace: WorkspaceStatus; folder:
         </ol>
       </nav>
       <LoadableView value={result} what="this folder" onRetry={reload}>
-        {(entries) => <FolderContents workspace={workspace} folder={folder} entries={entries} />}
+        {({ entries, total }) => <FolderContents workspace={workspace} folder={folder} entries={entries} total={total} />}
       </LoadableView>
     </>
   );

@@ -34,12 +34,30 @@ interface Shown {
   writing: boolean;
 }
 
+/** A row's estimated height before it is measured (a long name wraps and makes it taller). */
+const ROW_HEIGHT = 53;
+const ROW_OVERSCAN = 12;
+const CARD_WIDTH = 168;
+const CARD_GAP = 12;
+const CARD_HEIGHT = 250;
+const CARD_OVERSCAN = 3;
+
+/** How many entries fill this window with the rows out of view that either layout renders too: a folder's first page. */
+export function firstPageSize(): number {
+  const listRows = Math.ceil(window.innerHeight / ROW_HEIGHT) + ROW_OVERSCAN;
+  const columns = Math.max(1, Math.floor((window.innerWidth + CARD_GAP) / (CARD_WIDTH + CARD_GAP)));
+  const cards = (Math.ceil(window.innerHeight / (CARD_HEIGHT + CARD_GAP)) + CARD_OVERSCAN) * columns;
+  return Math.min(1000, Math.max(listRows, cards));
+}
+
 /**
  * A folder's contents as a list (a table) or a grid of pictures, as the user last chose on this
  * computer. Both render only what is in view (a folder of 10,000 files opens as fast as one of
  * 20) and ask for the thumbnails of what is shown; a file being uploaded shows how far it got.
+ * `entries` may be the folder's first page while the rest is on its way: the counts the user and
+ * a screen reader are told are of the `total`.
  */
-export function FolderContents({ workspace, folder, entries }: { workspace: WorkspaceStatus; folder: string; entries: FileEntry[] }) {
+export function FolderContents({ workspace, folder, entries, total }: { workspace: WorkspaceStatus; folder: string; entries: FileEntry[]; total: number }) {
   const { bridge, store } = useServices();
   const { status } = useUiState();
   const { outcome, run } = useAction();
@@ -51,7 +69,7 @@ export function FolderContents({ workspace, folder, entries }: { workspace: Work
   const writing = useMemo(() => new Set(workspace.writing ?? []), [workspace.writing]);
   const shown = useMemo(() => sorted.map((entry): Shown => ({ entry, transfer: byPath.get(entry.path), writing: writing.has(entry.path) })), [sorted, byPath, writing]);
 
-  if (entries.length === 0) return <p className="muted">This folder is empty.</p>;
+  if (entries.length === 0) return <p className="muted">This folder is empty. Files put in it, on this computer or on the service, are listed here as they sync.</p>;
   const actions: EntryActions = {
     enter: (entry) => store.navigate({ view: 'files', workspaceId, folder: entry.path }),
     versions: (entry) => store.navigate({ view: 'versions', workspaceId, path: entry.path, assetId: entry.assetId }),
@@ -65,7 +83,7 @@ export function FolderContents({ workspace, folder, entries }: { workspace: Work
   return (
     <>
       <div className="files-toolbar">
-        <p className="muted small">{plural(entries.length, 'item')}</p>
+        <p className="muted small">{plural(total, 'item')}</p>
         <div role="group" aria-label="Show as" className="segmented">
           {LAYOUTS.map((l) => (
             <button key={l} type="button" aria-pressed={layout === l} onClick={() => setLayout(l)}>
@@ -75,25 +93,22 @@ export function FolderContents({ workspace, folder, entries }: { workspace: Work
         </div>
       </div>
       {layout === 'list' ? (
-        <FileList workspaceId={workspaceId} rows={shown} caption={caption} actions={actions} />
+        <FileList workspaceId={workspaceId} rows={shown} total={total} caption={caption} actions={actions} />
       ) : (
-        <FileGrid workspaceId={workspaceId} cards={shown} caption={caption} actions={actions} />
+        <FileGrid workspaceId={workspaceId} cards={shown} total={total} caption={caption} actions={actions} />
       )}
       <ActionStatus outcome={outcome} />
     </>
   );
 }
 
-/** A row's estimated height before it is measured (a long name wraps and makes it taller). */
-const ROW_HEIGHT = 53;
-
-function FileList({ workspaceId, rows, caption, actions }: { workspaceId: string; rows: Shown[]; caption: string; actions: EntryActions }) {
+function FileList({ workspaceId, rows, total, caption, actions }: { workspaceId: string; rows: Shown[]; total: number; caption: string; actions: EntryActions }) {
   const body = useRef<HTMLTableSectionElement>(null);
   const top = useDocumentTop(body);
   const virtualizer = useWindowVirtualizer({
     count: rows.length,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
+    overscan: ROW_OVERSCAN,
     scrollMargin: top,
     getItemKey: (i) => rows[i]?.entry.path ?? i,
     // Where nothing is laid out (a test's document), a row keeps its estimate.
@@ -103,9 +118,13 @@ function FileList({ workspaceId, rows, caption, actions }: { workspaceId: string
   const first = items[0];
   const last = items[items.length - 1];
   const before = first ? first.start - top : 0;
-  const after = last ? virtualizer.getTotalSize() - (last.end - top) : 0;
+  // The rows not listed yet take their room below: the scroll bar tells the whole folder's length
+  // from the first page on. (Counted by the virtualizer instead, they cost the first page's
+  // render as much again.)
+  const notListed = (total - rows.length) * ROW_HEIGHT;
+  const after = (last ? virtualizer.getTotalSize() - (last.end - top) : 0) + notListed;
   return (
-    <DataTable className="file-table" caption={caption} aria-rowcount={rows.length + 1}>
+    <DataTable className="file-table" caption={caption} aria-rowcount={total + 1}>
       <thead>
         <tr aria-rowindex={1}>
           <th scope="col" className="name-col">
@@ -156,7 +175,7 @@ function FileList({ workspaceId, rows, caption, actions }: { workspaceId: string
   );
 }
 
-/** The rows out of view, as the room they take: the scroll bar tells the folder's length. */
+/** Rows out of view or not listed yet, as the room they take: the scroll bar tells the folder's length. */
 function Spacer({ height }: { height: number }) {
   return (
     <tr aria-hidden="true" className="spacer-row">
@@ -165,25 +184,23 @@ function Spacer({ height }: { height: number }) {
   );
 }
 
-const CARD_WIDTH = 168;
-const CARD_GAP = 12;
-const CARD_HEIGHT = 250;
-
-function FileGrid({ workspaceId, cards, caption, actions }: { workspaceId: string; cards: Shown[]; caption: string; actions: EntryActions }) {
+function FileGrid({ workspaceId, cards, total, caption, actions }: { workspaceId: string; cards: Shown[]; total: number; caption: string; actions: EntryActions }) {
   const box = useRef<HTMLDivElement>(null);
   const top = useDocumentTop(box);
   const width = useWidth(box);
   const columns = Math.max(1, Math.floor((width + CARD_GAP) / (CARD_WIDTH + CARD_GAP)));
   const rowCount = Math.ceil(cards.length / columns);
+  // The cards not listed yet leave their room below, as the list's rows do.
+  const notListed = (Math.ceil(total / columns) - rowCount) * (CARD_HEIGHT + CARD_GAP);
   const virtualizer = useWindowVirtualizer({
     count: rowCount,
     estimateSize: () => CARD_HEIGHT + CARD_GAP,
-    overscan: 3,
+    overscan: CARD_OVERSCAN,
     scrollMargin: top,
     measureElement: (element) => element.getBoundingClientRect().height || CARD_HEIGHT + CARD_GAP,
   });
   return (
-    <div ref={box} className="file-grid" role="list" aria-label={caption} style={{ height: virtualizer.getTotalSize() }}>
+    <div ref={box} className="file-grid" role="list" aria-label={caption} style={{ height: virtualizer.getTotalSize() + notListed }}>
       {virtualizer.getVirtualItems().map((item) => (
         <div
           key={item.key}
@@ -194,7 +211,7 @@ function FileGrid({ workspaceId, cards, caption, actions }: { workspaceId: strin
           style={{ transform: `translateY(${item.start - top}px)`, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}
         >
           {cards.slice(item.index * columns, (item.index + 1) * columns).map((card, i) => (
-            <FileCard key={card.entry.path} workspaceId={workspaceId} shown={card} position={item.index * columns + i + 1} total={cards.length} actions={actions} />
+            <FileCard key={card.entry.path} workspaceId={workspaceId} shown={card} position={item.index * columns + i + 1} total={total} actions={actions} />
           ))}
         </div>
       ))}

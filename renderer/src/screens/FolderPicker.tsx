@@ -23,7 +23,7 @@ export function FolderPicker({ workspaceId, workspaceName, excluded, onChange }:
       <LoadableView value={result} what="the folders" onRetry={reload}>
         {(folders) =>
           folders.length === 0 ? (
-            <p className="muted">This workspace has no folders.</p>
+            <p className="muted">This workspace has no folders: all of it is synced.</p>
           ) : (
             <ul>
               {[...folders]

@@ -241,7 +241,7 @@ function WorkspaceChoices({ remote, settings, onChange }: { remote: RemoteWorksp
   const { outcome, run } = useAction();
   const [chosen, setChosen] = useState(() => new Map(settings.workspaces.map((w) => [w.id, w.excluded])));
   const [openPicker, setOpenPicker] = useState<string | null>(null);
-  if (remote.length === 0) return <p className="muted">This account has no workspace yet.</p>;
+  if (remote.length === 0) return <p className="muted">This account has no workspace yet. Create one on the service, then open Settings again to choose it.</p>;
 
   const toggle = (id: string, on: boolean) =>
     setChosen((current) => {

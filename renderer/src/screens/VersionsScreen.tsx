@@ -50,7 +50,7 @@ function VersionList({ workspaceId, path, versions, highlight, here, onChanged }
   const { bridge, store } = useServices();
   const { outcome, run } = useAction();
   const makeCurrent = useMakeCurrent(workspaceId, path, run, onChanged);
-  if (versions.length === 0) return <p className="muted">This file has no versions on the service yet.</p>;
+  if (versions.length === 0) return <p className="muted">This file has no versions on the service yet: its first is made when it is uploaded.</p>;
   const numberOf = new Map(versions.map((v) => [v.id, v.number]));
   const sorted = [...versions].sort((a, b) => b.number - a.number);
   const name = baseName(path);

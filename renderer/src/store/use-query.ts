@@ -4,9 +4,12 @@ import { errorMessage } from '../bridge/errors.js';
 import { useServices } from './context.js';
 import type { Loadable } from './store.js';
 
+const LOADING = { kind: 'loading' } as const;
+
 /**
  * One call's answer for a screen (a listing, a version list). It reloads when the request or
- * `refreshKey` changes, and keeps showing the last answer while a refresh is on its way.
+ * `refreshKey` changes, and keeps showing the last answer while a refresh is on its way. A null
+ * request asks nothing and answers "loading".
  */
 export function useQuery<C extends Channel>(channel: C, request: RequestOf<C> | null, refreshKey = ''): { result: Loadable<Responses[C]>; reload: () => void } {
   const { bridge } = useServices();
@@ -31,8 +34,14 @@ export function useQuery<C extends Channel>(channel: C, request: RequestOf<C> | 
   );
 
   useEffect(() => {
-    if (requestKey === null) return;
     const tracker = calls.current;
+    // No request: nothing is asked, and the answer to the last one is no longer shown.
+    if (requestKey === null) {
+      tracker.key = null;
+      shownKey.current = null;
+      setResult({ kind: 'loading' });
+      return;
+    }
     // A different request shows "loading"; a refresh of the same one keeps the old answer.
     if (shownKey.current !== requestKey) setResult({ kind: 'loading' });
     if (tracker.key === requestKey && tracker.inFlight !== 0) {
@@ -66,5 +75,7 @@ export function useQuery<C extends Channel>(channel: C, request: RequestOf<C> | 
   }, [bridge, channel, requestKey, refreshKey, generation]);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  return { result, reload };
+  // Until the effect has run, the state may still hold the answer to the request before.
+  const stale = result.kind === 'ready' && shownKey.current !== requestKey;
+  return { result: stale ? LOADING : result, reload };
 }
