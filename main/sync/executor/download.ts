@@ -12,7 +12,7 @@ import type { JournalEntry } from '../../index/journal.js';
 import { DEFAULT_ALGORITHM, algorithmOf, verifies } from '../../local/checksum.js';
 import { tempFileName } from '../../local/own-files.js';
 import { etagSaysOtherBytes } from '../../service-client/ours.js';
-import { pathKey, resolveInsideRoot } from '../../local/paths.js';
+import { resolveInsideRoot } from '../../local/paths.js';
 import { afterOwnMove, stampOf, type FileStamp } from '../../local/stamp.js';
 import type { Download } from '../actions.js';
 import { versionSuffix, type RemoteFile } from '../../model/views.js';
@@ -29,6 +29,7 @@ import { moveToConflictCopy } from './conflict-copy.js';
 import { conflictProblem } from './open-conflicts.js';
 import { ChecksumMismatchError, IncompleteDownloadError, NotAFileError, isTransient } from './errors.js';
 import { discardDownload, openEntriesAt, tempPathOf } from './journal-entries.js';
+import { recordSyncedFile } from './bookkeeping.js';
 
 export async function download(action: Download, deps: ExecutorDeps): Promise<Outcome> {
   const { remote } = action;
@@ -93,21 +94,7 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
     throw err;
   }
   await fsyncDir(path.dirname(target));
-  // A crash before this commits loses nothing: the next run finds the file and the remote
-  // version equal by checksum.
-  await deps.index.commitSoon(() => {
-    deps.index.base.putFile(deps.workspaceId, {
-      path: action.path,
-      assetId: remote.assetId,
-      versionId: remote.versionId,
-      checksum,
-      size: remote.size,
-      mtimeNs: placedStamp.mtimeNs,
-      inode: placedStamp.inode,
-    });
-    deps.index.hashCache(deps.workspaceId).put(pathKey(action.path), { ...placedStamp, checksum });
-    if (entry !== undefined) deps.index.journal.finish(entry.id);
-  });
+  await recordSyncedFile(deps, { path: action.path, assetId: remote.assetId, versionId: remote.versionId, checksum, stamp: placedStamp }, entry);
   recordActivity(deps, 'downloaded', action.path, `Downloaded ${action.path}${versionSuffix(remote)}`, { assetId: remote.assetId, versionId: remote.versionId, number: remote.versionNumber || null });
   if (placed.kind === 'edited-meanwhile') await keepEditAsConflict(deps, action.path, placed.keptAt);
   return DONE;
