@@ -105,9 +105,14 @@ class PlainSink implements Sink {
   private lastPrinted: SyncState | null = null;
   /** Lines since the last state line: after some work, "up to date" is news again. */
   private dirty = false;
+  /**
+   * Lines of this turn of the event loop, written together at its end: a write to a pipe is a
+   * system call that wakes the reader, and a line per small file made it one per file.
+   */
+  private pending: string[] = [];
 
   line(text: string): void {
-    print(text);
+    this.queue(text);
     this.dirty = true;
   }
 
@@ -115,12 +120,25 @@ class PlainSink implements Sink {
     if (!NOTEWORTHY.has(status.state) || (status.state === this.lastPrinted && !this.dirty)) return;
     this.lastPrinted = status.state;
     this.dirty = false;
-    print(`status: ${describeState(status.state)}`);
+    this.queue(`status: ${describeState(status.state)}`);
   }
 
   transfer(): void {}
 
-  stop(): void {}
+  stop(): void {
+    this.flush();
+  }
+
+  private queue(text: string): void {
+    if (this.pending.push(text) === 1) setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const lines = this.pending;
+    this.pending = [];
+    print(lines.join('\n'));
+  }
 }
 
 /** The status line; `transfers` counts from the transfer events, fresher than the last status. */

@@ -118,8 +118,14 @@ export class Transport {
     return this.send(this.blobAgent, url, { ...options, headers });
   }
 
+  /**
+   * Closes every connection; the requests still running were aborted by the client's close. The
+   * sockets are destroyed with an error that has no stack: Node reads the stack of the error a
+   * socket is destroyed with, and with source maps enabled the first stack formatted parses the
+   * bundle's source map, about 0.3 s of CPU at the end of every command.
+   */
   async close(): Promise<void> {
-    await Promise.all([this.pool.close(), this.blobAgent.close()]);
+    await Promise.all([this.pool.destroy(closedError()), this.blobAgent.destroy(closedError())]);
   }
 
   private async send(dispatcher: Dispatcher, url: URL, options: SendOptions): Promise<RawResponse> {
@@ -143,6 +149,17 @@ export class Transport {
     } catch (err) {
       throw transportError(err, request, options.signal, this.options.secrets());
     }
+  }
+}
+
+/** The error closed connections end with, without the stack nobody reads (see `close`). */
+function closedError(): Error {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new Error('the service client is closed');
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 

@@ -1,9 +1,35 @@
-/** Actions that only write the index, and the report of a change held up by a lock. */
+/** Actions that only write the index, the record of a file synced, and the report of a change held up by a lock. */
+import type { JournalEntry } from '../../index/journal.js';
 import { pathKey } from '../../local/paths.js';
+import type { FileStamp } from '../../local/stamp.js';
 import type { ForgetBase, ForgetFolderBase, Locked, RecordBase, RecordFolderBase } from '../actions.js';
 import { DONE, deferred, lockedBy, recordActivity, type ExecutorDeps, type Outcome } from './context.js';
 import { openEntriesAt } from './journal-entries.js';
 import { recordFolder } from './folders.js';
+
+/** A file that both sides now hold: the version it is, its checksum, and its stamp on disk. */
+export interface SyncedFile {
+  path: string;
+  assetId: string;
+  versionId: string;
+  checksum: string;
+  stamp: FileStamp;
+}
+
+/**
+ * Records a file that a download or upload synced: its base row, the hash cache's entry for the
+ * stamp it has on disk, and the end of its journal entry, in the next group commit. A crash
+ * before that commit loses nothing: the next run finds the file and the remote version equal by
+ * checksum.
+ */
+export function recordSyncedFile(deps: ExecutorDeps, file: SyncedFile, entry: JournalEntry | undefined): Promise<void> {
+  const { path, assetId, versionId, checksum, stamp } = file;
+  return deps.index.commitSoon(() => {
+    deps.index.base.putFile(deps.workspaceId, { path, assetId, versionId, checksum, size: stamp.size, mtimeNs: stamp.mtimeNs, inode: stamp.inode });
+    deps.index.hashCache(deps.workspaceId).put(pathKey(path), { size: stamp.size, mtimeNs: stamp.mtimeNs, ctimeNs: stamp.ctimeNs, inode: stamp.inode, checksum });
+    if (entry !== undefined) deps.index.journal.finish(entry.id);
+  });
+}
 
 export function recordBase(action: RecordBase, deps: ExecutorDeps): Outcome {
   deps.index.transaction(() => {

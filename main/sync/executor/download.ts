@@ -12,7 +12,7 @@ import type { JournalEntry } from '../../index/journal.js';
 import { DEFAULT_ALGORITHM, algorithmOf, verifies } from '../../local/checksum.js';
 import { tempFileName } from '../../local/own-files.js';
 import { etagSaysOtherBytes } from '../../service-client/ours.js';
-import { pathKey, resolveInsideRoot } from '../../local/paths.js';
+import { resolveInsideRoot } from '../../local/paths.js';
 import { afterOwnMove, stampOf, type FileStamp } from '../../local/stamp.js';
 import type { Download } from '../actions.js';
 import { versionSuffix, type RemoteFile } from '../../model/views.js';
@@ -29,6 +29,7 @@ import { moveToConflictCopy } from './conflict-copy.js';
 import { conflictProblem } from './open-conflicts.js';
 import { ChecksumMismatchError, IncompleteDownloadError, NotAFileError, isTransient } from './failures.js';
 import { discardDownload, openEntriesAt, tempPathOf } from './journal-entries.js';
+import { recordSyncedFile } from './bookkeeping.js';
 
 export async function download(action: Download, deps: ExecutorDeps): Promise<Outcome> {
   const { remote } = action;
@@ -93,21 +94,7 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
     throw err;
   }
   await fsyncDir(path.dirname(target));
-  // A crash before this commits loses nothing: the next run finds the file and the remote
-  // version equal by checksum.
-  await deps.index.commitSoon(() => {
-    deps.index.base.putFile(deps.workspaceId, {
-      path: action.path,
-      assetId: remote.assetId,
-      versionId: remote.versionId,
-      checksum,
-      size: remote.size,
-      mtimeNs: placedStamp.mtimeNs,
-      inode: placedStamp.inode,
-    });
-    deps.index.hashCache(deps.workspaceId).put(pathKey(action.path), { ...placedStamp, checksum });
-    if (entry !== undefined) deps.index.journal.finish(entry.id);
-  });
+  await recordSyncedFile(deps, { path: action.path, assetId: remote.assetId, versionId: remote.versionId, checksum, stamp: placedStamp }, entry);
   recordActivity(deps, 'downloaded', action.path, `Downloaded ${action.path}${versionSuffix(remote)}`, { assetId: remote.assetId, versionId: remote.versionId, number: remote.versionNumber || null });
   if (placed.kind === 'edited-meanwhile') await keepEditAsConflict(deps, action.path, placed.keptAt);
   return DONE;
@@ -207,7 +194,11 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
   // the folder's lock: 60 µs a file on the main thread.)
   const existing = fresh ? undefined : lstatSync(temp, { throwIfNoEntry: false });
   if (existing !== undefined && !existing.isFile()) throw new NotAFileError(temp);
-  const flags = existing ? constants.O_RDWR : constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
+  // A small file is written with O_SYNC: its one write returns once the bytes and the inode are
+  // on disk, as an fsync after it would make sure, and that fsync's trip through the thread pool
+  // is saved. A large file keeps the page cache's batching and one fsync at the end.
+  const synced = fresh && remote.size > 0 && remote.size <= SMALL_TRANSFER_BYTES;
+  const flags = existing ? constants.O_RDWR : constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (synced ? SYNC_WRITES : 0);
   const file = await open(temp, flags | NO_FOLLOW, 0o644);
   let direct: FileHandle | undefined;
   let hash: DownloadHash | undefined;
@@ -251,9 +242,11 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
     if (!verifies(remote, { checksum, size: offset })) {
       throw new ChecksumMismatchError(`${remote.path}: the bytes received hash to ${checksum}, not ${remote.checksum}`);
     }
-    // Locked by someone else: it arrives read-only, as the file it replaces was.
-    if (lockedByOther(remote, deps)) await file.chmod(Number(fstatSync(file.fd).mode) & 0o7777 & ~0o222);
-    await file.sync();
+    // Locked by someone else: it arrives read-only, as the file it replaces was (a change of
+    // the inode that no write made durable).
+    const readOnly = lockedByOther(remote, deps);
+    if (readOnly) await file.chmod(Number(fstatSync(file.fd).mode) & 0o7777 & ~0o222);
+    if (!synced || readOnly || SYNC_WRITES === 0) await file.sync();
     return { stamp: stampOf(fstatSync(file.fd, { bigint: true })), checksum };
   } catch (err) {
     hash?.drop();
@@ -266,6 +259,9 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
     }
   }
 }
+
+/** Each write returns once on disk (0 where the OS has no such flag: an fsync follows instead). */
+const SYNC_WRITES = constants.O_SYNC ?? 0;
 
 const lockedByOther = (remote: RemoteFile, deps: ExecutorDeps): boolean =>
   deps.selfUserId !== undefined && remote.lockedByUserId !== null && remote.lockedByUserId !== deps.selfUserId;

@@ -33,6 +33,7 @@ import { NO_FOLLOW, writablePath } from './disk.js';
 import { NotAFileError, isMissing, isTransient } from './failures.js';
 import { openEntriesAt } from './journal-entries.js';
 import { moveToConflictCopy } from './conflict-copy.js';
+import { recordSyncedFile } from './bookkeeping.js';
 
 type UploadAction = UploadNew | UploadVersion;
 
@@ -108,27 +109,7 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
     action.kind === 'upload-new' ? await commitNew(action, deps, entry, key, folderId) : await commitVersion(action, deps, entry, key);
   if ('deferred' in committed) return committed;
 
-  // A crash before this commits loses nothing: the next run finds the file and the remote
-  // version equal by checksum.
-  await deps.index.commitSoon(() => {
-    deps.index.base.putFile(deps.workspaceId, {
-      path: action.path,
-      assetId: committed.assetId,
-      versionId: committed.versionId,
-      checksum: local.checksum,
-      size: local.size,
-      mtimeNs: local.mtimeNs,
-      inode: local.inode,
-    });
-    deps.index.hashCache(deps.workspaceId).put(pathKey(action.path), {
-      size: local.size,
-      mtimeNs: local.mtimeNs,
-      ctimeNs: local.ctimeNs,
-      inode: local.inode,
-      checksum: local.checksum,
-    });
-    finishEntry(deps, entry);
-  });
+  await recordSyncedFile(deps, { path: action.path, assetId: committed.assetId, versionId: committed.versionId, checksum: local.checksum, stamp: local }, entry);
   const version = { assetId: committed.assetId, versionId: committed.versionId, number: committed.number };
   recordActivity(deps, 'uploaded', action.path, committed.adopted ? `Uploaded ${action.path} (found on the service)` : `Uploaded ${action.path}`, version);
   return DONE;
