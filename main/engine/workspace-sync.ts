@@ -29,6 +29,7 @@ import { foreignLocks, guardLockedFiles } from './locked-files.js';
 import { recentDeletesSetting } from './recent-deletes.js';
 import type { PlacedRemoteTree } from './remote-tree.js';
 import { RemoteMirror } from './remote-mirror.js';
+import { scanFingerprint, stillQuiet, type QuietCycle } from './quiet-cycle.js';
 
 export interface WorkspaceTarget {
   id: string;
@@ -100,6 +101,8 @@ export class WorkspaceSync {
   /** The service's tree, kept between cycles. */
   private readonly remote: RemoteMirror;
   private ignore: IgnoreMatcher | null = null;
+  /** The last cycle planned nothing: what it saw (quiet-cycle.ts). */
+  private quiet: QuietCycle | null = null;
 
   constructor(
     readonly target: WorkspaceTarget,
@@ -111,6 +114,7 @@ export class WorkspaceSync {
   /** Forget the cached ignore rules (the watcher saw `.assetsyncignore` change). */
   reloadIgnore(): void {
     this.ignore = null;
+    this.quiet = null;
   }
 
   async cycle(options: { allowMassDelete?: boolean; signal?: AbortSignal } = {}): Promise<CycleOutcome> {
@@ -134,7 +138,6 @@ export class WorkspaceSync {
     // The service answered the listing: what failed only because it could not be reached is
     // tried again now, not after a backoff that grew during the outage.
     index.errors.makeDueWithCode(ws.id, OFFLINE_CODE);
-
     this.deps.onPhase('scanning');
     // One matcher for the whole cycle: the watcher may drop the cached one meanwhile.
     const ignore = (this.ignore ??= await loadIgnoreMatcher(ws.dir));
@@ -154,6 +157,21 @@ export class WorkspaceSync {
     // missed must not read as deletions.
     const gone = await this.markerProblem(hasBase);
     if (gone !== null && gone !== 'unguarded') return { ...idle, blocked: gone };
+    const scanPrint = scanFingerprint(scan);
+    const quiet = this.quiet;
+    this.quiet = null;
+    if (stillQuiet(quiet, remote, scanPrint, index.writeMark())) {
+      for (const problem of quiet.problems) this.deps.onProblem(problem);
+      this.deps.onPlanned?.([]);
+      await this.guardLocks(remote, [], options.signal);
+      this.quiet = { ...quiet, index: index.writeMark() };
+      return { ...idle, plan: quiet.plan };
+    }
+    const told: Problem[] = [];
+    const onProblem = (problem: Problem): void => {
+      told.push(problem);
+      this.deps.onProblem(problem);
+    };
     // Left alone on both sides: the scanner never reports an ignored path (see notIgnored).
     const base = notIgnored(index.base.load(ws.id), ignore, scan);
     const remoteView = notIgnored(remote, ignore, scan);
@@ -162,8 +180,8 @@ export class WorkspaceSync {
     for (const path of local.waiting) logger.debug({ path }, 'waiting for the file to stop changing');
     const notSynced = skippedProblems(ws.id, scan.skipped, excludedKeys, local.held);
     storeNotSynced(index, ws.id, notSynced);
-    for (const problem of notSynced) this.deps.onProblem(problem);
-    for (const problem of stillOpen(index, ws.id, scan.files)) this.deps.onProblem(problem);
+    for (const problem of notSynced) onProblem(problem);
+    for (const problem of stillOpen(index, ws.id, scan.files)) onProblem(problem);
     let baseFiles = base.files;
     if (remote.held.incomplete) {
       const listed = new Set([...remote.files.values()].map((file) => file.assetId));
@@ -171,11 +189,11 @@ export class WorkspaceSync {
     }
     if (remote.held.assetIds.size > 0 || remote.held.pathKeys.size > 0 || remote.held.incomplete) {
       baseFiles = standAside(remote.held.assetIds, baseFiles, local.files, remote.held.pathKeys);
-      this.deps.onProblem(this.remote.unreadableProblem());
+      onProblem(this.remote.unreadableProblem());
     }
     if (remote.unplaced.size > 0) {
       baseFiles = standAside(remote.unplaced, baseFiles, local.files);
-      this.deps.onProblem({
+      onProblem({
         workspaceId: ws.id,
         path: null,
         kind: 'error',
@@ -212,7 +230,7 @@ export class WorkspaceSync {
     if (decided.brake) {
       // The brake holds: refuse to run any deletion and say so; everything else still syncs.
       actions = actions.filter((a) => !a.kind.startsWith('delete-'));
-      this.deps.onProblem({
+      onProblem({
         workspaceId: ws.id,
         path: null,
         kind: 'brake',
@@ -224,6 +242,8 @@ export class WorkspaceSync {
     this.deps.onPlanned?.(actions);
     if (actions.length === 0) {
       await this.guardLocks(remote, actions, options.signal);
+      const clean = local.waiting.length === 0 && notYetDue.size === 0 && !remote.held.incomplete && remote.held.assetIds.size + remote.held.pathKeys.size + remote.unplaced.size === 0;
+      if (clean) this.quiet = { remote, scan: scanPrint, index: index.writeMark(), plan: decided, problems: told };
       return { ...idle, plan: decided, waiting: local.waiting };
     }
 
