@@ -21,20 +21,11 @@ export interface QuietCycle {
   problems: Problem[];
 }
 
-/** FNV-1a over a string, 32 bits, seeded: two seeds give two independent lanes. */
-function fnv(text: string, seed: number): number {
-  let h = seed >>> 0;
-  for (let i = 0; i < text.length; i += 1) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
 /**
  * Every file with its size, inode, times and checksum, every folder with its inode, and every
  * skipped entry, in a form that does not depend on the order the workers listed them in: a sum
- * and a xor of each entry's hash in two lanes, and the counts.
+ * and a xor of each entry's hash in two lanes (FNV-1a, and the same with another seed and
+ * multiplier, in one pass), and the counts. A file's path is hashed only where it differs from its key.
  */
 export function scanFingerprint(scan: ScanResult): string {
   let sumA = 0;
@@ -42,15 +33,20 @@ export function scanFingerprint(scan: ScanResult): string {
   let xorA = 0;
   let xorB = 0;
   const add = (entry: string): void => {
-    const a = fnv(entry, 0x811c9dc5);
-    const b = fnv(entry, 0x050c5d1f);
-    sumA = (sumA + a) >>> 0;
-    sumB = (sumB + b) >>> 0;
+    let a = 0x811c9dc5;
+    let b = 0x050c5d1f;
+    for (let i = 0; i < entry.length; i += 1) {
+      const c = entry.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995);
+    }
+    sumA = (sumA + (a >>> 0)) >>> 0;
+    sumB = (sumB + (b >>> 0)) >>> 0;
     xorA = (xorA ^ a) >>> 0;
     xorB = (xorB ^ b) >>> 0;
   };
-  for (const [key, f] of scan.files) add(`f\0${key}\0${f.path}\0${f.size}\0${f.inode}\0${f.mtimeNs}\0${f.ctimeNs}\0${f.checksum}`);
-  for (const [key, d] of scan.folders) add(`d\0${key}\0${d.path}\0${d.inode ?? ''}`);
+  for (const [key, f] of scan.files) add(`${key}\0${f.path === key ? '' : f.path}\0${f.size}\0${f.inode}\0${f.mtimeNs}\0${f.ctimeNs}\0${f.checksum}`);
+  for (const [key, d] of scan.folders) add(`d\0${key}\0${d.path === key ? '' : d.path}\0${d.inode ?? ''}`);
   for (const s of scan.skipped) add(`s\0${JSON.stringify(s)}`);
   return `${scan.files.size}/${scan.folders.size}/${scan.skipped.length}/${sumA}/${sumB}/${xorA}/${xorB}`;
 }
