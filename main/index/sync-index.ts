@@ -45,6 +45,7 @@ export class SyncIndex {
   readonly activity: ActivityLog;
   readonly settings: SettingsStore;
   private readonly hashCacheStatements: HashCacheStatements;
+  private readonly totalChanges;
 
   /** Takes a migrated database; use `openIndex`. */
   constructor(
@@ -60,11 +61,20 @@ export class SyncIndex {
     this.activity = new ActivityLog(db, options.activityCap ?? DEFAULT_ACTIVITY_CAP);
     this.settings = new SettingsStore(db);
     this.hashCacheStatements = new HashCacheStatements(db);
+    this.totalChanges = db.prepare('SELECT total_changes()').pluck();
   }
 
   /** The scanner's `HashCache` for one workspace (which must exist: rows belong to it). */
   hashCache(workspaceId: string): SqliteHashCache {
     return new SqliteHashCache(this.hashCacheStatements, workspaceId);
+  }
+
+  /**
+   * A mark that changes with every write to the index, this connection's (its count of changed
+   * rows) or another's (SQLite's `data_version`): equal marks, nothing was written in between.
+   */
+  writeMark(): string {
+    return `${this.db.pragma('data_version', { simple: true }) as number}/${this.totalChanges.get() as number}`;
   }
 
   /**

@@ -36,6 +36,7 @@ import {
   FolderDetailAnswer,
   LISTING_PATH,
   ListingAnswer,
+  type ListingPage,
   SignedDownloadAnswer,
   UPLOAD_PATH,
   changesQuery,
@@ -81,6 +82,8 @@ import {
 } from './transfers.js';
 
 const HIERARCHY_LIMIT = 64 * MiB;
+/** Assets per page of the listing: about 2.5 MiB of JSON, a few tens of milliseconds to serve. */
+const LISTING_PAGE_ASSETS = 5000;
 const API_CONNECTIONS = 16;
 const CHANGES_LIMIT = 32 * MiB;
 
@@ -331,19 +334,43 @@ export class ServiceClient {
     return this.listInWorkspace(workspaceId, options, { method: 'GET', path: '/workspaces/members', schema: listOf(WorkspaceMember, 'member'), retriable: true });
   }
 
-  /** The whole workspace in one listing (sync's full scan of the remote side). */
-  async getHierarchy(workspaceId: string, options: CallOptions & { includeDeleted?: boolean } = {}): Promise<Listing> {
-    const listing = await this.inWorkspace(workspaceId, options, {
-      method: 'GET',
-      path: LISTING_PATH,
-      query: listingQuery(options.includeDeleted === true),
-      schema: ListingAnswer,
-      retriable: true,
-      maxBytes: HIERARCHY_LIMIT,
-    });
+  /**
+   * The whole workspace (sync's full scan of the remote side), asked in pages of `pageSize`
+   * assets so that neither side holds a million assets in one answer; a service that does not
+   * page answers the whole listing to the first request. The listing is as of the first page's
+   * sequence: what changes while the pages are read comes again through the feed from there.
+   */
+  async getHierarchy(workspaceId: string, options: CallOptions & { includeDeleted?: boolean; pageSize?: number } = {}): Promise<Listing> {
+    const limit = options.pageSize ?? LISTING_PAGE_ASSETS;
+    const tokens = new Set<string>();
+    let listing: ListingPage | undefined;
+    for (let after: string | null = null; ; ) {
+      const page: ListingPage = await this.inWorkspace(workspaceId, options, {
+        method: 'GET',
+        path: LISTING_PATH,
+        query: listingQuery(options.includeDeleted === true, { limit, after }),
+        schema: ListingAnswer,
+        retriable: true,
+        maxBytes: HIERARCHY_LIMIT,
+      });
+      if (listing === undefined) listing = page;
+      else {
+        listing.folders.push(...page.folders);
+        for (const asset of page.assets) listing.assets.push(asset);
+        listing.unreadable.push(...page.unreadable);
+        listing.forms.merge(page.forms);
+      }
+      if (page.next === null) break;
+      // A token given twice would page for ever.
+      if (tokens.has(page.next)) throw new ServiceError({ kind: 'malformed', code: 'malformed_body', message: `GET ${LISTING_PATH} gave the page token ${page.next} twice`, request: `GET ${LISTING_PATH}` });
+      tokens.add(page.next);
+      after = page.next;
+    }
+    listing.checksumForm = listing.forms.result;
     if (listing.checksumForm) this.forms.set(workspaceId, listing.checksumForm);
     this.tellUnreadable(`GET ${LISTING_PATH}`, listing.unreadable.map(({ type, id, why }) => ({ what: type, ...(id ? { id } : {}), why })));
-    return listing;
+    const { next: _next, forms: _forms, ...whole } = listing;
+    return whole;
   }
 
   /**

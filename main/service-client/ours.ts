@@ -24,7 +24,12 @@ export const ASSETS_PATH = '/workspaces/assets';
 export const FOLDERS_PATH = '/workspaces/folders';
 
 /** `include_deleted=true` adds soft-deleted items to the listing. */
-export const listingQuery = (includeDeleted: boolean) => ({ include_deleted: includeDeleted ? true : undefined });
+/** The listing's query; `page`: asks for a page of at most `limit` assets after the token `after` (docs/protocol.md). */
+export const listingQuery = (includeDeleted: boolean, page?: { limit: number; after: string | null }) => ({
+  include_deleted: includeDeleted ? true : undefined,
+  limit: page?.limit,
+  after: page?.after ?? undefined,
+});
 
 /** The feed after `since`, which goes back exactly as the service gave it (an opaque cursor included). */
 export const changesQuery = (since: Sequence, limit: number) => ({ since, limit });
@@ -129,16 +134,35 @@ const ListingTop = z.looseObject({
   sequence: SequenceValue,
   folders: z.array(z.unknown()),
   assets: z.array(z.unknown()),
+  next: z.string().min(1).nullable().optional(),
 });
 
+/**
+ * One answer of the listing: the whole listing, or a page of it when asked in pages. `next`: the
+ * token for the next page (null or absent: this was the last, or the service does not page);
+ * `forms`: the checksum forms of its assets, for the form of the whole listing.
+ */
+export interface ListingPage extends Listing {
+  next: string | null;
+  forms: FormTally;
+}
+
 /** Learns the service's checksum form from the assets it lists: the form most of them have. */
-class FormTally {
+export class FormTally {
   private readonly counts = new Map<string, { form: ChecksumForm | null; n: number }>();
   add(form: ChecksumForm | null): void {
     const key = form === null ? 'unknown' : `${form.algorithm}/${form.encoding}`;
     const entry = this.counts.get(key);
     if (entry) entry.n += 1;
     else this.counts.set(key, { form, n: 1 });
+  }
+  /** Adds another page's counts. */
+  merge(other: FormTally): void {
+    for (const [key, { form, n }] of other.counts) {
+      const entry = this.counts.get(key);
+      if (entry) entry.n += n;
+      else this.counts.set(key, { form, n });
+    }
   }
   get result(): ChecksumForm | null | undefined {
     let best: { form: ChecksumForm | null; n: number } | undefined;
@@ -177,9 +201,9 @@ function unreadable(type: 'folder' | 'asset', raw: unknown, why: string): Unread
 }
 
 /** The sync listing: the entries that read, and the others kept aside as unreadable. */
-export const ListingAnswer = ListingTop.transform((top): Listing => {
+export const ListingAnswer = ListingTop.transform((top): ListingPage => {
   const tally = new FormTally();
-  const listing: Listing = { sequence: readSequence(top.sequence), folders: [], assets: [], unreadable: [], checksumForm: undefined };
+  const listing: ListingPage = { sequence: readSequence(top.sequence), folders: [], assets: [], unreadable: [], checksumForm: undefined, next: top.next ?? null, forms: tally };
   if (top.workspace_id !== undefined) listing.workspace_id = top.workspace_id;
   for (const raw of top.folders) {
     const read = readFolder(raw);

@@ -11,6 +11,16 @@ const ChangesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(10_000).default(1000),
 });
 
+/**
+ * The listing in pages (docs/protocol.md): at most `limit` assets per page, by id after the page
+ * token `after` (the last id of the page before). Without `limit`, one document as before.
+ */
+const HierarchyQuery = z.object({
+  include_deleted: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(10_000).optional(),
+  after: z.string().min(1).optional(),
+});
+
 /** The listing and changes feed a sync client lives on (docs/protocol.md, [ours] and [ext]). */
 export function syncRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const { db } = ctx;
@@ -18,18 +28,29 @@ export function syncRoutes(app: FastifyInstance, ctx: ServiceContext): void {
 
   app.get('/workspaces/folders/hierarchy', async (request) => {
     const { workspaceId } = workspaceCaller(request);
-    const includeDeleted = (request.query as Record<string, string>).include_deleted === 'true';
-    const active = includeDeleted ? '' : 'AND is_active = 1';
+    const query = parse(HierarchyQuery, request.query, 'query');
+    const active = query.include_deleted === 'true' ? '' : 'AND is_active = 1';
+    const assetsActive = active.replace('is_active', 'a.is_active');
     // One read transaction: the cursor and the rows describe the same moment.
     return db.transaction(() => {
       const sequence = (db.prepare('SELECT sequence FROM workspaces WHERE id = ?').get(workspaceId) as { sequence: number }).sequence;
-      const folders = db
-        .prepare(`SELECT * FROM folders WHERE workspace_id = ? AND purged = 0 ${active} ORDER BY name_key`)
-        .all(workspaceId) as FolderRow[];
-      const assets = db
-        .prepare(`SELECT ${ASSET_WITH_VERSION} WHERE a.workspace_id = ? AND a.purged = 0 ${active.replace('is_active', 'a.is_active')} ORDER BY a.name_key`)
-        .all(workspaceId) as AssetWithVersionRow[];
-      return { workspace_id: workspaceId, sequence, folders: shallowFirst(folders).map(folderEntry), assets: assets.map(assetEntryJson) };
+      const listFolders = (): FolderRow[] =>
+        db.prepare(`SELECT * FROM folders WHERE workspace_id = ? AND purged = 0 ${active} ORDER BY name_key`).all(workspaceId) as FolderRow[];
+      if (query.limit === undefined) {
+        const assets = db
+          .prepare(`SELECT ${ASSET_WITH_VERSION} WHERE a.workspace_id = ? AND a.purged = 0 ${assetsActive} ORDER BY a.name_key`)
+          .all(workspaceId) as AssetWithVersionRow[];
+        return { workspace_id: workspaceId, sequence, folders: shallowFirst(listFolders()).map(folderEntry), assets: assets.map(assetEntryJson) };
+      }
+      // Pages go by asset id, which never changes: an asset is on one page at most, however the
+      // workspace changes between pages, and what changes meanwhile comes through the feed.
+      const folders = query.after === undefined ? shallowFirst(listFolders()).map(folderEntry) : [];
+      const rows = db
+        .prepare(`SELECT ${ASSET_WITH_VERSION} WHERE a.workspace_id = ? AND a.purged = 0 ${assetsActive} AND a.id > ? ORDER BY a.id LIMIT ?`)
+        .all(workspaceId, query.after ?? '', query.limit + 1) as AssetWithVersionRow[];
+      const page = rows.slice(0, query.limit);
+      const next = rows.length > query.limit ? (page.at(-1)?.id ?? null) : null;
+      return { workspace_id: workspaceId, sequence, folders, assets: page.map(assetEntryJson), next };
     })();
   });
 

@@ -170,8 +170,12 @@ export const OPERATIONS: readonly OperationSpec[] = [
   op('get', '/workspaces/folders/{folder_id}', 'ours', 'workspace', 'A folder with its children', [ok(FolderDetail)]),
   op('put', '/workspaces/folders/{folder_id}', 'ours', 'workspace', 'Rename or move a folder', [ok(Folder)], { body: json(UpdateFolderRequest) }),
   op('delete', '/workspaces/folders/{folder_id}', 'ours', 'workspace', 'Delete a folder', [ok(Success)], { query: { recursive: { type: 'boolean' } } }),
-  op('get', '/workspaces/folders/hierarchy', 'ours', 'workspace', 'The sync listing: every folder and asset in one answer', [ok(Hierarchy)], {
-    query: { include_deleted: { type: 'boolean' } },
+  op('get', '/workspaces/folders/hierarchy', 'ours', 'workspace', 'The sync listing: every folder and asset in one answer, or in pages', [ok(Hierarchy)], {
+    query: {
+      include_deleted: { type: 'boolean' },
+      limit: { type: 'integer', description: 'asks for pages of at most this many assets (extension)' },
+      after: { type: 'string', description: "the page token: the last page's `next`" },
+    },
   }),
   op('get', '/workspaces/changes', 'extension', 'workspace', 'The changes feed: what changed after a sequence', [ok(ChangesPage)], {
     query: {

@@ -67,6 +67,8 @@ export const Hierarchy = z.looseObject({
   sequence: SequenceValue,
   folders: z.array(Folder),
   assets: z.array(AssetEntry),
+  /** Asked in pages (`limit`): the token for the next page's `after`, null on the last page. */
+  next: z.string().nullable().optional(),
 });
 export type Hierarchy = z.infer<typeof Hierarchy>;
 

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChangesPage, Hierarchy, type AssetEntry, type Change, type Folder } from '../helpers/served.js';
+import { ChangesPage, Hierarchy, HierarchyPage, type AssetEntry, type Change, type Folder } from '../helpers/served.js';
 import { startTestService, type Api, type TestService } from '../helpers/service.js';
 import { createAsset, postAsset, postVersion, sha256, statusAndCode } from '../helpers/uploads.js';
 
@@ -74,6 +74,44 @@ describe('sync listing', () => {
       expect(asset.sequence).toBeGreaterThan(0);
       expect(asset.sequence).toBeLessThanOrEqual(h.sequence);
       if (asset.folder_id !== null) expect(seen.has(asset.folder_id)).toBe(true);
+    }
+  });
+
+  it('comes in pages when asked with a limit: each page at most that many assets, folders on the first, together the whole listing', async () => {
+    const whole = await listing(t.api);
+    const plain = await t.api<Record<string, unknown>>('GET', '/workspaces/folders/hierarchy');
+    expect(plain.json).not.toHaveProperty('next');
+    for (const limit of [1, 5, 7, 24, 100]) {
+      const folders: Folder[] = [];
+      const assets: AssetEntry[] = [];
+      let after: string | null = null;
+      let pages = 0;
+      let sequence: number | string | undefined;
+      do {
+        const res = await t.api<Record<string, unknown>>('GET', `/workspaces/folders/hierarchy?limit=${limit}${after === null ? '' : `&after=${encodeURIComponent(after)}`}`);
+        expect(res.status).toBe(200);
+        const page = HierarchyPage.parse(res.json);
+        pages += 1;
+        sequence ??= page.sequence;
+        if (pages > 1) expect(page.folders).toEqual([]);
+        expect(page.assets.length).toBeLessThanOrEqual(limit);
+        folders.push(...page.folders);
+        assets.push(...page.assets);
+        after = page.next;
+        expect(pages).toBeLessThanOrEqual(whole.assets.length + 1);
+      } while (after !== null);
+      expect({ limit, pages }).toEqual({ limit, pages: Math.max(1, Math.ceil(whole.assets.length / limit)) });
+      expect(sequence).toBe(whole.sequence);
+      expect(folders).toEqual(whole.folders);
+      expect(byId(assets)).toEqual(byId(whole.assets));
+      expect(assets).toHaveLength(whole.assets.length);
+    }
+  });
+
+  it('refuses a page limit or a page token it cannot use, and says why', async () => {
+    for (const query of ['limit=0', 'limit=abc', 'limit=100001', `limit=5&after=`]) {
+      const res = await t.api('GET', `/workspaces/folders/hierarchy?${query}`);
+      expect({ query, status: res.status }).toEqual({ query, status: 400 });
     }
   });
 

@@ -42,6 +42,7 @@ export const AssetEntry = api.AssetEntry.extend({ sequence });
 export type AssetEntry = z.infer<typeof AssetEntry>;
 export const Hierarchy = api.Hierarchy.extend({ sequence, folders: z.array(Folder), assets: z.array(AssetEntry) });
 export type Hierarchy = z.infer<typeof Hierarchy>;
+export const HierarchyPage = Hierarchy.extend({ next: z.string().nullable() });
 export const FolderDetail = Folder.extend({ folders: z.array(Folder), assets: z.array(AssetEntry) });
 export const Change = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('folder'), id: z.string(), deleted: z.boolean(), sequence, purged: z.boolean(), folder: Folder.optional() }),

@@ -26,6 +26,14 @@ afterAll(async () => {
 });
 
 describe('against the local service', () => {
+  it('reads a listing of many pages whole: the same folders, assets and sequence as a listing in one page', async () => {
+    const ws = demo.workspaceId;
+    const whole = await client.getHierarchy(ws, { pageSize: 10_000 });
+    expect(whole.assets.length).toBeGreaterThan(3);
+    const byId = (listing: typeof whole) => ({ ...listing, assets: [...listing.assets].sort((a, b) => a.id.localeCompare(b.id)) });
+    for (const pageSize of [1, 2, 3]) expect(byId(await client.getHierarchy(ws, { pageSize }))).toEqual(byId(whole));
+  });
+
   it('lists, uploads, commits and downloads', async () => {
     const ws = demo.workspaceId;
     const listing = await client.getHierarchy(ws);
