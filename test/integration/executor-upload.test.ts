@@ -58,6 +58,15 @@ describe('upload', () => {
     expect(asset.currentVersion?.checksum).toBe(sha256(bytes));
     expect(h.index.journal.open(h.ws)).toEqual([]);
     expect(h.activity.map((a) => a.kind)).toEqual(['created', 'uploaded']);
+    expect(h.activity[1]).toMatchObject({ path: 'Renders/product.glb', message: 'Uploaded Renders/product.glb', version: { assetId: row?.assetId, versionId: row?.versionId, number: 1 } });
+    // The next scan takes the hash from the cache: the stamp is the uploaded bytes'.
+    expect(h.index.hashCache(h.ws).get(pathKey('Renders/product.glb'))).toEqual({
+      size: bytes.length,
+      mtimeNs: local.mtimeNs,
+      ctimeNs: local.ctimeNs,
+      inode: local.inode,
+      checksum: sha256(bytes),
+    });
   });
 
   it('refuses a pipe put in a small file\'s place after the scan, without hanging on it', async () => {
@@ -84,6 +93,7 @@ describe('upload', () => {
     expect(first?.id).toBe(asset.current_version_id);
     expect(newest).toMatchObject({ commit_parent_id: asset.current_version_id, checksum: local.checksum });
     expect(h.index.base.getFile(h.ws, 'logo.svg')).toMatchObject({ assetId: asset.id, versionId: newest?.id, checksum: local.checksum });
+    expect(h.activity).toEqual([expect.objectContaining({ kind: 'uploaded', message: 'Uploaded logo.svg', version: { assetId: asset.id, versionId: newest?.id, number: 2 } })]);
   });
 
   it('never overwrites a newer version: a stale parent is left as a conflict for the next cycle', async () => {
@@ -115,6 +125,13 @@ describe('upload', () => {
     expect(result).toMatchObject({ uploaded: 1, failed: [] });
     expect(await assetsNamed(h, 'copy-deck.docx')).toEqual([{ id: landed.id, checksum: sha256(bytes) }]);
     expect(h.index.base.getFile(h.ws, 'copy-deck.docx')).toMatchObject({ assetId: landed.id, versionId: landed.current_version_id });
+    expect(h.activity).toEqual([
+      expect.objectContaining({
+        kind: 'uploaded',
+        message: 'Uploaded copy-deck.docx (found on the service)',
+        version: { assetId: landed.id, versionId: landed.current_version_id, number: null },
+      }),
+    ]);
   });
 
   it('keeps the local file as a conflicted copy when another asset with other bytes took the name', async () => {
