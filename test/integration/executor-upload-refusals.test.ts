@@ -172,6 +172,32 @@ describe('an upload refused at its commit', () => {
     expect(lines.find((l) => l.path === 'plan.key')?.why).toBe('another asset with different content has this name');
   });
 
+  it('fails a new file whose name a folder on the service holds, and leaves the file where it is', async () => {
+    h = await world.setUp();
+    await h.colleague.createFolder(h.ws, { name: 'Renders' });
+    const local = await writeLocal(h.root, 'Renders', 'a file, not a folder');
+
+    const result = await executePlan([uploadNew(local)], h.deps);
+
+    expect(result).toMatchObject({ uploaded: 0, conflicts: 0, deferred: 0 });
+    expect(result.failed.map((f) => f.path)).toEqual(['Renders']);
+    expect(h.problems).toEqual([expect.objectContaining({ path: 'Renders', message: expect.stringContaining('A folder named "Renders" already exists') })]);
+    expect(await readdir(h.root)).toEqual(['Renders']);
+    expect(await readFile(path.join(h.root, 'Renders'), 'utf8')).toBe('a file, not a folder');
+  });
+
+  it('moves a conflicted copy whose name was taken on the service to the next free copy name of its original', async () => {
+    h = await world.setUp();
+    const first = 'budget (conflicted copy Test-Box 2024-03-05 140709).xlsx';
+    await putAsset(h.colleague, h.ws, { name: first, bytes: Buffer.from('their copy') });
+    const local = await writeLocal(h.root, first, 'my budget');
+
+    const result = await executePlan([{ ...uploadNew(local), copyOf: 'budget.xlsx' }], h.deps);
+
+    expect(result).toMatchObject({ uploaded: 0, conflicts: 1, failed: [] });
+    expect(await readdir(h.root)).toEqual(['budget (conflicted copy Test-Box 2024-03-05 140709 2).xlsx']);
+  });
+
   it('defers a file deleted after the scan as still changing, and creates nothing', async () => {
     h = await world.setUp();
     const local = await writeLocal(h.root, 'gone.txt', 'scanned, then deleted');
