@@ -152,6 +152,21 @@ describe('recoverJournal', () => {
     await client.close();
   });
 
+  it('sends the bytes of a new file again rather than commit a key stored for a version of another asset', async () => {
+    h = await world.setUp();
+    const other = await putAsset(h.client, h.ws, { name: 'other.key', bytes: Buffer.from('v1') });
+    const local = await writeLocal(h.root, 'deck.key', 'v2, edited');
+    await crashedUpload(h, other.id, other.current_version_id, local, false);
+    const client = new TicketCountingClient(clientOptions(world.service, h.demo.accountId, h.demo.user));
+
+    const result = await executePlan([{ kind: 'upload-new', path: 'deck.key', local, reason: 'test' }], h.depsWith({ client }));
+
+    expect(result).toMatchObject({ uploaded: 1, failed: [] });
+    expect(client.tickets).toBe(1);
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+    await client.close();
+  });
+
   it('keeps the temp file of a download still wanted, drops the others and stray temp files', async () => {
     h = await world.setUp();
     const wanted = await putAsset(h.colleague, h.ws, { name: 'wanted.bin', bytes: Buffer.from('wanted bytes') });

@@ -8,11 +8,12 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pathKey } from '../../main/local/paths.js';
 import { SMALL_TRANSFER_BYTES } from '../../main/sync/transfer-queue.js';
 import type { UploadNew, UploadVersion } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
 import type { LocalFile } from '../../main/model/views.js';
-import type { RouteFault } from '../../service/index.js';
+import type { RouteFault } from '../../service/config.js';
 import { keptLogger } from '../helpers/kept-logger.js';
 import { bytesOf, putAsset, putVersion, executorWorld, sha256, writeLocal, type Harness } from './executor-fixture.js';
 
@@ -196,6 +197,23 @@ describe('an upload refused at its commit', () => {
 
     expect(result).toMatchObject({ uploaded: 0, conflicts: 1, failed: [] });
     expect(await readdir(h.root)).toEqual(['budget (conflicted copy Test-Box 2024-03-05 140709 2).xlsx']);
+  });
+
+  it('fails, and does not call the file changing, when the service refuses the upload itself', async () => {
+    h = await world.setUp();
+    const local = await writeLocal(h.root, 'poster.psd', 'poster');
+    const cache = h.index.hashCache(h.ws);
+    const cached = { size: local.size, mtimeNs: local.mtimeNs, ctimeNs: local.ctimeNs, inode: local.inode, checksum: local.checksum };
+    cache.put(pathKey('poster.psd'), cached);
+    routes([{ method: 'POST', path: '/workspaces/upload', answer: 403 }]);
+
+    const result = await executePlan([uploadNew(local)], h.deps);
+    routes([]);
+
+    expect(result).toMatchObject({ uploaded: 0, deferred: 0 });
+    expect(result.failed.map((f) => f.path)).toEqual(['poster.psd']);
+    expect(h.problems.map((p) => p.kind)).not.toContain('unstable');
+    expect(cache.get(pathKey('poster.psd'))).toEqual(cached);
   });
 
   it('defers a file deleted after the scan as still changing, and creates nothing', async () => {

@@ -275,6 +275,7 @@ describe('upload', () => {
       expect(newest).toMatchObject({ commit_parent_id: asset.current_version_id, checksum: local.checksum });
       expect(h.index.base.getFile(h.ws, 'brief.pdf')).toMatchObject({ assetId: asset.id, versionId: newest?.id });
       expect(h.activity.find((a) => a.kind === 'restored')?.message).toMatch(/Restored brief\.pdf .*deleted there while you edited it/);
+      expect(h.activity.find((a) => a.kind === 'uploaded')).toMatchObject({ message: 'Uploaded brief.pdf', version: { assetId: asset.id, versionId: newest?.id, number: 2 } });
     });
 
     it('commits the edit to it all the same when someone restored it first', async () => {
