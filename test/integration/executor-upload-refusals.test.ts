@@ -15,7 +15,7 @@ import { executePlan } from '../../main/sync/executor/execute-plan.js';
 import type { LocalFile } from '../../main/model/views.js';
 import type { RouteFault } from '../../service/config.js';
 import { keptLogger } from '../helpers/kept-logger.js';
-import { bytesOf, putAsset, putVersion, executorWorld, sha256, writeLocal, type Harness } from './executor-fixture.js';
+import { assetsNamed, bytesOf, putAsset, putVersion, executorWorld, sha256, writeLocal, type Harness } from './executor-fixture.js';
 
 const world = executorWorld({ faults: { latencyMs: 0, error5xx: 0, drop: 0, truncate: 0, seed: 1 } });
 let h: Harness;
@@ -46,12 +46,6 @@ function routes(rules: RouteFault[]): void {
 
 /** The open upload entries: what a later attempt would commit without sending again. */
 const openUploads = (h: Harness) => h.index.journal.open(h.ws).map((e) => ({ path: e.path, uploaded: e.state.uploaded === true }));
-
-/** Active assets of the workspace named `fileName`. */
-async function assetsNamed(h: Harness, fileName: string): Promise<Array<{ id: string; checksum: string }>> {
-  const listing = await h.client.getHierarchy(h.ws);
-  return listing.assets.filter((a) => a.file_name === fileName).map((a) => ({ id: a.id, checksum: a.checksum }));
-}
 
 describe('an upload refused at its commit', () => {
   it('fails a new file when the name is taken and the service does not say by what: the file stays, no copy is made, and the entry is closed', async () => {

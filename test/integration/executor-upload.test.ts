@@ -9,7 +9,7 @@ import { ServiceClient, ServiceError, type UploadBody, type UploadOptions, type 
 import type { UploadNew, UploadVersion } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
 import type { LocalFile } from '../../main/model/views.js';
-import { bytesOf, clientOptions, putAsset, putVersion, executorWorld, sha256, writeLocal, type Harness } from './executor-fixture.js';
+import { assetsNamed, bytesOf, clientOptions, putAsset, putVersion, executorWorld, sha256, writeLocal, type Harness } from './executor-fixture.js';
 
 /** The real client; `afterPut` runs once the bytes are on the service, before the commit. */
 class HookedClient extends ServiceClient {
@@ -33,12 +33,6 @@ const uploadVersion = (local: LocalFile, assetId: string, parentVersionId: strin
   local,
   reason: 'test',
 });
-
-/** Active assets of the workspace named `fileName`. */
-async function assetsNamed(h: Harness, fileName: string): Promise<Array<{ id: string; checksum: string }>> {
-  const listing = await h.client.getHierarchy(h.ws);
-  return listing.assets.filter((a) => a.file_name === fileName).map((a) => ({ id: a.id, checksum: a.checksum }));
-}
 
 describe('upload', () => {
   it('creates an asset in the folder created earlier in the same plan, with the right checksum', async () => {
