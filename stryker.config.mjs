@@ -46,7 +46,12 @@ export const GROUPS = {
   // Uploads: the file is checked again after its bytes were sent, before the commit.
   uploads: {
     mutate: ['main/sync/executor/upload.ts'],
-    testFiles: ['test/integration/executor-upload.test.ts', 'test/integration/executor-recovery.test.ts', 'test/hardening/changing-files.test.ts'],
+    testFiles: [
+      'test/integration/executor-upload.test.ts',
+      'test/integration/executor-upload-refusals.test.ts',
+      'test/integration/executor-recovery.test.ts',
+      'test/hardening/changing-files.test.ts',
+    ],
   },
   // The bearer token goes to the API origin only; signed URLs and their redirects get none.
   tokens: {

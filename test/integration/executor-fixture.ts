@@ -136,6 +136,12 @@ export async function putVersion(client: ServiceClient, ws: string, assetId: str
   return (await client.createVersion(ws, assetId, { key: ticket.key, checksum, size: bytes.length, commit_parent_id: parentId })).id;
 }
 
+/** Active assets of the workspace named `fileName`. */
+export async function assetsNamed(h: Pick<Harness, 'client' | 'ws'>, fileName: string): Promise<Array<{ id: string; checksum: string }>> {
+  const listing = await h.client.getHierarchy(h.ws);
+  return listing.assets.filter((a) => a.file_name === fileName).map((a) => ({ id: a.id, checksum: a.checksum }));
+}
+
 /** The asset as the planner sees it, placed at `relPath`. */
 export async function remoteFileOf(client: ServiceClient, ws: string, assetId: string, relPath: string): Promise<RemoteFile> {
   const asset = await client.getAsset(ws, assetId);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, linkSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -107,6 +108,63 @@ describe('recoverJournal', () => {
     const versions = await h.client.listVersions(h.ws, asset.id);
     expect(versions).toHaveLength(2);
     expect(h.index.base.getFile(h.ws, 'deck.key')?.versionId).toBe(versions[0]?.id);
+  });
+
+  // Entries left by earlier attempts: only one for the same bytes, target and asset is committed;
+  // one for other bytes, for a new asset or for another asset is obsolete, as is a second one.
+  it('commits the stored key of the earlier attempt at the same bytes and asset, and closes every other entry for the path', async () => {
+    h = await world.setUp();
+    const asset = await putAsset(h.client, h.ws, { name: 'deck.key', bytes: Buffer.from('v1') });
+    const elsewhere = await putAsset(h.client, h.ws, { name: 'elsewhere.key', bytes: Buffer.from('v1') });
+    const local = await writeLocal(h.root, 'deck.key', 'v2, edited');
+    const bytes = await readFile(path.join(h.root, 'deck.key'));
+    const stored = async (content: Buffer): Promise<{ key: string; checksum: string; size: number }> => {
+      const checksum = createHash('sha256').update(content).digest('hex');
+      const ticket = await h.client.requestUpload(h.ws, { fileName: 'x', contentType: 'application/octet-stream', checksum, size: content.length });
+      await h.client.putSignedUpload(ticket.signed_url, content);
+      return { key: ticket.key, checksum, size: content.length };
+    };
+    const entry = (assetId: string | null, target: 'new' | 'version', upload: { key: string; checksum: string; size: number }) =>
+      h.index.journal.begin({
+        workspaceId: h.ws,
+        kind: 'upload',
+        path: 'deck.key',
+        assetId,
+        state: { target, checksum: upload.checksum, size: upload.size, mtimeNs: local.mtimeNs, inode: local.inode, uploadKey: upload.key, uploaded: true },
+      });
+    entry(asset.id, 'version', await stored(Buffer.from('v2, an older edit')));
+    entry(null, 'new', await stored(bytes));
+    entry(elsewhere.id, 'version', await stored(bytes));
+    const same = await stored(bytes);
+    entry(asset.id, 'version', same);
+    entry(asset.id, 'version', await stored(bytes));
+    const client = new TicketCountingClient(clientOptions(world.service, h.demo.accountId, h.demo.user));
+
+    const upload = { kind: 'upload-version', path: 'deck.key', assetId: asset.id, parentVersionId: asset.current_version_id, local, reason: 'test' } as const;
+    const result = await executePlan([upload], h.depsWith({ client }));
+
+    expect(result).toMatchObject({ uploaded: 1, failed: [] });
+    expect(client.tickets).toBe(0);
+    const versions = await h.client.listVersions(h.ws, asset.id);
+    expect(versions.map((v) => v.key)).toEqual([same.key, expect.any(String)]);
+    expect(await h.client.listVersions(h.ws, elsewhere.id)).toHaveLength(1);
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+    await client.close();
+  });
+
+  it('sends the bytes of a new file again rather than commit a key stored for a version of another asset', async () => {
+    h = await world.setUp();
+    const other = await putAsset(h.client, h.ws, { name: 'other.key', bytes: Buffer.from('v1') });
+    const local = await writeLocal(h.root, 'deck.key', 'v2, edited');
+    await crashedUpload(h, other.id, other.current_version_id, local, false);
+    const client = new TicketCountingClient(clientOptions(world.service, h.demo.accountId, h.demo.user));
+
+    const result = await executePlan([{ kind: 'upload-new', path: 'deck.key', local, reason: 'test' }], h.depsWith({ client }));
+
+    expect(result).toMatchObject({ uploaded: 1, failed: [] });
+    expect(client.tickets).toBe(1);
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+    await client.close();
   });
 
   it('keeps the temp file of a download still wanted, drops the others and stray temp files', async () => {

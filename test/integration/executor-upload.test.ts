@@ -9,7 +9,7 @@ import { ServiceClient, ServiceError, type UploadBody, type UploadOptions, type 
 import type { UploadNew, UploadVersion } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
 import type { LocalFile } from '../../main/model/views.js';
-import { bytesOf, clientOptions, putAsset, putVersion, executorWorld, sha256, writeLocal, type Harness } from './executor-fixture.js';
+import { assetsNamed, bytesOf, clientOptions, putAsset, putVersion, executorWorld, sha256, writeLocal, type Harness } from './executor-fixture.js';
 
 /** The real client; `afterPut` runs once the bytes are on the service, before the commit. */
 class HookedClient extends ServiceClient {
@@ -34,12 +34,6 @@ const uploadVersion = (local: LocalFile, assetId: string, parentVersionId: strin
   reason: 'test',
 });
 
-/** Active assets of the workspace named `fileName`. */
-async function assetsNamed(h: Harness, fileName: string): Promise<Array<{ id: string; checksum: string }>> {
-  const listing = await h.client.getHierarchy(h.ws);
-  return listing.assets.filter((a) => a.file_name === fileName).map((a) => ({ id: a.id, checksum: a.checksum }));
-}
-
 describe('upload', () => {
   it('creates an asset in the folder created earlier in the same plan, with the right checksum', async () => {
     h = await world.setUp();
@@ -58,6 +52,15 @@ describe('upload', () => {
     expect(asset.currentVersion?.checksum).toBe(sha256(bytes));
     expect(h.index.journal.open(h.ws)).toEqual([]);
     expect(h.activity.map((a) => a.kind)).toEqual(['created', 'uploaded']);
+    expect(h.activity[1]).toMatchObject({ path: 'Renders/product.glb', message: 'Uploaded Renders/product.glb', version: { assetId: row?.assetId, versionId: row?.versionId, number: 1 } });
+    // The next scan takes the hash from the cache: the stamp is the uploaded bytes'.
+    expect(h.index.hashCache(h.ws).get(pathKey('Renders/product.glb'))).toEqual({
+      size: bytes.length,
+      mtimeNs: local.mtimeNs,
+      ctimeNs: local.ctimeNs,
+      inode: local.inode,
+      checksum: sha256(bytes),
+    });
   });
 
   it('refuses a pipe put in a small file\'s place after the scan, without hanging on it', async () => {
@@ -84,6 +87,7 @@ describe('upload', () => {
     expect(first?.id).toBe(asset.current_version_id);
     expect(newest).toMatchObject({ commit_parent_id: asset.current_version_id, checksum: local.checksum });
     expect(h.index.base.getFile(h.ws, 'logo.svg')).toMatchObject({ assetId: asset.id, versionId: newest?.id, checksum: local.checksum });
+    expect(h.activity).toEqual([expect.objectContaining({ kind: 'uploaded', message: 'Uploaded logo.svg', version: { assetId: asset.id, versionId: newest?.id, number: 2 } })]);
   });
 
   it('never overwrites a newer version: a stale parent is left as a conflict for the next cycle', async () => {
@@ -115,6 +119,13 @@ describe('upload', () => {
     expect(result).toMatchObject({ uploaded: 1, failed: [] });
     expect(await assetsNamed(h, 'copy-deck.docx')).toEqual([{ id: landed.id, checksum: sha256(bytes) }]);
     expect(h.index.base.getFile(h.ws, 'copy-deck.docx')).toMatchObject({ assetId: landed.id, versionId: landed.current_version_id });
+    expect(h.activity).toEqual([
+      expect.objectContaining({
+        kind: 'uploaded',
+        message: 'Uploaded copy-deck.docx (found on the service)',
+        version: { assetId: landed.id, versionId: landed.current_version_id, number: null },
+      }),
+    ]);
   });
 
   it('keeps the local file as a conflicted copy when another asset with other bytes took the name', async () => {
@@ -258,6 +269,7 @@ describe('upload', () => {
       expect(newest).toMatchObject({ commit_parent_id: asset.current_version_id, checksum: local.checksum });
       expect(h.index.base.getFile(h.ws, 'brief.pdf')).toMatchObject({ assetId: asset.id, versionId: newest?.id });
       expect(h.activity.find((a) => a.kind === 'restored')?.message).toMatch(/Restored brief\.pdf .*deleted there while you edited it/);
+      expect(h.activity.find((a) => a.kind === 'uploaded')).toMatchObject({ message: 'Uploaded brief.pdf', version: { assetId: asset.id, versionId: newest?.id, number: 2 } });
     });
 
     it('commits the edit to it all the same when someone restored it first', async () => {

@@ -247,7 +247,9 @@ function journalEntryFor(action: UploadAction, deps: ExecutorDeps): JournalEntry
   let reusable: JournalEntry | undefined;
   for (const entry of openEntriesAt(deps, 'upload', action.path)) {
     const state = entry.state as Partial<UploadState>;
-    const same = state.target === target && state.checksum === action.local.checksum && (assetId === null || entry.assetId === assetId);
+    // An entry for a new asset holds no asset id, one for a version its asset's: the ids tell
+    // the targets apart.
+    const same = state.checksum === action.local.checksum && entry.assetId === assetId;
     if (reusable === undefined && same) reusable = entry;
     else deps.index.journal.finish(entry.id);
   }
