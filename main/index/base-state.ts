@@ -4,7 +4,7 @@
  */
 import { pathKey } from '../local/paths.js';
 import type { BaseFile, BaseFolder } from '../model/views.js';
-import { type Packed, WORKSPACE_NUMBER, nsText, packChecksum, packId, packNs, packPath, pathText, unpackChecksum, unpackId } from './compact-values.js';
+import { type Packed, WORKSPACE_NUMBER, checksumText, idText, nsText, packChecksum, packId, packNs, packPath, pathText } from './compact-values.js';
 import type { Db } from './database.js';
 
 export interface BaseTree {
@@ -14,9 +14,9 @@ export interface BaseTree {
 
 interface FileRow {
   path: string;
-  asset_id: Packed;
-  version_id: Packed;
-  checksum: Packed;
+  asset_id: string;
+  version_id: string;
+  checksum: string;
   size: number;
   mtime_ns: string;
   inode: number;
@@ -29,18 +29,26 @@ interface FolderRow {
 }
 
 /** `path_key`, then FILE_COLUMNS: the whole base is read as arrays (see `load`). */
-type FileTuple = [pathKey: string, path: string, assetId: Packed, versionId: Packed, checksum: Packed, size: number, mtimeNs: string, inode: number];
+type FileTuple = [pathKey: string, path: string, assetId: string, versionId: string, checksum: string, size: number, mtimeNs: string, inode: number];
 type FolderTuple = [pathKey: string, path: string, folderId: string, inode: number | null];
 
 /** Reads the compact columns (compact-values.ts) back as the text that was stored. */
-const FILE_COLUMNS = `${pathText('path', 'path_key')} AS path, asset_id, version_id, checksum, size, ${nsText('mtime_ns')} AS mtime_ns, inode`;
+const FILE_COLUMNS = [
+  `${pathText('path', 'path_key')} AS path`,
+  `${idText('asset_id')} AS asset_id`,
+  `${idText('version_id')} AS version_id`,
+  `${checksumText('checksum')} AS checksum`,
+  'size',
+  `${nsText('mtime_ns')} AS mtime_ns`,
+  'inode',
+].join(', ');
 const WHERE_WORKSPACE = `workspace = ${WORKSPACE_NUMBER}`;
 
 const toFile = (row: FileRow): BaseFile => ({
   path: row.path,
-  assetId: unpackId(row.asset_id),
-  versionId: unpackId(row.version_id),
-  checksum: unpackChecksum(row.checksum),
+  assetId: row.asset_id,
+  versionId: row.version_id,
+  checksum: row.checksum,
   size: row.size,
   mtimeNs: row.mtime_ns,
   inode: row.inode,
@@ -161,7 +169,7 @@ export class BaseStateStore {
   load(workspaceId: string): BaseTree {
     const files = new Map<string, BaseFile>();
     for (const [key, path, assetId, versionId, checksum, size, mtimeNs, inode] of this.allFilesStmt.iterate(workspaceId)) {
-      files.set(key, { path, assetId: unpackId(assetId), versionId: unpackId(versionId), checksum: unpackChecksum(checksum), size, mtimeNs, inode });
+      files.set(key, { path, assetId, versionId, checksum, size, mtimeNs, inode });
     }
     const folders = new Map<string, BaseFolder>();
     for (const [key, path, folderId, inode] of this.allFoldersStmt.iterate(workspaceId)) folders.set(key, folderOf(path, folderId, inode));

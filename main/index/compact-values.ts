@@ -28,23 +28,9 @@ export function packOptionalId(id: string | null): Packed | null {
   return id === null ? null : packId(id);
 }
 
-export function unpackId(stored: Packed): string {
-  if (typeof stored === 'string') return stored;
-  const hex = stored.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-export function unpackOptionalId(stored: Packed | null): string | null {
-  return stored === null ? null : unpackId(stored);
-}
-
 /** A lowercase hex checksum (SHA-256, SHA-1, MD5...) as its bytes; any other form as its text. */
 export function packChecksum(checksum: string): Packed {
   return HEX.test(checksum) ? Buffer.from(checksum, 'hex') : checksum;
-}
-
-export function unpackChecksum(stored: Packed): string {
-  return typeof stored === 'string' ? stored : stored.toString('hex');
 }
 
 /**
@@ -60,6 +46,19 @@ export function packNs(ns: string): bigint | string {
 export function packOptionalNs(ns: string | undefined | null): bigint | string | null {
   return ns === undefined || ns === null ? null : packNs(ns);
 }
+
+// Reading back is done in SQL, so that a row comes out as strings and no Buffer is made per
+// value: loading 100,000 assets this way is as quick as when they were stored as text.
+
+/** The SQL that reads a `packId` column back as the exact text that was stored. */
+export function idText(column: string): string {
+  const part = (from: number, length: number): string => `hex(substr(${column}, ${from}, ${length}))`;
+  const uuid = [part(1, 4), part(5, 2), part(7, 2), part(9, 2), part(11, 6)].join(` || '-' || `);
+  return `iif(typeof(${column}) = 'blob', lower(${uuid}), ${column})`;
+}
+
+/** The SQL that reads a `packChecksum` column back as the exact text that was stored. */
+export const checksumText = (column: string): string => `iif(typeof(${column}) = 'blob', lower(hex(${column})), ${column})`;
 
 /** The SQL that reads a `packNs` column back as the exact text that was stored. */
 export const nsText = (column: string): string => `CAST(${column} AS TEXT)`;

@@ -7,7 +7,7 @@
  * engine's later rescans then cost no query but a count.
  */
 import type { HashCache, HashCacheEntry } from '../local/hash-cache-contract.js';
-import { type Packed, WORKSPACE_NUMBER, nsText, packChecksum, packNs, packOptionalNs, unpackChecksum } from './compact-values.js';
+import { type Packed, WORKSPACE_NUMBER, checksumText, nsText, packChecksum, packNs, packOptionalNs } from './compact-values.js';
 import type { Db } from './database.js';
 
 interface EntryRow {
@@ -16,10 +16,10 @@ interface EntryRow {
   /** NULL in rows from before schema 6. */
   ctime_ns: string | null;
   inode: number;
-  checksum: Packed;
+  checksum: string;
 }
 
-const ENTRY_COLUMNS = `size, ${nsText('mtime_ns')} AS mtime_ns, ${nsText('ctime_ns')} AS ctime_ns, inode, checksum`;
+const ENTRY_COLUMNS = `size, ${nsText('mtime_ns')} AS mtime_ns, ${nsText('ctime_ns')} AS ctime_ns, inode, ${checksumText('checksum')} AS checksum`;
 const WHERE_WORKSPACE = `workspace = ${WORKSPACE_NUMBER}`;
 
 interface KeyedRow extends EntryRow {
@@ -193,7 +193,7 @@ export class SqliteHashCache implements HashCache {
 }
 
 function entryOf(row: EntryRow): HashCacheEntry {
-  const entry: HashCacheEntry = { size: row.size, mtimeNs: row.mtime_ns, inode: row.inode, checksum: unpackChecksum(row.checksum) };
+  const entry: HashCacheEntry = { size: row.size, mtimeNs: row.mtime_ns, inode: row.inode, checksum: row.checksum };
   if (row.ctime_ns !== null) entry.ctimeNs = row.ctime_ns;
   return entry;
 }

@@ -12,16 +12,7 @@
  */
 import { pathKey } from '../local/paths.js';
 import type { RemoteFile, RemoteFolder } from '../model/views.js';
-import {
-  type Packed,
-  WORKSPACE_NUMBER,
-  packChecksum,
-  packId,
-  packOptionalId,
-  unpackChecksum,
-  unpackId,
-  unpackOptionalId,
-} from './compact-values.js';
+import { type Packed, WORKSPACE_NUMBER, checksumText, idText, packChecksum, packId, packOptionalId } from './compact-values.js';
 import type { Db } from './database.js';
 import { UnknownWorkspaceError } from './workspaces.js';
 
@@ -115,16 +106,15 @@ interface FolderRow {
   path: string;
 }
 
-/** Ids and checksum as stored (compact-values.ts). */
 interface AssetRow {
-  id: Packed;
-  folder_id: Packed | null;
+  id: string;
+  folder_id: string | null;
   path: string;
-  version_id: Packed;
+  version_id: string;
   version_number: number;
-  checksum: Packed;
+  checksum: string;
   size: number;
-  locked_by_user_id: Packed | null;
+  locked_by_user_id: string | null;
   sequence: number;
 }
 
@@ -133,19 +123,31 @@ type TreeFolderRow = [id: string, parentId: string | null, path: string | null, 
 
 /** ASSET_COLUMNS, then `file_name` (NULL in rows a placed-only write left). */
 type TreeAssetRow = [
-  id: Packed,
-  folderId: Packed | null,
+  id: string,
+  folderId: string | null,
   path: string | null,
-  versionId: Packed,
+  versionId: string,
   versionNumber: number,
-  checksum: Packed,
+  checksum: string,
   size: number,
-  lockedByUserId: Packed | null,
+  lockedByUserId: string | null,
   sequence: number,
   fileName: string | null,
 ];
 
 const ASSET_COLUMNS = 'id, folder_id, path, version_id, version_number, checksum, size, locked_by_user_id, sequence';
+/** ASSET_COLUMNS read back as the text that was stored (compact-values.ts). */
+const ASSET_SELECT = [
+  `${idText('id')} AS id`,
+  `${idText('folder_id')} AS folder_id`,
+  'path',
+  `${idText('version_id')} AS version_id`,
+  'version_number',
+  `${checksumText('checksum')} AS checksum`,
+  'size',
+  `${idText('locked_by_user_id')} AS locked_by_user_id`,
+  'sequence',
+].join(', ');
 /** Rows a device does not place have no path: they are part of the raw tree only. */
 const PLACED = 'path IS NOT NULL';
 const ASSETS_OF_WORKSPACE = `workspace = ${WORKSPACE_NUMBER}`;
@@ -168,13 +170,13 @@ const toFolder = (row: FolderRow): RemoteFolder => ({ path: row.path, folderId: 
 
 const toFile = (row: AssetRow): RemoteFile => ({
   path: row.path,
-  assetId: unpackId(row.id),
-  folderId: unpackOptionalId(row.folder_id),
-  versionId: unpackId(row.version_id),
+  assetId: row.id,
+  folderId: row.folder_id,
+  versionId: row.version_id,
   versionNumber: row.version_number,
-  checksum: unpackChecksum(row.checksum),
+  checksum: row.checksum,
   size: row.size,
-  lockedByUserId: unpackOptionalId(row.locked_by_user_id),
+  lockedByUserId: row.locked_by_user_id,
   sequence: row.sequence,
 });
 
@@ -238,18 +240,18 @@ export class RemoteStateStore {
       'SELECT cursor, tree_cursor, last_full_listing_at FROM workspaces WHERE id = ?',
     );
     this.allFoldersStmt = db.prepare<[string], FolderRow>(`SELECT id, parent_id, path FROM remote_folders WHERE workspace_id = ? AND ${PLACED}`);
-    this.allAssetsStmt = db.prepare<[string], AssetRow>(`SELECT ${ASSET_COLUMNS} FROM remote_assets WHERE ${ASSETS_OF_WORKSPACE} AND ${PLACED}`);
+    this.allAssetsStmt = db.prepare<[string], AssetRow>(`SELECT ${ASSET_SELECT} FROM remote_assets WHERE ${ASSETS_OF_WORKSPACE} AND ${PLACED}`);
     // Rows as arrays: 100,000 of them are read at every start, and one object fewer each is
     // a tenth of a second less.
     this.treeFoldersStmt = db.prepare<[string], TreeFolderRow>('SELECT id, parent_id, path, name FROM remote_folders WHERE workspace_id = ?').raw(true);
     this.treeAssetsStmt = db
-      .prepare<[string], TreeAssetRow>(`SELECT ${ASSET_COLUMNS}, file_name FROM remote_assets WHERE ${ASSETS_OF_WORKSPACE}`)
+      .prepare<[string], TreeAssetRow>(`SELECT ${ASSET_SELECT}, file_name FROM remote_assets WHERE ${ASSETS_OF_WORKSPACE}`)
       .raw(true);
     this.getFolderStmt = db.prepare<[string, string], FolderRow>(
       `SELECT id, parent_id, path FROM remote_folders WHERE workspace_id = ? AND id = ? AND ${PLACED}`,
     );
     this.getAssetStmt = db.prepare<[string, Packed], AssetRow>(
-      `SELECT ${ASSET_COLUMNS} FROM remote_assets WHERE ${ASSETS_OF_WORKSPACE} AND id = ? AND ${PLACED}`,
+      `SELECT ${ASSET_SELECT} FROM remote_assets WHERE ${ASSETS_OF_WORKSPACE} AND id = ? AND ${PLACED}`,
     );
 
     this.replaceTx = db.transaction((workspaceId: string, listing: RemoteListing, listedAt: number) => {
@@ -301,20 +303,9 @@ export class RemoteStateStore {
         tree.folders.set(id, { id, parentId, name });
         tree.folderPaths.set(id, path);
       }
-      for (const [storedId, folderId, path, versionId, versionNumber, checksum, size, lockedByUserId, sequence, fileName] of this.treeAssetsStmt.iterate(workspaceId)) {
+      for (const [id, folderId, path, versionId, versionNumber, checksum, size, lockedByUserId, sequence, fileName] of this.treeAssetsStmt.iterate(workspaceId)) {
         if (fileName === null) throw new IncompleteTree();
-        const id = unpackId(storedId);
-        tree.assets.set(id, {
-          id,
-          folderId: unpackOptionalId(folderId),
-          fileName,
-          versionId: unpackId(versionId),
-          versionNumber,
-          checksum: unpackChecksum(checksum),
-          size,
-          lockedByUserId: unpackOptionalId(lockedByUserId),
-          sequence,
-        });
+        tree.assets.set(id, { id, folderId, fileName, versionId, versionNumber, checksum, size, lockedByUserId, sequence });
         tree.assetPaths.set(id, path);
       }
       return tree;
