@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { hashBuffer } from '../../main/local/hash.js';
 import { createIgnoreMatcher } from '../../main/local/ignore.js';
 import { pathKey } from '../../main/local/paths.js';
 import { scanTree } from '../../main/local/scanner.js';
-import { addOldWorkspace, baseFile, useTempIndex, workspace } from './index-fixtures.js';
+import { addOldWorkspace, baseFile, checksumOf, useTempIndex, workspace } from './index-fixtures.js';
 
 const { file: indexFile } = useTempIndex();
 
@@ -228,6 +228,24 @@ describe('index schema', () => {
     } finally {
       index.close();
     }
+  });
+
+  it('gives back the pages of the tables a migration rebuilt', () => {
+    const old = openDatabase(indexFile());
+    expect(migrate(old, MIGRATIONS.slice(0, 7))).toBe(7);
+    addOldWorkspace(old);
+    const putHash = old.prepare("INSERT INTO hash_cache (workspace_id, path_key, size, mtime_ns, ctime_ns, inode, checksum) VALUES ('ws-1', ?, 10, ?, ?, 3, ?)");
+    old.transaction(() => {
+      for (let i = 0; i < 20_000; i++) putHash.run(`brand/logos/logo-${i}.psd`, `${1_700_000_000_000_000_000n + BigInt(i)}`, '1700000000000000000', checksumOf(i));
+    })();
+    old.close();
+    const before = statSync(indexFile()).size;
+
+    openIndex(indexFile()).close();
+    const db = new Database(indexFile(), { readonly: true });
+    expect(db.pragma('freelist_count', { simple: true })).toBe(0);
+    db.close();
+    expect(statSync(indexFile()).size).toBeLessThan(before * 0.6);
   });
 
   it('rolls a failing migration back entirely and stays at the last good version', () => {
