@@ -4,6 +4,7 @@
  */
 import { pathKey } from '../local/paths.js';
 import type { BaseFile, BaseFolder } from '../model/views.js';
+import { type Packed, WORKSPACE_NUMBER, checksumText, idText, nsText, packChecksum, packId, packNs, packPath, pathText } from './compact-values.js';
 import type { Db } from './database.js';
 
 export interface BaseTree {
@@ -31,7 +32,17 @@ interface FolderRow {
 type FileTuple = [pathKey: string, path: string, assetId: string, versionId: string, checksum: string, size: number, mtimeNs: string, inode: number];
 type FolderTuple = [pathKey: string, path: string, folderId: string, inode: number | null];
 
-const FILE_COLUMNS = 'path, asset_id, version_id, checksum, size, mtime_ns, inode';
+/** Reads the compact columns (compact-values.ts) back as the text that was stored. */
+const FILE_COLUMNS = [
+  `${pathText('path', 'path_key')} AS path`,
+  `${idText('asset_id')} AS asset_id`,
+  `${idText('version_id')} AS version_id`,
+  `${checksumText('checksum')} AS checksum`,
+  'size',
+  `${nsText('mtime_ns')} AS mtime_ns`,
+  'inode',
+].join(', ');
+const WHERE_WORKSPACE = `workspace = ${WORKSPACE_NUMBER}`;
 
 const toFile = (row: FileRow): BaseFile => ({
   path: row.path,
@@ -78,32 +89,33 @@ export class BaseStateStore {
   private readonly moveTreeTx;
 
   constructor(db: Db) {
-    this.putFileStmt = db.prepare<[string, string, string, string, string, string, number, string, number]>(
-      `INSERT OR REPLACE INTO base_files (workspace_id, path_key, ${FILE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    this.putFileStmt = db.prepare<[string, string, string | null, Packed, Packed, Packed, number, bigint | string, number]>(
+      `INSERT OR REPLACE INTO base_files (workspace, path_key, path, asset_id, version_id, checksum, size, mtime_ns, inode)
+       VALUES (${WORKSPACE_NUMBER}, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.putFolderStmt = db.prepare<[string, string, string, string, number | null]>(
       'INSERT OR REPLACE INTO base_folders (workspace_id, path_key, path, folder_id, inode) VALUES (?, ?, ?, ?, ?)',
     );
-    this.deleteFileStmt = db.prepare<[string, string]>('DELETE FROM base_files WHERE workspace_id = ? AND path_key = ?');
+    this.deleteFileStmt = db.prepare<[string, string]>(`DELETE FROM base_files WHERE ${WHERE_WORKSPACE} AND path_key = ?`);
     this.deleteFolderStmt = db.prepare<[string, string]>('DELETE FROM base_folders WHERE workspace_id = ? AND path_key = ?');
     this.deleteFilesBelowStmt = db.prepare<[string, string, string]>(
-      'DELETE FROM base_files WHERE workspace_id = ? AND path_key >= ? AND path_key < ?',
+      `DELETE FROM base_files WHERE ${WHERE_WORKSPACE} AND path_key >= ? AND path_key < ?`,
     );
     this.deleteFoldersBelowStmt = db.prepare<[string, string, string]>(
       'DELETE FROM base_folders WHERE workspace_id = ? AND path_key >= ? AND path_key < ?',
     );
     this.getFileStmt = db.prepare<[string, string], FileRow>(
-      `SELECT ${FILE_COLUMNS} FROM base_files WHERE workspace_id = ? AND path_key = ?`,
+      `SELECT ${FILE_COLUMNS} FROM base_files WHERE ${WHERE_WORKSPACE} AND path_key = ?`,
     );
     this.getFolderStmt = db.prepare<[string, string], FolderRow>(
       'SELECT path, folder_id, inode FROM base_folders WHERE workspace_id = ? AND path_key = ?',
     );
     // Every cycle reads the whole base (100,000 rows at scale): as arrays, with the key the row
     // is stored under, it costs no row object and no NFC pass per row.
-    this.allFilesStmt = db.prepare<[string], FileTuple>(`SELECT path_key, ${FILE_COLUMNS} FROM base_files WHERE workspace_id = ?`).raw(true);
+    this.allFilesStmt = db.prepare<[string], FileTuple>(`SELECT path_key, ${FILE_COLUMNS} FROM base_files WHERE ${WHERE_WORKSPACE}`).raw(true);
     this.allFoldersStmt = db.prepare<[string], FolderTuple>('SELECT path_key, path, folder_id, inode FROM base_folders WHERE workspace_id = ?').raw(true);
-    this.countFilesStmt = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM base_files WHERE workspace_id = ?');
-    this.hasFilesStmt = db.prepare<[string], { any: number }>('SELECT EXISTS (SELECT 1 FROM base_files WHERE workspace_id = ?) AS any');
+    this.countFilesStmt = db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM base_files WHERE ${WHERE_WORKSPACE}`);
+    this.hasFilesStmt = db.prepare<[string], { any: number }>(`SELECT EXISTS (SELECT 1 FROM base_files WHERE ${WHERE_WORKSPACE}) AS any`);
 
     this.putFilesTx = db.transaction((workspaceId: string, files: Iterable<BaseFile>) => {
       for (const file of files) this.putFile(workspaceId, file);
@@ -112,7 +124,7 @@ export class BaseStateStore {
       for (const folder of folders) this.putFolder(workspaceId, folder);
     });
     this.filesBelowStmt = db.prepare<[string, string, string], FileRow>(
-      `SELECT ${FILE_COLUMNS} FROM base_files WHERE workspace_id = ? AND path_key >= ? AND path_key < ?`,
+      `SELECT ${FILE_COLUMNS} FROM base_files WHERE ${WHERE_WORKSPACE} AND path_key >= ? AND path_key < ?`,
     );
     this.foldersBelowStmt = db.prepare<[string, string, string], FolderRow>(
       'SELECT path, folder_id, inode FROM base_folders WHERE workspace_id = ? AND path_key >= ? AND path_key < ?',
@@ -175,7 +187,8 @@ export class BaseStateStore {
   }
 
   putFile(workspaceId: string, f: BaseFile): void {
-    this.putFileStmt.run(workspaceId, pathKey(f.path), f.path, f.assetId, f.versionId, f.checksum, f.size, f.mtimeNs, f.inode);
+    const key = pathKey(f.path);
+    this.putFileStmt.run(workspaceId, key, packPath(f.path, key), packId(f.assetId), packId(f.versionId), packChecksum(f.checksum), f.size, packNs(f.mtimeNs), f.inode);
   }
 
   /** Many rows in one transaction: 100,000 rows cost one commit, not 100,000. */

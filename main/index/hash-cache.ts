@@ -7,6 +7,7 @@
  * engine's later rescans then cost no query but a count.
  */
 import type { HashCache, HashCacheEntry } from '../local/hash-cache-contract.js';
+import { type Packed, WORKSPACE_NUMBER, checksumText, nsText, packChecksum, packNs, packOptionalNs } from './compact-values.js';
 import type { Db } from './database.js';
 
 interface EntryRow {
@@ -17,6 +18,9 @@ interface EntryRow {
   inode: number;
   checksum: string;
 }
+
+const ENTRY_COLUMNS = `size, ${nsText('mtime_ns')} AS mtime_ns, ${nsText('ctime_ns')} AS ctime_ns, inode, ${checksumText('checksum')} AS checksum`;
+const WHERE_WORKSPACE = `workspace = ${WORKSPACE_NUMBER}`;
 
 interface KeyedRow extends EntryRow {
   path_key: string;
@@ -52,33 +56,35 @@ export class HashCacheStatements {
   readonly mirrors = new Map<string, Mirror>();
 
   constructor(private readonly db: Db) {
-    this.get = db.prepare<[string, string], EntryRow>(
-      'SELECT size, mtime_ns, ctime_ns, inode, checksum FROM hash_cache WHERE workspace_id = ? AND path_key = ?',
+    this.get = db.prepare<[string, string], EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM hash_cache WHERE ${WHERE_WORKSPACE} AND path_key = ?`);
+    this.put = db.prepare<[string, string, number, bigint | string, bigint | string | null, number, Packed]>(
+      `INSERT OR REPLACE INTO hash_cache (workspace, path_key, size, mtime_ns, ctime_ns, inode, checksum) VALUES (${WORKSPACE_NUMBER}, ?, ?, ?, ?, ?, ?)`,
     );
-    this.put = db.prepare<[string, string, number, string, string | null, number, string]>(
-      'INSERT OR REPLACE INTO hash_cache (workspace_id, path_key, size, mtime_ns, ctime_ns, inode, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
-    this.delete = db.prepare<[string, string]>('DELETE FROM hash_cache WHERE workspace_id = ? AND path_key = ?');
+    this.delete = db.prepare<[string, string]>(`DELETE FROM hash_cache WHERE ${WHERE_WORKSPACE} AND path_key = ?`);
     this.page = db.prepare<[string, string, number], KeyedRow>(
-      'SELECT path_key, size, mtime_ns, ctime_ns, inode, checksum FROM hash_cache WHERE workspace_id = ? AND path_key > ? ORDER BY path_key LIMIT ?',
+      `SELECT path_key, ${ENTRY_COLUMNS} FROM hash_cache WHERE ${WHERE_WORKSPACE} AND path_key > ? ORDER BY path_key LIMIT ?`,
     );
-    this.count = db.prepare<[string], number>('SELECT count(*) FROM hash_cache WHERE workspace_id = ?').pluck();
+    this.count = db.prepare<[string], number>(`SELECT count(*) FROM hash_cache WHERE ${WHERE_WORKSPACE}`).pluck();
     // [`k/`, `k0`) holds exactly the keys below `k` (`0` follows `/`), served by the key index.
     this.below = db.prepare<[string, string, string], KeyedRow>(
-      'SELECT path_key, size, mtime_ns, ctime_ns, inode, checksum FROM hash_cache WHERE workspace_id = ? AND path_key >= ? AND path_key < ?',
+      `SELECT path_key, ${ENTRY_COLUMNS} FROM hash_cache WHERE ${WHERE_WORKSPACE} AND path_key >= ? AND path_key < ?`,
     );
     this.moveBelow = db.transaction((workspaceId: string, rows: readonly KeyedRow[], rekey: (key: string) => string) => {
       for (const row of rows) {
         this.delete.run(workspaceId, row.path_key);
-        this.put.run(workspaceId, rekey(row.path_key), row.size, row.mtime_ns, row.ctime_ns, row.inode, row.checksum);
+        this.putEntry(workspaceId, rekey(row.path_key), entryOf(row));
       }
     });
     this.putMany = db.transaction((workspaceId: string, entries: Iterable<readonly [string, HashCacheEntry]>) => {
-      for (const [key, e] of entries) this.put.run(workspaceId, key, e.size, e.mtimeNs, e.ctimeNs ?? null, e.inode, e.checksum);
+      for (const [key, e] of entries) this.putEntry(workspaceId, key, e);
     });
     this.deleteMany = db.transaction((workspaceId: string, keys: Iterable<string>) => {
       for (const key of keys) this.delete.run(workspaceId, key);
     });
+  }
+
+  putEntry(workspaceId: string, key: string, e: HashCacheEntry): void {
+    this.put.run(workspaceId, key, e.size, packNs(e.mtimeNs), packOptionalNs(e.ctimeNs), e.inode, packChecksum(e.checksum));
   }
 
   dataVersion(): number {
@@ -100,7 +106,7 @@ export class SqliteHashCache implements HashCache {
   }
 
   put(key: string, entry: HashCacheEntry): void {
-    this.statements.put.run(this.workspaceId, key, entry.size, entry.mtimeNs, entry.ctimeNs ?? null, entry.inode, entry.checksum);
+    this.statements.putEntry(this.workspaceId, key, entry);
     this.mirror(key, entry);
   }
 

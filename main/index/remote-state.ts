@@ -12,6 +12,7 @@
  */
 import { pathKey } from '../local/paths.js';
 import type { RemoteFile, RemoteFolder } from '../model/views.js';
+import { type Packed, WORKSPACE_NUMBER, checksumText, idText, packChecksum, packId, packOptionalId } from './compact-values.js';
 import type { Db } from './database.js';
 import { UnknownWorkspaceError } from './workspaces.js';
 
@@ -135,8 +136,35 @@ type TreeAssetRow = [
 ];
 
 const ASSET_COLUMNS = 'id, folder_id, path, version_id, version_number, checksum, size, locked_by_user_id, sequence';
+/** ASSET_COLUMNS read back as the text that was stored (compact-values.ts). */
+const ASSET_SELECT = [
+  `${idText('id')} AS id`,
+  `${idText('folder_id')} AS folder_id`,
+  'path',
+  `${idText('version_id')} AS version_id`,
+  'version_number',
+  `${checksumText('checksum')} AS checksum`,
+  'size',
+  `${idText('locked_by_user_id')} AS locked_by_user_id`,
+  'sequence',
+].join(', ');
 /** Rows a device does not place have no path: they are part of the raw tree only. */
 const PLACED = 'path IS NOT NULL';
+const ASSETS_OF_WORKSPACE = `workspace = ${WORKSPACE_NUMBER}`;
+
+/** An asset's values as `ASSET_COLUMNS` stores them. */
+type AssetValues = [Packed, Packed | null, string | null, Packed, number, Packed, number, Packed | null, number];
+const assetValues = (id: string, folderId: string | null, path: string | null, versionId: string, versionNumber: number, checksum: string, size: number, lockedByUserId: string | null, sequence: number): AssetValues => [
+  packId(id),
+  packOptionalId(folderId),
+  path,
+  packId(versionId),
+  versionNumber,
+  packChecksum(checksum),
+  size,
+  packOptionalId(lockedByUserId),
+  sequence,
+];
 
 const toFolder = (row: FolderRow): RemoteFolder => ({ path: row.path, folderId: row.id, parentId: row.parent_id });
 
@@ -185,24 +213,22 @@ export class RemoteStateStore {
       `INSERT INTO remote_folders (workspace_id, id, parent_id, path) VALUES (?, ?, ?, ?)
        ON CONFLICT (workspace_id, id) DO UPDATE SET parent_id = excluded.parent_id, path = excluded.path`,
     );
-    this.upsertAssetStmt = db.prepare<
-      [string, string, string | null, string, string, number, string, number, string | null, number]
-    >(
-      `INSERT INTO remote_assets (workspace_id, ${ASSET_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (workspace_id, id) DO UPDATE SET folder_id = excluded.folder_id, path = excluded.path,
+    this.upsertAssetStmt = db.prepare<[string, ...AssetValues]>(
+      `INSERT INTO remote_assets (workspace, ${ASSET_COLUMNS}) VALUES (${WORKSPACE_NUMBER}, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (workspace, id) DO UPDATE SET folder_id = excluded.folder_id, path = excluded.path,
          version_id = excluded.version_id, version_number = excluded.version_number, checksum = excluded.checksum,
          size = excluded.size, locked_by_user_id = excluded.locked_by_user_id, sequence = excluded.sequence`,
     );
     this.putTreeFolderStmt = db.prepare<[string, string, string | null, string | null, string]>(
       'INSERT OR REPLACE INTO remote_folders (workspace_id, id, parent_id, path, name) VALUES (?, ?, ?, ?, ?)',
     );
-    this.putTreeAssetStmt = db.prepare<
-      [string, string, string | null, string | null, string, number, string, number, string | null, number, string]
-    >(`INSERT OR REPLACE INTO remote_assets (workspace_id, ${ASSET_COLUMNS}, file_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.putTreeAssetStmt = db.prepare<[string, ...AssetValues, string]>(
+      `INSERT OR REPLACE INTO remote_assets (workspace, ${ASSET_COLUMNS}, file_name) VALUES (${WORKSPACE_NUMBER}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
     this.deleteFolderStmt = db.prepare<[string, string]>('DELETE FROM remote_folders WHERE workspace_id = ? AND id = ?');
-    this.deleteAssetStmt = db.prepare<[string, string]>('DELETE FROM remote_assets WHERE workspace_id = ? AND id = ?');
+    this.deleteAssetStmt = db.prepare<[string, Packed]>(`DELETE FROM remote_assets WHERE ${ASSETS_OF_WORKSPACE} AND id = ?`);
     this.clearFoldersStmt = db.prepare<[string]>('DELETE FROM remote_folders WHERE workspace_id = ?');
-    this.clearAssetsStmt = db.prepare<[string]>('DELETE FROM remote_assets WHERE workspace_id = ?');
+    this.clearAssetsStmt = db.prepare<[string]>(`DELETE FROM remote_assets WHERE ${ASSETS_OF_WORKSPACE}`);
     // Placed-only writes leave rows without the service's names: the raw tree is no longer whole.
     this.cursorStmt = db.prepare<[string, string]>('UPDATE workspaces SET cursor = ?, tree_cursor = NULL WHERE id = ?');
     this.listingStmt = db.prepare<[string, number, string]>(
@@ -214,18 +240,18 @@ export class RemoteStateStore {
       'SELECT cursor, tree_cursor, last_full_listing_at FROM workspaces WHERE id = ?',
     );
     this.allFoldersStmt = db.prepare<[string], FolderRow>(`SELECT id, parent_id, path FROM remote_folders WHERE workspace_id = ? AND ${PLACED}`);
-    this.allAssetsStmt = db.prepare<[string], AssetRow>(`SELECT ${ASSET_COLUMNS} FROM remote_assets WHERE workspace_id = ? AND ${PLACED}`);
+    this.allAssetsStmt = db.prepare<[string], AssetRow>(`SELECT ${ASSET_SELECT} FROM remote_assets WHERE ${ASSETS_OF_WORKSPACE} AND ${PLACED}`);
     // Rows as arrays: 100,000 of them are read at every start, and one object fewer each is
     // a tenth of a second less.
     this.treeFoldersStmt = db.prepare<[string], TreeFolderRow>('SELECT id, parent_id, path, name FROM remote_folders WHERE workspace_id = ?').raw(true);
     this.treeAssetsStmt = db
-      .prepare<[string], TreeAssetRow>(`SELECT ${ASSET_COLUMNS}, file_name FROM remote_assets WHERE workspace_id = ?`)
+      .prepare<[string], TreeAssetRow>(`SELECT ${ASSET_SELECT}, file_name FROM remote_assets WHERE ${ASSETS_OF_WORKSPACE}`)
       .raw(true);
     this.getFolderStmt = db.prepare<[string, string], FolderRow>(
       `SELECT id, parent_id, path FROM remote_folders WHERE workspace_id = ? AND id = ? AND ${PLACED}`,
     );
-    this.getAssetStmt = db.prepare<[string, string], AssetRow>(
-      `SELECT ${ASSET_COLUMNS} FROM remote_assets WHERE workspace_id = ? AND id = ? AND ${PLACED}`,
+    this.getAssetStmt = db.prepare<[string, Packed], AssetRow>(
+      `SELECT ${ASSET_SELECT} FROM remote_assets WHERE ${ASSETS_OF_WORKSPACE} AND id = ? AND ${PLACED}`,
     );
 
     this.replaceTx = db.transaction((workspaceId: string, listing: RemoteListing, listedAt: number) => {
@@ -239,7 +265,7 @@ export class RemoteStateStore {
     this.applyTx = db.transaction((workspaceId: string, changes: RemoteChanges) => {
       if (this.cursorStmt.run(changes.sequence, workspaceId).changes === 0) throw new UnknownWorkspaceError(workspaceId);
       for (const id of changes.deletedFolderIds ?? []) this.deleteFolderStmt.run(workspaceId, id);
-      for (const id of changes.deletedAssetIds ?? []) this.deleteAssetStmt.run(workspaceId, id);
+      for (const id of changes.deletedAssetIds ?? []) this.deleteAssetStmt.run(workspaceId, packId(id));
       this.upsert(workspaceId, changes.folders ?? [], changes.files ?? []);
     });
     this.saveTreeTx = db.transaction((workspaceId: string, write: TreeWrite, listedAt: number | undefined): boolean => {
@@ -252,22 +278,11 @@ export class RemoteStateStore {
         this.clearAssetsStmt.run(workspaceId);
       }
       for (const id of write.deletedFolderIds ?? []) this.deleteFolderStmt.run(workspaceId, id);
-      for (const id of write.deletedAssetIds ?? []) this.deleteAssetStmt.run(workspaceId, id);
+      for (const id of write.deletedAssetIds ?? []) this.deleteAssetStmt.run(workspaceId, packId(id));
       for (const { item: f, path } of write.folders ?? []) this.putTreeFolderStmt.run(workspaceId, f.id, f.parentId, path, f.name);
       for (const { item: a, path } of write.assets ?? []) {
-        this.putTreeAssetStmt.run(
-          workspaceId,
-          a.id,
-          a.folderId,
-          path,
-          a.versionId,
-          a.versionNumber,
-          a.checksum,
-          a.size,
-          a.lockedByUserId,
-          a.sequence,
-          a.fileName,
-        );
+        const values = assetValues(a.id, a.folderId, path, a.versionId, a.versionNumber, a.checksum, a.size, a.lockedByUserId, a.sequence);
+        this.putTreeAssetStmt.run(workspaceId, ...values, a.fileName);
       }
       return true;
     });
@@ -344,25 +359,14 @@ export class RemoteStateStore {
   }
 
   getFile(workspaceId: string, assetId: string): RemoteFile | undefined {
-    const row = this.getAssetStmt.get(workspaceId, assetId);
+    const row = this.getAssetStmt.get(workspaceId, packId(assetId));
     return row && toFile(row);
   }
 
   private upsert(workspaceId: string, folders: Iterable<RemoteFolder>, files: Iterable<RemoteFile>): void {
     for (const f of folders) this.upsertFolderStmt.run(workspaceId, f.folderId, f.parentId, f.path);
     for (const f of files) {
-      this.upsertAssetStmt.run(
-        workspaceId,
-        f.assetId,
-        f.folderId,
-        f.path,
-        f.versionId,
-        f.versionNumber,
-        f.checksum,
-        f.size,
-        f.lockedByUserId,
-        f.sequence,
-      );
+      this.upsertAssetStmt.run(workspaceId, ...assetValues(f.assetId, f.folderId, f.path, f.versionId, f.versionNumber, f.checksum, f.size, f.lockedByUserId, f.sequence));
     }
   }
 }

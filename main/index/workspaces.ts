@@ -65,7 +65,10 @@ export class WorkspaceStore {
 
   constructor(db: Db) {
     this.insertStmt = db.prepare<[string, string, string, string, string, number]>(
-      'INSERT INTO workspaces (id, account_id, name, local_path, excluded_paths, paused) VALUES (?, ?, ?, ?, ?, ?)',
+      // `num` names the workspace in the per-asset tables (compact-values.ts). A number freed by
+      // a removed workspace may be given again: its rows went with it.
+      `INSERT INTO workspaces (id, account_id, name, local_path, excluded_paths, paused, num)
+       VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(max(num), 0) + 1 FROM workspaces))`,
     );
     this.getStmt = db.prepare<[string], WorkspaceRow>(`SELECT ${COLUMNS} FROM workspaces WHERE id = ?`);
     this.listStmt = db.prepare<[], WorkspaceRow>(`SELECT ${COLUMNS} FROM workspaces ORDER BY name, id`);
