@@ -53,9 +53,9 @@ export function writablePathNow(deps: Pick<ExecutorDeps, 'root'>, relPath: strin
   return abs;
 }
 
-/** Throws PathEscapeError unless `abs` (inside the root) may be written now. */
-export function checkWritable(deps: Pick<ExecutorDeps, 'root'>, abs: string): void {
-  foldersOf(deps).check(abs);
+/** Throws PathEscapeError unless `abs` (inside the root) may be written now; `ownToo` as in WritableFolders.check. */
+export function checkWritable(deps: Pick<ExecutorDeps, 'root'>, abs: string, ownToo = true): void {
+  foldersOf(deps).check(abs, ownToo);
 }
 
 /**

@@ -200,8 +200,10 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
   // is saved. A large file keeps the page cache's batching and one fsync at the end.
   const synced = fresh && remote.size > 0 && remote.size <= SMALL_TRANSFER_BYTES;
   const flags = existing ? constants.O_RDWR : constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (synced ? SYNC_WRITES : 0);
-  // Checked again right before the file is created: the wait for a transfer slot may have been long.
-  checkWritable(deps, temp);
+  // Checked again right before the file is created: the wait for a transfer slot may have been
+  // long. The temp file itself needs no look: it is opened with O_NOFOLLOW (and a fresh one
+  // with O_EXCL).
+  checkWritable(deps, temp, false);
   const file = await open(temp, flags | NO_FOLLOW, 0o644);
   if (!existing) await checkCreated(deps, temp, file);
   let direct: FileHandle | undefined;
