@@ -279,7 +279,7 @@ export function resolveInsideRoot(root: string, relPath: string): string {
   return abs;
 }
 
-function isInside(root: string, abs: string): boolean {
+export function isInside(root: string, abs: string): boolean {
   const rel = path.relative(root, abs);
   return !path.isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${path.sep}`);
 }
@@ -298,7 +298,7 @@ export async function assertNoSymlinkEscape(root: string, absPath: string, known
   checkNoSymlinkEscape(root, absPath, knownRealRoot ?? realpathSync.native(root));
 }
 
-function checkNoSymlinkEscape(root: string, absPath: string, realRoot: string): void {
+export function checkNoSymlinkEscape(root: string, absPath: string, realRoot: string): void {
   const target = path.resolve(absPath);
   if (!isInside(path.resolve(root), target)) throw new PathEscapeError('path is outside the root', absPath);
   const own = lstatSync(target, { throwIfNoEntry: false });

@@ -4,12 +4,13 @@
  * the hash cache when its stamp is unchanged, so checks before a write rarely read a byte.
  */
 import { constants } from 'node:fs';
-import { lstatSync, realpathSync } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { fstatSync, lstatSync, unlinkSync } from 'node:fs';
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_ALGORITHM, algorithmOf } from '../../local/checksum.js';
 import { hashFile } from '../../local/hash.js';
-import { assertNoSymlinkEscape, pathKey, resolveInsideRoot } from '../../local/paths.js';
+import { pathKey, resolveInsideRoot } from '../../local/paths.js';
+import { WritableFolders } from '../../local/writable-folders.js';
 import { cacheVouches } from '../../local/hash-cache-contract.js';
 import { stampOf, type FileStamp } from '../../local/stamp.js';
 import { parentOf } from '../rel-path.js';
@@ -20,28 +21,60 @@ import { NotAFileError } from './failures.js';
 export const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 
 /**
- * The root resolved once per executor run: each download checks a few paths, and resolving the
- * root again for every one was a tenth of a small file's cost. The symlink checks still resolve
- * each path's own folders every time.
+ * The folders checked in this executor run (writable-folders.ts): each download checks a few
+ * paths in a folder most other downloads share, and resolving each path's folders every time
+ * was a tenth of a small file's cost.
  */
-const realRoots = new WeakMap<object, string>();
+const checkedFolders = new WeakMap<object, WritableFolders>();
 
-function realRootOf(deps: Pick<ExecutorDeps, 'root'>): string {
-  let real = realRoots.get(deps);
-  if (real === undefined) {
-    real = realpathSync.native(deps.root);
-    realRoots.set(deps, real);
+function foldersOf(deps: Pick<ExecutorDeps, 'root'>): WritableFolders {
+  let folders = checkedFolders.get(deps);
+  if (folders === undefined) {
+    folders = new WritableFolders(deps.root);
+    checkedFolders.set(deps, folders);
   }
-  return real;
+  return folders;
 }
 
 /** The absolute path of `relPath`, safe to write: inside the root, no symlink leading out. */
 export async function writablePath(deps: Pick<ExecutorDeps, 'root'>, relPath: string): Promise<string> {
+  return writablePathNow(deps, relPath);
+}
+
+/**
+ * writablePath, synchronously: called right before a create or a rename, so that none of our own
+ * code (another download's callbacks) runs between the check and the write.
+ */
+export function writablePathNow(deps: Pick<ExecutorDeps, 'root'>, relPath: string): string {
   const abs = resolveInsideRoot(deps.root, relPath);
   // The root itself is where the user put it (a symlinked root is their choice).
   if (abs === path.resolve(deps.root)) return abs;
-  await assertNoSymlinkEscape(deps.root, abs, realRootOf(deps));
+  checkWritable(deps, abs);
   return abs;
+}
+
+/** Throws PathEscapeError unless `abs` (inside the root) may be written now; `ownToo` as in WritableFolders.check. */
+export function checkWritable(deps: Pick<ExecutorDeps, 'root'>, abs: string, ownToo = true): void {
+  foldersOf(deps).check(abs, ownToo);
+}
+
+/**
+ * After `abs` was created (O_EXCL, O_NOFOLLOW) as `handle`: checks its folder again. The check
+ * before the open and the open itself are two steps (the open runs on the thread pool), so a
+ * folder swapped for a symlink between them is caught here, and the empty file it made out
+ * there is removed before a byte goes into it.
+ */
+export async function checkCreated(deps: Pick<ExecutorDeps, 'root'>, abs: string, handle: FileHandle): Promise<void> {
+  try {
+    foldersOf(deps).check(abs, false);
+  } catch (err) {
+    const made = fstatSync(handle.fd);
+    const there = lstatSync(abs, { throwIfNoEntry: false });
+    // Only the file this open made, not one put in its place since.
+    if (there !== undefined && there.dev === made.dev && there.ino === made.ino) unlinkSync(abs);
+    await handle.close();
+    throw err;
+  }
 }
 
 /** Creates the folders above `relPath` that are missing (inside the root only). */

@@ -23,7 +23,7 @@ import { BatchedWriter, FileWriteError, type FileWriter } from './batched-writer
 import { DirectWriter, directStart, openDirect } from './direct-writer.js';
 import { eachChunk } from './each-chunk.js';
 import { downloadHash, type DownloadHash } from './download-hash.js';
-import { NO_FOLLOW, currentFile, ensureParent, fsyncDir, writablePath, type CurrentFile } from './disk.js';
+import { NO_FOLLOW, checkCreated, checkWritable, currentFile, ensureParent, fsyncDir, writablePath, writablePathNow, type CurrentFile } from './disk.js';
 import { placeAtFreeName, placeOver, type Placed } from './place-file.js';
 import { moveToConflictCopy } from './conflict-copy.js';
 import { conflictProblem } from './open-conflicts.js';
@@ -62,14 +62,15 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
   let placed: Placed;
   let placedStamp: FileStamp;
   try {
-    // The download may have taken long: check again that no symlink was swapped in meanwhile.
-    await writablePath(deps, action.path);
     // The user may have written the target since the plan was made (Syncthing's
     // scanIfItemChanged): their bytes win, the next cycle sees both sides changed.
     const now = await currentFile(deps, action.path, target).catch((err: unknown) => {
       if (err instanceof NotAFileError) return 'not-a-file' as const;
       throw err;
     });
+    // The download may have taken long: check again that no symlink was swapped in meanwhile,
+    // with nothing of ours between this check and the rename.
+    writablePathNow(deps, action.path);
     // The check that counts is made again in place(), synchronously with the rename: nothing of
     // ours runs between them, and the thread pool cannot hold the rename up behind fsyncs.
     placed = place(deps, action, temp, target, now);
@@ -199,7 +200,12 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
   // is saved. A large file keeps the page cache's batching and one fsync at the end.
   const synced = fresh && remote.size > 0 && remote.size <= SMALL_TRANSFER_BYTES;
   const flags = existing ? constants.O_RDWR : constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (synced ? SYNC_WRITES : 0);
+  // Checked again right before the file is created: the wait for a transfer slot may have been
+  // long. The temp file itself needs no look: it is opened with O_NOFOLLOW (and a fresh one
+  // with O_EXCL).
+  checkWritable(deps, temp, false);
   const file = await open(temp, flags | NO_FOLLOW, 0o644);
+  if (!existing) await checkCreated(deps, temp, file);
   let direct: FileHandle | undefined;
   let hash: DownloadHash | undefined;
   try {
