@@ -11,7 +11,7 @@
  * mark it unusable and the next start lists in full.
  */
 import { pathKey } from '../local/paths.js';
-import type { RemoteFile, RemoteFolder } from '../model/views.js';
+import type { AssetFacts, RemoteFile, RemoteFolder } from '../model/views.js';
 import { type Packed, WORKSPACE_NUMBER, checksumText, idText, packChecksum, packId, packOptionalId } from './compact-values.js';
 import type { Db } from './database.js';
 import { UnknownWorkspaceError } from './workspaces.js';
@@ -47,17 +47,10 @@ export interface RawFolder {
 }
 
 /** An asset as the service lists it, reduced to what placing and syncing it need. */
-export interface RawAsset {
+export interface RawAsset extends AssetFacts {
   id: string;
-  folderId: string | null;
   /** As the service spells it (not made safe for disk). */
   fileName: string;
-  versionId: string;
-  versionNumber: number;
-  checksum: string;
-  size: number;
-  lockedByUserId: string | null;
-  sequence: number;
 }
 
 /** An item of the raw tree and where this device places it (null: not placed). */

@@ -50,10 +50,8 @@ export interface BaseFolder {
   inode?: number;
 }
 
-/** An asset as the service has it now, placed at its sanitised local path. */
-export interface RemoteFile {
-  path: string;
-  assetId: string;
+/** What the service says of an asset's current version: the same in the raw tree and once placed. */
+export interface AssetFacts {
   folderId: string | null;
   versionId: string;
   /** 0: the service did not say (only shown to the user, never decided with). */
@@ -63,6 +61,12 @@ export interface RemoteFile {
   lockedByUserId: string | null;
   /** 0: the service did not say. */
   sequence: number;
+}
+
+/** An asset as the service has it now, placed at its sanitised local path. */
+export interface RemoteFile extends AssetFacts {
+  path: string;
+  assetId: string;
 }
 
 /** " (version 7)", or nothing when the service did not give the number. */
