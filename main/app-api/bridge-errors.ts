@@ -28,15 +28,15 @@ export class AppError extends Error {
 
 const SERVICE_MESSAGES: Record<ServiceErrorKind, BridgeError> = {
   auth: { code: 'auth', message: 'The service did not accept the sign-in. Sign in again in Settings.' },
-  forbidden: { code: 'forbidden', message: 'Your account is not allowed to do this.' },
+  forbidden: { code: 'forbidden', message: 'Your account is not allowed to do this. Ask a workspace admin for the role it needs.' },
   not_found: { code: 'not_found', message: 'It no longer exists on the service.' },
   conflict: { code: 'conflict', message: 'It changed on the service meanwhile. Refresh and try again.' },
-  locked: { code: 'locked', message: 'Someone else has locked this asset.' },
+  locked: { code: 'locked', message: 'Someone else has locked this asset. Ask them to unlock it, or try again once they have.' },
   rate_limited: { code: 'busy', message: 'The service is busy. Try again in a moment.' },
   server: { code: 'service_error', message: 'The service had a problem. Try again later.' },
   network: { code: 'offline', message: 'The service cannot be reached. Check the connection.' },
   malformed: { code: 'service_error', message: 'The service sent an answer Asset Sync does not understand.' },
-  client: { code: 'rejected', message: 'The service refused the request.' },
+  client: { code: 'rejected', message: 'The service refused the request. Check the name and your role in the workspace, then try again.' },
   aborted: { code: 'cancelled', message: 'The operation was cancelled.' },
 };
 

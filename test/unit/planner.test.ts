@@ -924,23 +924,16 @@ describe('plan: mass-delete brake', () => {
     // a file changed on the service waits to be downloaded: those still run.
     const all = names(20).map((n) => `kept/${n}`);
     const gone = (i: number): boolean => i < 12;
-    const decided = plan(input({
+    const sides = {
       base: [...all.map((n) => base(n, n)), base('old/a.txt', 'a')],
       local: [...all.filter((_, i) => !gone(i)).map((n) => local(n, n)), local('new.txt', 'new')],
       remote: [...all.map((n, i) => (i === 19 ? remote(n, 'edited') : remote(n, n))), remote('old/a.txt', 'a')],
       localFolders: ['kept'],
       baseFolders: ['kept', 'old'],
       remoteFolders: ['kept', 'old'],
-    }));
-    const unbraked = plan(input({
-      base: [...all.map((n) => base(n, n)), base('old/a.txt', 'a')],
-      local: [...all.filter((_, i) => !gone(i)).map((n) => local(n, n)), local('new.txt', 'new')],
-      remote: [...all.map((n, i) => (i === 19 ? remote(n, 'edited') : remote(n, n))), remote('old/a.txt', 'a')],
-      localFolders: ['kept'],
-      baseFolders: ['kept', 'old'],
-      remoteFolders: ['kept', 'old'],
-      allowMassDelete: true,
-    }));
+    };
+    const decided = plan(input(sides));
+    const unbraked = plan(input({ ...sides, allowMassDelete: true }));
     expect(decided.brake).toMatchObject({ side: 'remote', deleteCount: 13, total: 21 });
     expect(kinds(decided.actions).filter((k) => k.startsWith('delete-'))).toEqual([]);
     expect(steps(decided.actions)).toEqual(steps(unbraked.actions).filter((s) => !s.startsWith('delete-')));
