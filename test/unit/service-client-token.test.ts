@@ -29,6 +29,25 @@ function client(server: TestServer, extra: Partial<ServiceClientOptions> = {}): 
   return c;
 }
 
+/**
+ * A service whose first token lasts 100 s and whose every later token request is answered
+ * `status`; `later(s)` moves the client's clock on.
+ */
+async function renewalAnswers(status: number, code: string, extra: Partial<ServiceClientOptions> = {}) {
+  let now = Date.now();
+  let issued = 0;
+  const jwt = await makeJwt(100);
+  const server = await startServer((_req, res, r) => {
+    if (r.path !== '/auth/token') return sendJson(res, 200, user);
+    issued++;
+    if (issued > 1) return sendJson(res, status, { error: { code, message: 'not now' } });
+    return sendJson(res, 200, jwt);
+  });
+  servers.push(server);
+  const c = client(server, { now: () => now, ...extra });
+  return { server, jwt, c, later: (seconds: number) => (now += seconds * 1000) };
+}
+
 const usersRoute = { 'GET /users': (_r: unknown, res: Parameters<typeof sendJson>[0]) => sendJson(res, 200, user) };
 
 describe('obtaining the token', () => {
@@ -78,23 +97,11 @@ describe('obtaining the token', () => {
   });
 
   it('keeps using a still-valid token when the renewal fails for a passing reason', async () => {
-    let now = Date.now();
-    let issued = 0;
-    const jwt = await makeJwt(100);
-    const server = await startServer((req, res, r) => {
-      if (r.path === '/auth/token') {
-        issued++;
-        if (issued > 1) return sendJson(res, 503, { error: { code: 'unavailable', message: 'later' } });
-        return sendJson(res, 200, jwt);
-      }
-      return sendJson(res, 200, user);
-    });
-    servers.push(server);
-    const c = client(server, { now: () => now, maxAttempts: 2 });
+    const { server, jwt, c, later } = await renewalAnswers(503, 'unavailable', { maxAttempts: 2 });
     await c.getUser();
-    now += 90 * 1000;
+    later(90);
     await c.getUser();
-    expect(issued).toBe(3);
+    expect(server.requests.filter((r) => r.path === '/auth/token')).toHaveLength(3);
     expect(server.requests.at(-1)?.headers.authorization).toBe(`Bearer ${jwt}`);
   });
 
@@ -254,21 +261,9 @@ describe('credentials that cannot be had', () => {
   });
 
   it('fails the call when the renewal of a still-valid token is refused', async () => {
-    let now = Date.now();
-    let issued = 0;
-    const jwt = await makeJwt(100);
-    const server = await startServer((_req, res, r) => {
-      if (r.path === '/auth/token') {
-        issued++;
-        if (issued > 1) return sendJson(res, 401, { error: { code: 'unauthorized', message: 'key revoked' } });
-        return sendJson(res, 200, jwt);
-      }
-      return sendJson(res, 200, user);
-    });
-    servers.push(server);
-    const c = client(server, { now: () => now });
+    const { server, c, later } = await renewalAnswers(401, 'unauthorized');
     await c.getUser();
-    now += 90 * 1000;
+    later(90);
     await expect(c.getUser()).rejects.toMatchObject({ kind: 'auth', status: 401 });
     expect(server.requests.map((r) => r.path)).toEqual(['/auth/token', '/users', '/auth/token']);
   });
