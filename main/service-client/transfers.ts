@@ -196,7 +196,7 @@ export async function downloadRange(
  */
 export function downloadFromSocket(context: ClientContext, url: string | URL, options: Pick<DownloadOptions, 'start' | 'signal'> = {}): Promise<SocketBody | undefined> {
   const { userAgent, timeoutMs } = context.transport.settings;
-  return openBlobSocket(parseUrl(url), { userAgent, timeoutMs, signal: callSignal(context, options.signal), ...(options.start !== undefined ? { start: options.start } : {}) });
+  return openBlobSocket(parseUrl(url), { userAgent, timeoutMs, signal: callSignal(context, options.signal), start: options.start });
 }
 
 export interface StreamedDownload extends Omit<DownloadResponse, 'body'> {
