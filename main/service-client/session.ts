@@ -132,7 +132,6 @@ export class ApiSession {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     if (!('user' in spec.scope)) headers['x-account-id'] = this.accountId;
-    // Stryker disable next-line ConditionalExpression: undici sends no header whose value is undefined
     if ('workspaceId' in spec.scope) headers['x-workspace-id'] = spec.scope.workspaceId;
     return headers;
   }
