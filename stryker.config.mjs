@@ -66,6 +66,7 @@ export const GROUPS = {
       'test/unit/service-client-transfers.test.ts',
       'test/unit/service-client-errors.test.ts',
       'test/unit/service-client-service.test.ts',
+      'test/unit/service-client-transport.test.ts',
       'test/hardening/hostile-service.test.ts',
     ],
   },

@@ -28,7 +28,7 @@ const MAX_HEAD_BYTES = 64 * 1024;
 
 export interface BlobSocketOptions {
   /** First byte wanted (a `Range` request from there to the end). */
-  start?: number;
+  start?: number | undefined;
   signal?: AbortSignal;
   userAgent: string;
   /** Idle limit for connecting, for the headers and between reads. */

