@@ -20,7 +20,8 @@ const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
 const names = process.argv.slice(2);
 const unknown = names.filter((name) => typeof scripts[name] !== 'string');
 if (names.length === 0 || unknown.length > 0) {
-  process.stderr.write(`usage: node scripts/checks.mjs <script>... (package.json has no script ${unknown.join(', ')})\n`);
+  const why = unknown.length > 0 ? ` (package.json has no script ${unknown.join(', ')})` : '';
+  process.stderr.write(`usage: node scripts/checks.mjs <script>...${why}\n`);
   process.exit(2);
 }
 
