@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -29,8 +30,13 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Two test files at a time at least: Vitest's default (one fewer than the cores) runs them one
+    // by one on two cores, yet most of a file's time is spent waiting on child processes, sockets,
+    // Chromium and bandwidth limits, not on the processor.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // The command line, the demo and the service are tested as built, as they are installed.
     globalSetup: ['test/build-first.ts'],
+    setupFiles: ['test/setup/byte-equality.ts'],
     reporters: ['default'],
     projects: [
       { extends: true, test: { name: 'default', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'] } },

@@ -142,8 +142,9 @@ describe('--faults route=', () => {
   });
 
   it('reaches the service started from the command line', async () => {
-    const cli = fileURLToPath(new URL('../../service/cli.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', '--blob-port', '0', '--demo', '--json', '--faults', 'route=GET:/workspaces/changes:501'], {
+    // As built (Vitest's global setup builds dist/node), as `npm run service` starts it.
+    const cli = fileURLToPath(new URL('../../dist/node/service.js', import.meta.url));
+    const child = spawn(process.execPath, ['--enable-source-maps', cli, '--port', '0', '--blob-port', '0', '--demo', '--json', '--faults', 'route=GET:/workspaces/changes:501'], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {

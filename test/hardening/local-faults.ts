@@ -6,14 +6,13 @@
 import { execFile, spawn } from 'node:child_process';
 import { chmod, mkdir, open, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { SyncReport } from '../../shared/engine.js';
 import { TEST_BACKOFF, type Device, type World } from '../helpers/engine.js';
+import { childArgs } from '../helpers/children.js';
 import type { SyncChildConfig } from '../helpers/sync-child.js';
 
 const run = promisify(execFile);
-const CHILD = fileURLToPath(new URL('../helpers/sync-child.ts', import.meta.url));
 export const KiB = 1024;
 export const MiB = 1024 * KiB;
 
@@ -102,7 +101,7 @@ export async function smallDisk(w: World): Promise<SmallDisk> {
 
 /** One `syncOnce` in a child process, its file sizes limited to `blocks` × 512 bytes (POSIX `ulimit -f`). */
 function childSync(config: SyncChildConfig, blocks: number | null): Promise<SyncReport> {
-  const node = [process.execPath, '--import', 'tsx', CHILD];
+  const node = [process.execPath, ...childArgs('sync-child')];
   const [command, ...args] = blocks === null ? node : ['sh', '-c', `ulimit -f ${blocks} && exec "$0" "$@"`, ...node];
   const child = spawn(command as string, args, { env: { ...process.env, SYNC_CHILD: JSON.stringify(config) }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

@@ -1,5 +1,5 @@
 /**
- * The service in its own process with its request log on (`service/cli.ts --log`), so a test
+ * The service in its own process, as built, with its request log on (`service/cli.ts --log`), so a test
  * counts the requests an engine sent by route, from the service's own log, over real HTTP; and
  * one run of the app against it (its own index connection, client and engine, as a fresh
  * process has).
@@ -19,7 +19,8 @@ import { ServiceClient } from '../../main/service-client/index.js';
 import type { SyncReport } from '../../shared/engine.js';
 import { RemoteActor, TEST_BACKOFF, TRASH_HOME, convergeWith } from './engine.js';
 
-const CLI = fileURLToPath(new URL('../../service/cli.ts', import.meta.url));
+/** The service's command line as built (Vitest's global setup builds dist/node, test/build-first.ts). */
+const SERVICE = fileURLToPath(new URL('../../dist/node/service.js', import.meta.url));
 export const HIERARCHY = 'GET /workspaces/folders/hierarchy';
 export const CHANGES = 'GET /workspaces/changes';
 
@@ -44,7 +45,7 @@ export class LoggedService {
   ) {}
 
   static async start(): Promise<LoggedService> {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--blob-port', '0', '--demo', '--json', '--log'], {
+    const child = spawn(process.execPath, ['--enable-source-maps', SERVICE, '--port', '0', '--blob-port', '0', '--demo', '--json', '--log'], {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const requests: string[] = [];

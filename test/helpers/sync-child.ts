@@ -1,7 +1,7 @@
 /**
  * A sync run in its own process, so a test can SIGKILL it at any moment: opens the index and
  * the engine, runs `syncOnce`, prints the report as one JSON line and exits 0 when it
- * converged, 2 when it did not. Run with `node --import tsx test/helpers/sync-child.ts`; the
+ * converged, 2 when it did not. Started through test/helpers/children.ts (built under Vitest); the
  * configuration (credentials included) comes in the SYNC_CHILD environment variable, as JSON.
  */
 import { SyncEngine } from '../../main/engine/engine.js';

@@ -5,12 +5,10 @@
 import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { SyncReport } from '../../shared/engine.js';
+import { childArgs } from './children.js';
 import { TEST_BACKOFF, type World } from './engine.js';
 import type { SyncChildConfig } from './sync-child.js';
-
-const CHILD = fileURLToPath(new URL('./sync-child.ts', import.meta.url));
 
 export interface ChildRun {
   outcome: 'killed' | 'exited';
@@ -24,7 +22,7 @@ export interface ChildRun {
  * running). `killWhen` is asked every 25 ms.
  */
 export async function runChild(config: SyncChildConfig, killWhen: () => Promise<boolean>): Promise<ChildRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+  const child = spawn(process.execPath, childArgs('sync-child'), {
     env: { ...process.env, SYNC_CHILD: JSON.stringify(config) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

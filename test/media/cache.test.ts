@@ -9,12 +9,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MediaCache } from '../../main/media/cache.js';
+import { childModule } from '../helpers/children.js';
 
-const CHILD = fileURLToPath(new URL('./cache-writer-child.ts', import.meta.url));
+const CHILD = childModule('cache-writer-child');
 let dir: string;
 let clock: number;
 const open = (capBytes = 10_000) => new MediaCache(dir, { capBytes, now: () => clock });
@@ -133,7 +133,7 @@ describe('MediaCache', () => {
   it('is consistent after a process killed while writing: every row names a whole file, no file is without a row after the sweep', async () => {
     // Three kills at whatever the writer is doing then: a torn order shows in one of them.
     for (let round = 0; round < 3; round += 1) {
-      const child = fork(CHILD, [dir, String(round * 100_000)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+      const child = fork(CHILD.modulePath, [dir, String(round * 100_000)], { execArgv: CHILD.execArgv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
       let stderr = '';
       child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const exited = once(child, 'exit');

@@ -1,18 +1,18 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { pathKey } from '../../main/local/paths.js';
+import { childModule } from '../helpers/children.js';
 import { baseFile, remoteFile, useTempIndex, workspace } from './index-fixtures.js';
 
 const { file, withIndex } = useTempIndex();
-const CHILD = fileURLToPath(new URL('./index-crash-child.ts', import.meta.url));
+const CHILD = childModule('index-crash-child');
 
 /** Runs the child until it reports it is mid-batch, then kills it with SIGKILL. */
 async function killMidWrite(mode: 'base' | 'remote'): Promise<void> {
-  const child = fork(CHILD, [file(), mode], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  const child = fork(CHILD.modulePath, [file(), mode], { execArgv: CHILD.execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = once(child, 'exit');
