@@ -10,16 +10,12 @@
  * concerns none of them.
  */
 import { EventEmitter, setMaxListeners } from 'node:events';
-import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { isNotice, type ActivityItem, type EngineEvents, type EngineStatus, type Problem, type ReviewNotification, type SyncReport, type SyncState, type WorkspaceStatus } from '../../shared/engine.js';
 import type { Action } from '../sync/actions.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import { sanitizeName } from '../local/paths.js';
 import { fsWorkers } from '../local/fs-workers.js';
-import { watchTree } from '../local/watcher.js';
-import { IGNORE_FILE_NAME } from '../local/own-files.js';
-import { loadIgnoreMatcher } from '../local/ignore.js';
 import type { Logger } from '../logging.js';
 import type { ServiceClient } from '../service-client/index.js';
 import { ServiceError, isServiceError } from '../service-client/service-error.js';
@@ -36,6 +32,7 @@ import { PausedChanges } from './paused-changes.js';
 import { WritingFiles } from './writing-files.js';
 import { WorkspaceSync, type CycleOutcome, type WorkspaceTarget } from './workspace-sync.js';
 import { runningOf, watcherOf, type EngineWorkspace, type WorkspaceRuntime } from './workspace-runtime.js';
+import { unwatchWorkspace, watchWorkspace } from './workspace-watch.js';
 
 export type { EngineWorkspace } from './workspace-runtime.js';
 
@@ -288,8 +285,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   private async retire(runtime: WorkspaceRuntime): Promise<void> {
     this.runtimes.delete(runtime.spec.id);
     runtime.stop.abort();
-    await watcherOf(runtime)?.close();
-    runtime.watch = { state: 'off' };
+    await unwatchWorkspace(runtime);
     await runningOf(runtime)?.catch(() => undefined);
     this.activityLog.flush();
   }
@@ -478,51 +474,16 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     };
   }
 
-  /**
-   * Starts watching the workspace folder once it exists; true when it started now. chokidar
-   * told nothing of a tree made under a path it began to watch before the path existed, so a
-   * first start (the first cycle makes the folder) had no watcher until the app restarted.
-   */
-  private async watch(workspaceId: string): Promise<boolean> {
-    const runtime = this.runtimes.get(workspaceId);
-    if (!runtime || runtime.watch.state === 'starting' || !this.started || runtime.signal.aborted) return false;
-    const dir = runtime.sync.target.dir;
-    const folder = lstatSync(dir, { throwIfNoEntry: false });
-    const present = folder?.isDirectory() === true;
-    if (runtime.watch.state === 'on') {
-      if (present && folder?.ino === runtime.watch.inode) return false;
-      // The folder went away or was made anew (a drive unmounted, a folder moved back): the
-      // watcher went with the old one.
-      void runtime.watch.watcher.close();
-      runtime.watch = { state: 'off' };
-    }
-    if (!present) return false;
-    runtime.watch = { state: 'starting' };
-    try {
-      const ignore = await loadIgnoreMatcher(dir);
-      if (runtime.signal.aborted) return false;
-      const watcher = watchTree(dir, {
-        ignore,
-        debounceMs: this.options.debounceMs ?? 500,
-        onChanges: (paths) => {
-          if ([...paths].some((p) => p === IGNORE_FILE_NAME)) runtime.sync.reloadIgnore();
-          // Paused: nothing syncs, but the status counts what waits ("Paused · 3 changes waiting").
-          if (this.pausedFlag) {
-            if (runtime.pausedChanges.note(paths, ignore)) this.emitStatus();
-            return;
-          }
-          this.trigger(workspaceId);
-        },
-        onError: (error) => this.options.logger.warn({ err: error }, 'watcher error; the periodic rescan covers it'),
-      });
-      runtime.watch = { state: 'on', watcher, inode: folder?.ino };
-      return true;
-    } catch (error) {
-      this.options.logger.warn({ err: error }, 'could not watch the workspace folder; the periodic rescan covers it');
-      return false;
-    } finally {
-      if (runtime.watch.state === 'starting') runtime.watch = { state: 'off' };
-    }
+  /** Starts watching the workspace folder once it exists; true when it started now (workspace-watch.ts). */
+  private watch(workspaceId: string): Promise<boolean> {
+    return watchWorkspace(this.runtimes.get(workspaceId), {
+      started: () => this.started,
+      paused: () => this.pausedFlag,
+      debounceMs: this.options.debounceMs ?? 500,
+      logger: this.options.logger,
+      trigger: (id) => this.trigger(id),
+      emitStatus: () => this.emitStatus(),
+    });
   }
 
   /** Asks for review and change requests now: returns those never seen before (each is also emitted). */
