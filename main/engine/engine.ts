@@ -24,10 +24,9 @@ import { TransferQueue } from '../sync/transfer-queue.js';
 import { ActivityLog } from './activity-log.js';
 import { CycleScheduler, onlyFailures } from './cycle-scheduler.js';
 import { ReviewPolling } from './review-poller.js';
-import { noFeedNotice } from './feed-probe.js';
 import { DEFAULT_QUIET_MS } from '../local/stability.js';
 import { RecentDeletes } from './recent-deletes.js';
-import { NOTHING_PENDING, engineStatus, pendingKey, pendingOf, problemsFrom, workspaceState } from './status.js';
+import { NOTHING_PENDING, engineStatus, pendingKey, pendingOf, workspaceStatus } from './status.js';
 import { PausedChanges } from './paused-changes.js';
 import { WritingFiles } from './writing-files.js';
 import { WorkspaceSync, type CycleOutcome, type WorkspaceTarget } from './workspace-sync.js';
@@ -571,25 +570,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 
   private workspaceStatus(runtime: WorkspaceRuntime): WorkspaceStatus {
-    const target = runtime.sync.target;
-    const notices = runtime.feed === 'no' ? [noFeedNotice(target.id, this.pollMs)] : [];
-    const problems = problemsFrom(this.options.index.errors.list(target.id), [...runtime.cycleProblems, ...notices]);
-    const last = runtime.last;
-    // Pending: the last cycle did work (its effects are unconfirmed), files wait, or one runs now.
-    const pending = runtime.cycle.state !== 'idle' || !last || last.work > 0 || last.waiting.length > 0 || runtime.again;
-    const phase = this.abort.signal.aborted ? 'stopped' : this.pausedFlag ? 'paused' : runtime.cycle.state !== 'idle' ? runtime.phase : last ? 'up-to-date' : runtime.phase;
-    return {
-      workspaceId: target.id,
-      name: target.name,
-      folder: target.dir,
-      state: workspaceState(phase, pending, problems),
-      pending: runtime.pending,
-      pausedChanges: this.pausedFlag ? runtime.pausedChanges.count : 0,
-      files: (runtime.files ??= this.options.index.base.countFiles(target.id)),
-      lastSyncAt: runtime.lastSyncAt,
-      problems,
-      ...(runtime.writing.shown().length > 0 ? { writing: runtime.writing.shown() } : {}),
-    };
+    return workspaceStatus(runtime, { index: this.options.index, pollMs: this.pollMs, paused: this.pausedFlag, stopped: this.abort.signal.aborted });
   }
 
   private planned(workspaceId: string, actions: readonly Action[]): void {
