@@ -11,7 +11,7 @@
  */
 import { EventEmitter, setMaxListeners } from 'node:events';
 import { join } from 'node:path';
-import { isNotice, type ActivityItem, type EngineEvents, type EngineStatus, type Problem, type ReviewNotification, type SyncReport, type SyncState, type WorkspaceStatus } from '../../shared/engine.js';
+import { type ActivityItem, type EngineEvents, type EngineStatus, type Problem, type ReviewNotification, type SyncReport, type SyncState, type WorkspaceStatus } from '../../shared/engine.js';
 import type { Action } from '../sync/actions.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import { sanitizeName } from '../local/paths.js';
@@ -22,7 +22,7 @@ import { ServiceError, isServiceError } from '../service-client/service-error.js
 import { applyConflictChoice, recoverJournal, type ConflictResolution, type ExecutorDeps, type KeepSide } from '../sync/executor/index.js';
 import { TransferQueue } from '../sync/transfer-queue.js';
 import { ActivityLog } from './activity-log.js';
-import { CycleScheduler, onlyFailures } from './cycle-scheduler.js';
+import { CycleScheduler } from './cycle-scheduler.js';
 import { ReviewPolling } from './review-poller.js';
 import { DEFAULT_QUIET_MS } from '../local/stability.js';
 import { RecentDeletes } from './recent-deletes.js';
@@ -32,6 +32,7 @@ import { WritingFiles } from './writing-files.js';
 import { WorkspaceSync, type CycleOutcome, type WorkspaceTarget } from './workspace-sync.js';
 import { runningOf, watcherOf, type EngineWorkspace, type WorkspaceRuntime } from './workspace-runtime.js';
 import { unwatchWorkspace, watchWorkspace } from './workspace-watch.js';
+import { syncOnce, type SyncOnceOptions } from './sync-once.js';
 
 export type { EngineWorkspace } from './workspace-runtime.js';
 
@@ -317,51 +318,19 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     this.queue.setTransferLimits(limits);
   }
 
-  /** Converges every workspace: cycles until nothing is left to do (or `maxRounds`), then reports. */
-  async syncOnce(options: { maxRounds?: number; allowMassDelete?: boolean } = {}): Promise<SyncReport> {
-    const report: SyncReport = { workspaces: [], ok: true };
-    for (const [id, runtime] of this.runtimes) {
-      const totals = { workspaceId: id, downloaded: 0, uploaded: 0, deleted: 0, moved: 0, conflicts: 0, failed: 0, problems: [] as Problem[] };
-      // Asked for now: what failed before is tried again at once, and only then backs off.
-      this.options.index.errors.makeDue(id);
-      for (let round = 0; round < (options.maxRounds ?? 8); round += 1) {
-        const outcome = await this.runCycle(id, options.allowMassDelete ?? false);
-        const r = outcome.result;
-        if (r) {
-          totals.downloaded += r.downloaded;
-          totals.uploaded += r.uploaded;
-          totals.deleted += r.deleted;
-          totals.moved += r.moved;
-          totals.conflicts += r.conflicts;
-          totals.failed = r.failed.length;
-        }
-        if (outcome.blocked) break;
-        if (outcome.work === 0 && outcome.waiting.length === 0) break;
-        // Files still being written and nothing else moving forward (what is left waits for a
-        // lock, a retry or themselves): give them the quiet period.
-        const stalled = !r || r.uploaded + r.downloaded + r.deleted + r.moved === 0;
-        if (outcome.waiting.length > 0 && stalled) await delay(this.quietMs, this.abort.signal);
-        // Only failures left: more rounds would fail the same way. A file still being written is
-        // not among them: it gets its quiet period above and is uploaded in a later round.
-        if (onlyFailures(outcome)) break;
-      }
-      // A file that never stopped changing is not an error, but it was not synced: say so.
-      const stillWritten = (runtime.last?.waiting ?? []).map((path): Problem => ({
-        workspaceId: id,
-        path,
-        kind: 'unstable',
-        message: `"${path}" was still being written, so it was not uploaded yet.`,
-        hint: 'Asset Sync uploads it once it has not changed for a moment: sync again when the program writing it is done.',
-      }));
-      totals.problems = [...this.workspaceStatus(runtime).problems, ...stillWritten];
-      // Out of rounds with work still planned (actions deferred again and again) is no convergence.
-      const settled = runtime.last !== null && runtime.last.work === 0 && runtime.last.waiting.length === 0;
-      // A conflict is listed for the user, but it is no failure: both versions are kept and synced.
-      const problems = totals.problems.filter((p) => p.kind !== 'conflict' && !isNotice(p));
-      if (problems.length > 0 || totals.failed > 0 || runtime.last?.blocked || !settled) report.ok = false;
-      report.workspaces.push(totals);
-    }
-    return report;
+  /** Converges every workspace: cycles until nothing is left to do (or `maxRounds`), then reports (sync-once.ts). */
+  syncOnce(options: SyncOnceOptions = {}): Promise<SyncReport> {
+    return syncOnce(
+      {
+        runtimes: this.runtimes,
+        index: this.options.index,
+        quietMs: this.quietMs,
+        signal: this.abort.signal,
+        runCycle: (id, allowMassDelete) => this.runCycle(id, allowMassDelete),
+        workspaceStatus: (runtime) => this.workspaceStatus(runtime),
+      },
+      options,
+    );
   }
 
   /** Watches and polls until `stop()`. */
@@ -618,16 +587,4 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   private emitStatus(): void {
     this.emit('status', this.status());
   }
-}
-
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
