@@ -33,6 +33,7 @@ import { WorkspaceSync, type CycleOutcome, type WorkspaceTarget } from './worksp
 import { runningOf, watcherOf, type EngineWorkspace, type WorkspaceRuntime } from './workspace-runtime.js';
 import { unwatchWorkspace, watchWorkspace } from './workspace-watch.js';
 import { syncOnce, type SyncOnceOptions } from './sync-once.js';
+import { confirmDeletionsOnce, countDeletion, recentDeleteCounts } from './deletion-count.js';
 
 export type { EngineWorkspace } from './workspace-runtime.js';
 
@@ -197,7 +198,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         onPhase: (phase) => this.setPhase(spec.id, phase),
         onPlanned: (actions) => this.planned(spec.id, actions),
         onDone: (action) => this.countDown(spec.id, action),
-        recentDeletes: () => this.recentDeletes(spec.id),
+        recentDeletes: () => recentDeleteCounts(this.runtimes.get(spec.id)),
         onProblem: (problem) => this.addProblem(spec.id, problem),
         onActivity: (item) => this.activity(item),
         suppress: (rel, stamp) => {
@@ -377,9 +378,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   allowDeletionsOnce(workspaceId: string): void {
     const runtime = this.runtimes.get(workspaceId);
     if (!runtime) throw new Error(`unknown workspace ${workspaceId}`);
-    runtime.nextCycleDeletes = 'confirmed';
-    // Confirmed: what went before is part of what the user agreed to.
-    runtime.recentDeletes.clear();
+    confirmDeletionsOnce(runtime);
     this.trigger(workspaceId);
   }
 
@@ -552,14 +551,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     const key = pendingKey(action.kind);
     if (!runtime) return;
     if (key && runtime.pending[key] > 0) runtime.pending[key] -= 1;
-    if (runtime.cycle.state === 'cycle' && runtime.cycle.confirmedDeletions) return;
-    if (action.kind === 'delete-remote') runtime.recentDeletes.record('remote');
-    if (action.kind === 'delete-local') runtime.recentDeletes.record('local');
-  }
-
-  /** File deletions carried out on each side within RECENT_DELETES_MS, for the mass-delete brake. */
-  private recentDeletes(workspaceId: string): { local: number; remote: number } {
-    return this.runtimes.get(workspaceId)?.recentDeletes.counts() ?? { local: 0, remote: 0 };
+    countDeletion(runtime, action);
   }
 
   private setPhase(workspaceId: string, phase: SyncState): void {
