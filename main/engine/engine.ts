@@ -10,28 +10,23 @@
  * concerns none of them.
  */
 import { EventEmitter, setMaxListeners } from 'node:events';
-import { join } from 'node:path';
 import { type ActivityItem, type EngineEvents, type EngineStatus, type Problem, type ReviewNotification, type SyncReport, type SyncState, type WorkspaceStatus } from '../../shared/engine.js';
 import type { Action } from '../sync/actions.js';
 import type { SyncIndex } from '../index/sync-index.js';
-import { sanitizeName } from '../local/paths.js';
 import { fsWorkers } from '../local/fs-workers.js';
 import type { Logger } from '../logging.js';
 import type { ServiceClient } from '../service-client/index.js';
-import { ServiceError, isServiceError } from '../service-client/service-error.js';
-import { applyConflictChoice, recoverJournal, type ConflictResolution, type ExecutorDeps, type KeepSide } from '../sync/executor/index.js';
+import { applyConflictChoice, type ConflictResolution, type ExecutorDeps, type KeepSide } from '../sync/executor/index.js';
 import { TransferQueue } from '../sync/transfer-queue.js';
 import { ActivityLog } from './activity-log.js';
 import { CycleScheduler } from './cycle-scheduler.js';
 import { ReviewPolling } from './review-poller.js';
 import { DEFAULT_QUIET_MS } from '../local/stability.js';
-import { RecentDeletes } from './recent-deletes.js';
-import { NOTHING_PENDING, engineStatus, pendingKey, pendingOf, workspaceStatus } from './status.js';
-import { PausedChanges } from './paused-changes.js';
-import { WritingFiles } from './writing-files.js';
-import { WorkspaceSync, type CycleOutcome, type WorkspaceTarget } from './workspace-sync.js';
+import { engineStatus, pendingKey, pendingOf, workspaceStatus } from './status.js';
+import type { CycleOutcome } from './workspace-sync.js';
 import { runningOf, watcherOf, type EngineWorkspace, type WorkspaceRuntime } from './workspace-runtime.js';
 import { unwatchWorkspace, watchWorkspace } from './workspace-watch.js';
+import { recoverWorkspace, sameSetup, setUpWorkspace, type SetUpContext } from './workspace-setup.js';
 import { syncOnce, type SyncOnceOptions } from './sync-once.js';
 import { confirmDeletionsOnce, countDeletion, recentDeleteCounts } from './deletion-count.js';
 
@@ -61,25 +56,6 @@ export interface EngineOptions {
 }
 
 const DEFAULT_POLL_MS = 30_000;
-
-/** Whether two set-ups of one workspace sync the same folder with the same exclusions. */
-function sameSetup(a: EngineWorkspace, b: EngineWorkspace): boolean {
-  const excluded = (w: EngineWorkspace): string => JSON.stringify([...(w.excluded ?? [])].sort());
-  return a.folder === b.folder && excluded(a) === excluded(b);
-}
-
-/** A workspace id the service does not know (or refuses) names itself: with several, which one? */
-function unknownWorkspace(id: string, error: unknown): unknown {
-  if (!isServiceError(error) || (error.kind !== 'not_found' && error.kind !== 'client' && error.status !== 400 && error.status !== 404)) return error;
-  return new ServiceError({
-    kind: 'not_found',
-    code: 'unknown_workspace',
-    message: `the workspace ${id} does not exist in this account (\`asset-sync workspaces\` lists those you can sync)`,
-    ...(error.status !== undefined ? { status: error.status } : {}),
-    request: error.request,
-    cause: error,
-  });
-}
 
 /** What a cycle's place holds while something else runs in it (`exclusive`). */
 const IDLE_CYCLE: CycleOutcome = { blocked: null, plan: null, result: null, waiting: [], work: 0 };
@@ -168,80 +144,32 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     this.emitStatus();
   }
 
-  /** Where the workspace goes and what it syncs, recorded in the index; not started. */
+  /** Where the workspace goes and what it syncs, recorded in the index; not started (workspace-setup.ts). */
   private async setUp(spec: EngineWorkspace): Promise<WorkspaceRuntime> {
-    const { client, index, root } = this.options;
-    const stop = new AbortController();
-    const signal = AbortSignal.any([this.abort.signal, stop.signal]);
-    setMaxListeners(0, signal);
-    const remote = await client.getWorkspace(spec.id, { signal }).catch((error: unknown) => {
-      throw unknownWorkspace(spec.id, error);
+    const runtime = await setUpWorkspace(spec, this.setUpContext(), {
+      onPhase: (phase) => this.setPhase(spec.id, phase),
+      onPlanned: (actions) => this.planned(spec.id, actions),
+      onDone: (action) => this.countDown(spec.id, action),
+      recentDeletes: () => recentDeleteCounts(this.runtimes.get(spec.id)),
+      onProblem: (problem) => this.addProblem(spec.id, problem),
+      onActivity: (item) => this.activity(item),
+      suppress: (rel, stamp) => {
+        const runtime = this.runtimes.get(spec.id);
+        if (runtime) watcherOf(runtime)?.suppress(rel, 3000, stamp);
+      },
     });
-    const folderName = sanitizeName(spec.folder ?? remote.name);
-    const target: WorkspaceTarget = { id: spec.id, name: remote.name, dir: join(root, folderName), excluded: spec.excluded ?? [] };
-    const known = index.workspaces.get(spec.id);
-    if (!known) index.workspaces.add({ id: spec.id, accountId: this.options.accountId, name: remote.name, localPath: target.dir, excludedPaths: [...target.excluded] });
-    else index.workspaces.update(spec.id, { name: remote.name, localPath: target.dir, excludedPaths: [...target.excluded] });
-    const runtime: WorkspaceRuntime = {
-      spec: { ...spec, excluded: [...(spec.excluded ?? [])] },
-      stop,
-      signal,
-      sync: new WorkspaceSync(target, {
-        index,
-        client,
-        queue: this.queue,
-        logger: this.options.logger.child({ workspace: spec.id }),
-        deviceName: this.options.deviceName,
-        selfUserId: this.selfUserId,
-        quietMs: this.quietMs,
-        ...(this.options.fullListingIntervalMs !== undefined ? { fullListingIntervalMs: this.options.fullListingIntervalMs } : {}),
-        onPhase: (phase) => this.setPhase(spec.id, phase),
-        onPlanned: (actions) => this.planned(spec.id, actions),
-        onDone: (action) => this.countDown(spec.id, action),
-        recentDeletes: () => recentDeleteCounts(this.runtimes.get(spec.id)),
-        onProblem: (problem) => this.addProblem(spec.id, problem),
-        onActivity: (item) => this.activity(item),
-        suppress: (rel, stamp) => {
-          const runtime = this.runtimes.get(spec.id);
-          if (runtime) watcherOf(runtime)?.suppress(rel, 3000, stamp);
-        },
-      }),
-      phase: 'starting',
-      cycle: { state: 'idle' },
-      again: false,
-      last: null,
-      lastSyncAt: null,
-      cycleProblems: [],
-      watch: { state: 'off' },
-      nextCycleDeletes: 'guarded',
-      pending: { ...NOTHING_PENDING },
-      files: null,
-      feed: 'unknown',
-      lastCycleAt: null,
-      probedFrom: null,
-      settle: { state: 'none' },
-      recentDeletes: new RecentDeletes(index, spec.id),
-      pausedChanges: new PausedChanges({ dir: target.dir, base: (rel) => index.base.getFile(spec.id, rel), excluded: target.excluded }),
-      writing: new WritingFiles(),
-    };
     this.runtimes.set(spec.id, runtime);
     return runtime;
   }
 
-  /** Finishes the transfers a crash (or a stop) left in the workspace's journal. */
-  private async recover(runtime: WorkspaceRuntime): Promise<void> {
-    const { client, index } = this.options;
-    await recoverJournal({
-      workspaceId: runtime.sync.target.id,
-      root: runtime.sync.target.dir,
-      index,
-      client,
-      queue: this.queue,
-      folderIds: new Map(),
-      logger: this.options.logger,
-      signal: runtime.signal,
-    }).catch((error: unknown) => this.options.logger.warn({ err: error }, 'journal recovery failed; the next cycle re-plans'));
-    runtime.files = null;
+  /** Finishes the transfers a crash (or a stop) left in the workspace's journal (workspace-setup.ts). */
+  private recover(runtime: WorkspaceRuntime): Promise<void> {
+    return recoverWorkspace(runtime, this.setUpContext());
+  }
+
+  private setUpContext(): SetUpContext {
+    const { client, index, root, accountId, deviceName, logger, fullListingIntervalMs } = this.options;
+    return { client, index, root, accountId, deviceName, logger, fullListingIntervalMs, queue: this.queue, signal: this.abort.signal, selfUserId: this.selfUserId, quietMs: this.quietMs };
   }
 
   /**
