@@ -50,7 +50,19 @@ export default tseslint.config(
       'no-restricted-imports': restrict(
         noElectron,
         noRenderer,
-        { regex: '^(\\.\\./)+(main/)?sync/', message: 'main/local/ and main/index/ import nothing from main/sync/.' },
+        { regex: '^(\\.\\./)+(main/)?(sync|engine)/', message: 'main/local/ and main/index/ import nothing from main/sync/ or main/engine/.' },
+      ),
+    },
+  },
+  {
+    // The executor and the rest of sync/'s runtime code are run by the engine: none imports it.
+    files: ['main/sync/**'],
+    ignores: PLANNER_FILES,
+    rules: {
+      'no-restricted-imports': restrict(
+        noElectron,
+        noRenderer,
+        { regex: '^(\\.\\./)+(main/)?engine/', message: 'main/sync/ imports nothing from main/engine/.' },
       ),
     },
   },

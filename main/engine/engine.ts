@@ -10,32 +10,25 @@
  * concerns none of them.
  */
 import { EventEmitter, setMaxListeners } from 'node:events';
-import { lstatSync } from 'node:fs';
-import { join } from 'node:path';
-import { isNotice, type ActivityItem, type EngineEvents, type EngineStatus, type Problem, type ReviewNotification, type SyncReport, type SyncState, type WorkspaceStatus } from '../../shared/engine.js';
+import { type ActivityItem, type EngineEvents, type EngineStatus, type Problem, type ReviewNotification, type SyncReport, type SyncState, type WorkspaceStatus } from '../../shared/engine.js';
 import type { Action } from '../sync/actions.js';
 import type { SyncIndex } from '../index/sync-index.js';
-import { sanitizeName } from '../local/paths.js';
 import { fsWorkers } from '../local/fs-workers.js';
-import { watchTree } from '../local/watcher.js';
-import { IGNORE_FILE_NAME } from '../local/own-files.js';
-import { loadIgnoreMatcher } from '../local/ignore.js';
 import type { Logger } from '../logging.js';
 import type { ServiceClient } from '../service-client/index.js';
-import { ServiceError, isServiceError } from '../service-client/service-error.js';
-import { applyConflictChoice, recoverJournal, type ConflictResolution, type ExecutorDeps, type KeepSide } from '../sync/executor/index.js';
+import { applyConflictChoice, type ConflictResolution, type ExecutorDeps, type KeepSide } from '../sync/executor/index.js';
 import { TransferQueue } from '../sync/transfer-queue.js';
 import { ActivityLog } from './activity-log.js';
-import { CycleScheduler, onlyFailures } from './cycle-scheduler.js';
+import { CycleScheduler } from './cycle-scheduler.js';
 import { ReviewPolling } from './review-poller.js';
-import { noFeedNotice } from './feed-probe.js';
 import { DEFAULT_QUIET_MS } from '../local/stability.js';
-import { RecentDeletes } from './recent-deletes.js';
-import { NOTHING_PENDING, engineStatus, pendingKey, pendingOf, problemsFrom, workspaceState } from './status.js';
-import { PausedChanges } from './paused-changes.js';
-import { WritingFiles } from './writing-files.js';
-import { WorkspaceSync, type CycleOutcome, type WorkspaceTarget } from './workspace-sync.js';
+import { engineStatus, pendingKey, pendingOf, workspaceStatus } from './status.js';
+import type { CycleOutcome } from './workspace-sync.js';
 import { runningOf, watcherOf, type EngineWorkspace, type WorkspaceRuntime } from './workspace-runtime.js';
+import { unwatchWorkspace, watchWorkspace } from './workspace-watch.js';
+import { recoverWorkspace, sameSetup, setUpWorkspace, type SetUpContext } from './workspace-setup.js';
+import { syncOnce, type SyncOnceOptions } from './sync-once.js';
+import { confirmDeletionsOnce, countDeletion, recentDeleteCounts } from './deletion-count.js';
 
 export type { EngineWorkspace } from './workspace-runtime.js';
 
@@ -63,25 +56,6 @@ export interface EngineOptions {
 }
 
 const DEFAULT_POLL_MS = 30_000;
-
-/** Whether two set-ups of one workspace sync the same folder with the same exclusions. */
-function sameSetup(a: EngineWorkspace, b: EngineWorkspace): boolean {
-  const excluded = (w: EngineWorkspace): string => JSON.stringify([...(w.excluded ?? [])].sort());
-  return a.folder === b.folder && excluded(a) === excluded(b);
-}
-
-/** A workspace id the service does not know (or refuses) names itself: with several, which one? */
-function unknownWorkspace(id: string, error: unknown): unknown {
-  if (!isServiceError(error) || (error.kind !== 'not_found' && error.kind !== 'client' && error.status !== 400 && error.status !== 404)) return error;
-  return new ServiceError({
-    kind: 'not_found',
-    code: 'unknown_workspace',
-    message: `the workspace ${id} does not exist in this account (\`asset-sync workspaces\` lists those you can sync)`,
-    ...(error.status !== undefined ? { status: error.status } : {}),
-    request: error.request,
-    cause: error,
-  });
-}
 
 /** What a cycle's place holds while something else runs in it (`exclusive`). */
 const IDLE_CYCLE: CycleOutcome = { blocked: null, plan: null, result: null, waiting: [], work: 0 };
@@ -170,80 +144,32 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     this.emitStatus();
   }
 
-  /** Where the workspace goes and what it syncs, recorded in the index; not started. */
+  /** Where the workspace goes and what it syncs, recorded in the index; not started (workspace-setup.ts). */
   private async setUp(spec: EngineWorkspace): Promise<WorkspaceRuntime> {
-    const { client, index, root } = this.options;
-    const stop = new AbortController();
-    const signal = AbortSignal.any([this.abort.signal, stop.signal]);
-    setMaxListeners(0, signal);
-    const remote = await client.getWorkspace(spec.id, { signal }).catch((error: unknown) => {
-      throw unknownWorkspace(spec.id, error);
+    const runtime = await setUpWorkspace(spec, this.setUpContext(), {
+      onPhase: (phase) => this.setPhase(spec.id, phase),
+      onPlanned: (actions) => this.planned(spec.id, actions),
+      onDone: (action) => this.countDown(spec.id, action),
+      recentDeletes: () => recentDeleteCounts(this.runtimes.get(spec.id)),
+      onProblem: (problem) => this.addProblem(spec.id, problem),
+      onActivity: (item) => this.activity(item),
+      suppress: (rel, stamp) => {
+        const runtime = this.runtimes.get(spec.id);
+        if (runtime) watcherOf(runtime)?.suppress(rel, 3000, stamp);
+      },
     });
-    const folderName = sanitizeName(spec.folder ?? remote.name);
-    const target: WorkspaceTarget = { id: spec.id, name: remote.name, dir: join(root, folderName), excluded: spec.excluded ?? [] };
-    const known = index.workspaces.get(spec.id);
-    if (!known) index.workspaces.add({ id: spec.id, accountId: this.options.accountId, name: remote.name, localPath: target.dir, excludedPaths: [...target.excluded] });
-    else index.workspaces.update(spec.id, { name: remote.name, localPath: target.dir, excludedPaths: [...target.excluded] });
-    const runtime: WorkspaceRuntime = {
-      spec: { ...spec, excluded: [...(spec.excluded ?? [])] },
-      stop,
-      signal,
-      sync: new WorkspaceSync(target, {
-        index,
-        client,
-        queue: this.queue,
-        logger: this.options.logger.child({ workspace: spec.id }),
-        deviceName: this.options.deviceName,
-        selfUserId: this.selfUserId,
-        quietMs: this.quietMs,
-        ...(this.options.fullListingIntervalMs !== undefined ? { fullListingIntervalMs: this.options.fullListingIntervalMs } : {}),
-        onPhase: (phase) => this.setPhase(spec.id, phase),
-        onPlanned: (actions) => this.planned(spec.id, actions),
-        onDone: (action) => this.countDown(spec.id, action),
-        recentDeletes: () => this.recentDeletes(spec.id),
-        onProblem: (problem) => this.addProblem(spec.id, problem),
-        onActivity: (item) => this.activity(item),
-        suppress: (rel, stamp) => {
-          const runtime = this.runtimes.get(spec.id);
-          if (runtime) watcherOf(runtime)?.suppress(rel, 3000, stamp);
-        },
-      }),
-      phase: 'starting',
-      cycle: { state: 'idle' },
-      again: false,
-      last: null,
-      lastSyncAt: null,
-      cycleProblems: [],
-      watch: { state: 'off' },
-      nextCycleDeletes: 'guarded',
-      pending: { ...NOTHING_PENDING },
-      files: null,
-      feed: 'unknown',
-      lastCycleAt: null,
-      probedFrom: null,
-      settle: { state: 'none' },
-      recentDeletes: new RecentDeletes(index, spec.id),
-      pausedChanges: new PausedChanges({ dir: target.dir, base: (rel) => index.base.getFile(spec.id, rel), excluded: target.excluded }),
-      writing: new WritingFiles(),
-    };
     this.runtimes.set(spec.id, runtime);
     return runtime;
   }
 
-  /** Finishes the transfers a crash (or a stop) left in the workspace's journal. */
-  private async recover(runtime: WorkspaceRuntime): Promise<void> {
-    const { client, index } = this.options;
-    await recoverJournal({
-      workspaceId: runtime.sync.target.id,
-      root: runtime.sync.target.dir,
-      index,
-      client,
-      queue: this.queue,
-      folderIds: new Map(),
-      logger: this.options.logger,
-      signal: runtime.signal,
-    }).catch((error: unknown) => this.options.logger.warn({ err: error }, 'journal recovery failed; the next cycle re-plans'));
-    runtime.files = null;
+  /** Finishes the transfers a crash (or a stop) left in the workspace's journal (workspace-setup.ts). */
+  private recover(runtime: WorkspaceRuntime): Promise<void> {
+    return recoverWorkspace(runtime, this.setUpContext());
+  }
+
+  private setUpContext(): SetUpContext {
+    const { client, index, root, accountId, deviceName, logger, fullListingIntervalMs } = this.options;
+    return { client, index, root, accountId, deviceName, logger, fullListingIntervalMs, queue: this.queue, signal: this.abort.signal, selfUserId: this.selfUserId, quietMs: this.quietMs };
   }
 
   /**
@@ -288,8 +214,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   private async retire(runtime: WorkspaceRuntime): Promise<void> {
     this.runtimes.delete(runtime.spec.id);
     runtime.stop.abort();
-    await watcherOf(runtime)?.close();
-    runtime.watch = { state: 'off' };
+    await unwatchWorkspace(runtime);
     await runningOf(runtime)?.catch(() => undefined);
     this.activityLog.flush();
   }
@@ -322,51 +247,19 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     this.queue.setTransferLimits(limits);
   }
 
-  /** Converges every workspace: cycles until nothing is left to do (or `maxRounds`), then reports. */
-  async syncOnce(options: { maxRounds?: number; allowMassDelete?: boolean } = {}): Promise<SyncReport> {
-    const report: SyncReport = { workspaces: [], ok: true };
-    for (const [id, runtime] of this.runtimes) {
-      const totals = { workspaceId: id, downloaded: 0, uploaded: 0, deleted: 0, moved: 0, conflicts: 0, failed: 0, problems: [] as Problem[] };
-      // Asked for now: what failed before is tried again at once, and only then backs off.
-      this.options.index.errors.makeDue(id);
-      for (let round = 0; round < (options.maxRounds ?? 8); round += 1) {
-        const outcome = await this.runCycle(id, options.allowMassDelete ?? false);
-        const r = outcome.result;
-        if (r) {
-          totals.downloaded += r.downloaded;
-          totals.uploaded += r.uploaded;
-          totals.deleted += r.deleted;
-          totals.moved += r.moved;
-          totals.conflicts += r.conflicts;
-          totals.failed = r.failed.length;
-        }
-        if (outcome.blocked) break;
-        if (outcome.work === 0 && outcome.waiting.length === 0) break;
-        // Files still being written and nothing else moving forward (what is left waits for a
-        // lock, a retry or themselves): give them the quiet period.
-        const stalled = !r || r.uploaded + r.downloaded + r.deleted + r.moved === 0;
-        if (outcome.waiting.length > 0 && stalled) await delay(this.quietMs, this.abort.signal);
-        // Only failures left: more rounds would fail the same way. A file still being written is
-        // not among them: it gets its quiet period above and is uploaded in a later round.
-        if (onlyFailures(outcome)) break;
-      }
-      // A file that never stopped changing is not an error, but it was not synced: say so.
-      const stillWritten = (runtime.last?.waiting ?? []).map((path): Problem => ({
-        workspaceId: id,
-        path,
-        kind: 'unstable',
-        message: `"${path}" was still being written, so it was not uploaded yet.`,
-        hint: 'Asset Sync uploads it once it has not changed for a moment: sync again when the program writing it is done.',
-      }));
-      totals.problems = [...this.workspaceStatus(runtime).problems, ...stillWritten];
-      // Out of rounds with work still planned (actions deferred again and again) is no convergence.
-      const settled = runtime.last !== null && runtime.last.work === 0 && runtime.last.waiting.length === 0;
-      // A conflict is listed for the user, but it is no failure: both versions are kept and synced.
-      const problems = totals.problems.filter((p) => p.kind !== 'conflict' && !isNotice(p));
-      if (problems.length > 0 || totals.failed > 0 || runtime.last?.blocked || !settled) report.ok = false;
-      report.workspaces.push(totals);
-    }
-    return report;
+  /** Converges every workspace: cycles until nothing is left to do (or `maxRounds`), then reports (sync-once.ts). */
+  syncOnce(options: SyncOnceOptions = {}): Promise<SyncReport> {
+    return syncOnce(
+      {
+        runtimes: this.runtimes,
+        index: this.options.index,
+        quietMs: this.quietMs,
+        signal: this.abort.signal,
+        runCycle: (id, allowMassDelete) => this.runCycle(id, allowMassDelete),
+        workspaceStatus: (runtime) => this.workspaceStatus(runtime),
+      },
+      options,
+    );
   }
 
   /** Watches and polls until `stop()`. */
@@ -413,9 +306,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   allowDeletionsOnce(workspaceId: string): void {
     const runtime = this.runtimes.get(workspaceId);
     if (!runtime) throw new Error(`unknown workspace ${workspaceId}`);
-    runtime.nextCycleDeletes = 'confirmed';
-    // Confirmed: what went before is part of what the user agreed to.
-    runtime.recentDeletes.clear();
+    confirmDeletionsOnce(runtime);
     this.trigger(workspaceId);
   }
 
@@ -478,51 +369,16 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     };
   }
 
-  /**
-   * Starts watching the workspace folder once it exists; true when it started now. chokidar
-   * told nothing of a tree made under a path it began to watch before the path existed, so a
-   * first start (the first cycle makes the folder) had no watcher until the app restarted.
-   */
-  private async watch(workspaceId: string): Promise<boolean> {
-    const runtime = this.runtimes.get(workspaceId);
-    if (!runtime || runtime.watch.state === 'starting' || !this.started || runtime.signal.aborted) return false;
-    const dir = runtime.sync.target.dir;
-    const folder = lstatSync(dir, { throwIfNoEntry: false });
-    const present = folder?.isDirectory() === true;
-    if (runtime.watch.state === 'on') {
-      if (present && folder?.ino === runtime.watch.inode) return false;
-      // The folder went away or was made anew (a drive unmounted, a folder moved back): the
-      // watcher went with the old one.
-      void runtime.watch.watcher.close();
-      runtime.watch = { state: 'off' };
-    }
-    if (!present) return false;
-    runtime.watch = { state: 'starting' };
-    try {
-      const ignore = await loadIgnoreMatcher(dir);
-      if (runtime.signal.aborted) return false;
-      const watcher = watchTree(dir, {
-        ignore,
-        debounceMs: this.options.debounceMs ?? 500,
-        onChanges: (paths) => {
-          if ([...paths].some((p) => p === IGNORE_FILE_NAME)) runtime.sync.reloadIgnore();
-          // Paused: nothing syncs, but the status counts what waits ("Paused · 3 changes waiting").
-          if (this.pausedFlag) {
-            if (runtime.pausedChanges.note(paths, ignore)) this.emitStatus();
-            return;
-          }
-          this.trigger(workspaceId);
-        },
-        onError: (error) => this.options.logger.warn({ err: error }, 'watcher error; the periodic rescan covers it'),
-      });
-      runtime.watch = { state: 'on', watcher, inode: folder?.ino };
-      return true;
-    } catch (error) {
-      this.options.logger.warn({ err: error }, 'could not watch the workspace folder; the periodic rescan covers it');
-      return false;
-    } finally {
-      if (runtime.watch.state === 'starting') runtime.watch = { state: 'off' };
-    }
+  /** Starts watching the workspace folder once it exists; true when it started now (workspace-watch.ts). */
+  private watch(workspaceId: string): Promise<boolean> {
+    return watchWorkspace(this.runtimes.get(workspaceId), {
+      started: () => this.started,
+      paused: () => this.pausedFlag,
+      debounceMs: this.options.debounceMs ?? 500,
+      logger: this.options.logger,
+      trigger: (id) => this.trigger(id),
+      emitStatus: () => this.emitStatus(),
+    });
   }
 
   /** Asks for review and change requests now: returns those never seen before (each is also emitted). */
@@ -610,25 +466,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 
   private workspaceStatus(runtime: WorkspaceRuntime): WorkspaceStatus {
-    const target = runtime.sync.target;
-    const notices = runtime.feed === 'no' ? [noFeedNotice(target.id, this.pollMs)] : [];
-    const problems = problemsFrom(this.options.index.errors.list(target.id), [...runtime.cycleProblems, ...notices]);
-    const last = runtime.last;
-    // Pending: the last cycle did work (its effects are unconfirmed), files wait, or one runs now.
-    const pending = runtime.cycle.state !== 'idle' || !last || last.work > 0 || last.waiting.length > 0 || runtime.again;
-    const phase = this.abort.signal.aborted ? 'stopped' : this.pausedFlag ? 'paused' : runtime.cycle.state !== 'idle' ? runtime.phase : last ? 'up-to-date' : runtime.phase;
-    return {
-      workspaceId: target.id,
-      name: target.name,
-      folder: target.dir,
-      state: workspaceState(phase, pending, problems),
-      pending: runtime.pending,
-      pausedChanges: this.pausedFlag ? runtime.pausedChanges.count : 0,
-      files: (runtime.files ??= this.options.index.base.countFiles(target.id)),
-      lastSyncAt: runtime.lastSyncAt,
-      problems,
-      ...(runtime.writing.shown().length > 0 ? { writing: runtime.writing.shown() } : {}),
-    };
+    return workspaceStatus(runtime, { index: this.options.index, pollMs: this.pollMs, paused: this.pausedFlag, stopped: this.abort.signal.aborted });
   }
 
   private planned(workspaceId: string, actions: readonly Action[]): void {
@@ -641,14 +479,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     const key = pendingKey(action.kind);
     if (!runtime) return;
     if (key && runtime.pending[key] > 0) runtime.pending[key] -= 1;
-    if (runtime.cycle.state === 'cycle' && runtime.cycle.confirmedDeletions) return;
-    if (action.kind === 'delete-remote') runtime.recentDeletes.record('remote');
-    if (action.kind === 'delete-local') runtime.recentDeletes.record('local');
-  }
-
-  /** File deletions carried out on each side within RECENT_DELETES_MS, for the mass-delete brake. */
-  private recentDeletes(workspaceId: string): { local: number; remote: number } {
-    return this.runtimes.get(workspaceId)?.recentDeletes.counts() ?? { local: 0, remote: 0 };
+    countDeletion(runtime, action);
   }
 
   private setPhase(workspaceId: string, phase: SyncState): void {
@@ -676,16 +507,4 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   private emitStatus(): void {
     this.emit('status', this.status());
   }
-}
-
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

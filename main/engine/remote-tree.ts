@@ -12,7 +12,7 @@
 import { sequenceNumber, type FeedChange, type ListedAsset, type ListedFolder, type Listing, type Sequence, type UnreadableEntry } from '../service-client/index.js';
 import type { PlacedItem, RawAsset, RawFolder, TreeWrite } from '../index/remote-state.js';
 import { MAX_PATH_BYTES, assignLocalNames, pathKey, sanitizeName, utf8Length, type NamedItem } from '../local/paths.js';
-import type { RemoteFile, RemoteFolder } from '../model/views.js';
+import { remoteFile, type RemoteFile, type RemoteFolder } from '../model/views.js';
 
 export type { RawAsset, RawFolder };
 
@@ -219,17 +219,7 @@ export function placeRemoteTree(tree: RawRemoteTree, excludedPaths: readonly str
           placed.held.pathKeys.add(key);
           continue;
         }
-        placed.files.set(key, {
-          path: childPath,
-          assetId: a.id,
-          folderId: a.folderId,
-          versionId: a.versionId,
-          versionNumber: a.versionNumber,
-          checksum: a.checksum,
-          size: a.size,
-          lockedByUserId: a.lockedByUserId,
-          sequence: a.sequence,
-        });
+        placed.files.set(key, remoteFile(childPath, a.id, a));
       }
     }
   }

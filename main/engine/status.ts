@@ -1,8 +1,11 @@
 /** Folding what the engine knows into the status a user sees: pending work is never "up to date". */
 import { needsUser, type EngineStatus, type PendingCounts, type Problem, type SyncState, type WorkspaceStatus } from '../../shared/engine.js';
 import type { PathError } from '../index/path-errors.js';
+import type { SyncIndex } from '../index/sync-index.js';
 import { pathErrorProblems } from '../sync/executor/index.js';
 import type { Action } from '../sync/actions.js';
+import { noFeedNotice } from './feed-probe.js';
+import type { WorkspaceRuntime } from './workspace-runtime.js';
 
 /** What a plan still had to do: zero only when the last cycle found nothing to do. */
 export const NOTHING_PENDING: Readonly<PendingCounts> = { downloads: 0, uploads: 0, deletes: 0, moves: 0, conflicts: 0 };
@@ -66,4 +69,37 @@ export function overallState(workspaces: readonly WorkspaceStatus[], paused: boo
 
 export function engineStatus(workspaces: WorkspaceStatus[], transfers: EngineStatus['transfers'], paused: boolean): EngineStatus {
   return { state: overallState(workspaces, paused), workspaces, transfers, paused };
+}
+
+/** What the status reads besides the workspace's runtime. */
+export interface StatusFacts {
+  index: SyncIndex;
+  /** The configured poll interval, named by the notice of a service without the changes feed. */
+  pollMs: number;
+  paused: boolean;
+  /** The engine stopped (or is stopping). */
+  stopped: boolean;
+}
+
+/** One workspace's status, from what its runtime holds and the path errors in the index. */
+export function workspaceStatus(runtime: WorkspaceRuntime, facts: StatusFacts): WorkspaceStatus {
+  const target = runtime.sync.target;
+  const notices = runtime.feed === 'no' ? [noFeedNotice(target.id, facts.pollMs)] : [];
+  const problems = problemsFrom(facts.index.errors.list(target.id), [...runtime.cycleProblems, ...notices]);
+  const last = runtime.last;
+  // Pending: the last cycle did work (its effects are unconfirmed), files wait, or one runs now.
+  const pending = runtime.cycle.state !== 'idle' || !last || last.work > 0 || last.waiting.length > 0 || runtime.again;
+  const phase = facts.stopped ? 'stopped' : facts.paused ? 'paused' : runtime.cycle.state !== 'idle' ? runtime.phase : last ? 'up-to-date' : runtime.phase;
+  return {
+    workspaceId: target.id,
+    name: target.name,
+    folder: target.dir,
+    state: workspaceState(phase, pending, problems),
+    pending: runtime.pending,
+    pausedChanges: facts.paused ? runtime.pausedChanges.count : 0,
+    files: (runtime.files ??= facts.index.base.countFiles(target.id)),
+    lastSyncAt: runtime.lastSyncAt,
+    problems,
+    ...(runtime.writing.shown().length > 0 ? { writing: runtime.writing.shown() } : {}),
+  };
 }

@@ -11,7 +11,7 @@
  * mark it unusable and the next start lists in full.
  */
 import { pathKey } from '../local/paths.js';
-import type { AssetFacts, RemoteFile, RemoteFolder } from '../model/views.js';
+import { remoteFile, type AssetFacts, type RemoteFile, type RemoteFolder } from '../model/views.js';
 import { type Packed, WORKSPACE_NUMBER, checksumText, idText, packChecksum, packId, packOptionalId } from './compact-values.js';
 import type { Db } from './database.js';
 import { UnknownWorkspaceError } from './workspaces.js';
@@ -99,16 +99,10 @@ interface FolderRow {
   path: string;
 }
 
-interface AssetRow {
+/** ASSET_SELECT's row: the facts under their own names (AssetFacts), the id and the path. */
+interface AssetRow extends AssetFacts {
   id: string;
-  folder_id: string | null;
   path: string;
-  version_id: string;
-  version_number: number;
-  checksum: string;
-  size: number;
-  locked_by_user_id: string | null;
-  sequence: number;
 }
 
 /** `id, parent_id, path, name`; `name` is NULL in rows a placed-only write left. */
@@ -132,13 +126,13 @@ const ASSET_COLUMNS = 'id, folder_id, path, version_id, version_number, checksum
 /** ASSET_COLUMNS read back as the text that was stored (compact-values.ts). */
 const ASSET_SELECT = [
   `${idText('id')} AS id`,
-  `${idText('folder_id')} AS folder_id`,
+  `${idText('folder_id')} AS folderId`,
   'path',
-  `${idText('version_id')} AS version_id`,
-  'version_number',
+  `${idText('version_id')} AS versionId`,
+  'version_number AS versionNumber',
   `${checksumText('checksum')} AS checksum`,
   'size',
-  `${idText('locked_by_user_id')} AS locked_by_user_id`,
+  `${idText('locked_by_user_id')} AS lockedByUserId`,
   'sequence',
 ].join(', ');
 /** Rows a device does not place have no path: they are part of the raw tree only. */
@@ -147,31 +141,21 @@ const ASSETS_OF_WORKSPACE = `workspace = ${WORKSPACE_NUMBER}`;
 
 /** An asset's values as `ASSET_COLUMNS` stores them. */
 type AssetValues = [Packed, Packed | null, string | null, Packed, number, Packed, number, Packed | null, number];
-const assetValues = (id: string, folderId: string | null, path: string | null, versionId: string, versionNumber: number, checksum: string, size: number, lockedByUserId: string | null, sequence: number): AssetValues => [
+const assetValues = (id: string, path: string | null, a: AssetFacts): AssetValues => [
   packId(id),
-  packOptionalId(folderId),
+  packOptionalId(a.folderId),
   path,
-  packId(versionId),
-  versionNumber,
-  packChecksum(checksum),
-  size,
-  packOptionalId(lockedByUserId),
-  sequence,
+  packId(a.versionId),
+  a.versionNumber,
+  packChecksum(a.checksum),
+  a.size,
+  packOptionalId(a.lockedByUserId),
+  a.sequence,
 ];
 
 const toFolder = (row: FolderRow): RemoteFolder => ({ path: row.path, folderId: row.id, parentId: row.parent_id });
 
-const toFile = (row: AssetRow): RemoteFile => ({
-  path: row.path,
-  assetId: row.id,
-  folderId: row.folder_id,
-  versionId: row.version_id,
-  versionNumber: row.version_number,
-  checksum: row.checksum,
-  size: row.size,
-  lockedByUserId: row.locked_by_user_id,
-  sequence: row.sequence,
-});
+const toFile = (row: AssetRow): RemoteFile => remoteFile(row.path, row.id, row);
 
 /** Thrown inside `loadTree`'s read when a row lacks what the raw tree needs. */
 class IncompleteTree extends Error {}
@@ -274,7 +258,7 @@ export class RemoteStateStore {
       for (const id of write.deletedAssetIds ?? []) this.deleteAssetStmt.run(workspaceId, packId(id));
       for (const { item: f, path } of write.folders ?? []) this.putTreeFolderStmt.run(workspaceId, f.id, f.parentId, path, f.name);
       for (const { item: a, path } of write.assets ?? []) {
-        const values = assetValues(a.id, a.folderId, path, a.versionId, a.versionNumber, a.checksum, a.size, a.lockedByUserId, a.sequence);
+        const values = assetValues(a.id, path, a);
         this.putTreeAssetStmt.run(workspaceId, ...values, a.fileName);
       }
       return true;
@@ -359,7 +343,7 @@ export class RemoteStateStore {
   private upsert(workspaceId: string, folders: Iterable<RemoteFolder>, files: Iterable<RemoteFile>): void {
     for (const f of folders) this.upsertFolderStmt.run(workspaceId, f.folderId, f.parentId, f.path);
     for (const f of files) {
-      this.upsertAssetStmt.run(workspaceId, ...assetValues(f.assetId, f.folderId, f.path, f.versionId, f.versionNumber, f.checksum, f.size, f.lockedByUserId, f.sequence));
+      this.upsertAssetStmt.run(workspaceId, ...assetValues(f.assetId, f.path, f));
     }
   }
 }

@@ -69,6 +69,24 @@ export interface RemoteFile extends AssetFacts {
   assetId: string;
 }
 
+/**
+ * An asset placed at `path`: its facts copied field by field, so that a raw asset or a stored
+ * row passed in lends none of its other fields to the 100,000 files a tree may hold.
+ */
+export function remoteFile(path: string, assetId: string, facts: AssetFacts): RemoteFile {
+  return {
+    path,
+    assetId,
+    folderId: facts.folderId,
+    versionId: facts.versionId,
+    versionNumber: facts.versionNumber,
+    checksum: facts.checksum,
+    size: facts.size,
+    lockedByUserId: facts.lockedByUserId,
+    sequence: facts.sequence,
+  };
+}
+
 /** " (version 7)", or nothing when the service did not give the number. */
 export const versionSuffix = (remote: Pick<RemoteFile, 'versionNumber'>): string => (remote.versionNumber > 0 ? ` (version ${remote.versionNumber})` : '');
 

@@ -75,8 +75,31 @@ describe('main/local/ and main/index/ import nothing from main/sync/', () => {
     expect(await restricted(importing('./paths.js'), file)).toEqual([]);
   });
 
+  it.each(files)('%s rejects an import from engine/, which runs above it', async (file) => {
+    expect(await restricted(importing('../engine/status.js'), file)).toEqual([expect.stringContaining('nothing from main/sync/ or main/engine/')]);
+  });
+
   it('the engine may import sync/', async () => {
     expect(await restricted(importing('../sync/actions.js'), 'main/engine/workspace-sync.ts')).toEqual([]);
+  });
+});
+
+describe('main/sync/ imports nothing from main/engine/', () => {
+  const files = ['main/sync/transfer-queue.ts', 'main/sync/executor/download.ts', 'main/sync/executor/index.ts', 'main/sync/a-new-helper.ts'];
+
+  it.each(files)('%s rejects an import and a type import from engine/', async (file) => {
+    const depth = file.split('/').length - 2;
+    const up = '../'.repeat(depth);
+    for (const code of [importing(`${up}engine/status.js`), `import type { SyncEngine } from '${up}engine/engine.js';\nexport type E = SyncEngine;\n`]) {
+      expect(await restricted(code, file)).toEqual([expect.stringContaining('nothing from main/engine/')]);
+    }
+  });
+
+  it.each(files)('%s may import index/, local/ and the rest of sync/', async (file) => {
+    const up = '../'.repeat(file.split('/').length - 2);
+    for (const specifier of [`${up}index/sync-index.js`, `${up}local/paths.js`, `${up}sync/actions.js`]) {
+      expect(await restricted(importing(specifier), file)).toEqual([]);
+    }
   });
 });
 
