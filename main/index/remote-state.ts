@@ -320,7 +320,9 @@ export class RemoteStateStore {
       }
       for (const [id, folderId, path, versionId, versionNumber, checksum, size, lockedByUserId, sequence, fileName] of this.treeAssetsStmt.iterate(workspaceId)) {
         if (fileName === null) throw new IncompleteTree();
-        tree.assets.set(id, { id, folderId, fileName, versionId, versionNumber, checksum, size, lockedByUserId, sequence });
+        // One string per folder id, the folder's own, rather than one per asset in it.
+        const folder = folderId === null ? undefined : tree.folders.get(folderId);
+        tree.assets.set(id, { id, folderId: folder?.id ?? folderId, fileName, versionId, versionNumber, checksum, size, lockedByUserId, sequence });
         tree.assetPaths.set(id, path);
       }
       return tree;

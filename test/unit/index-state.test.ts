@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pathKey } from '../../main/local/paths.js';
 import { UnknownWorkspaceError } from '../../main/index/workspaces.js';
-import type { BaseFile, RemoteFile, RemoteFolder } from '../../main/model/views.js';
+import type { BaseFile, LocalFile, RemoteFile, RemoteFolder } from '../../main/model/views.js';
 import { baseFile, checksumOf, remoteFile, useTempIndex, workspace } from './index-fixtures.js';
 
 const { withIndex } = useTempIndex();
@@ -186,6 +186,24 @@ describe('synced base', () => {
       // Lookups are by key: another case or normalisation finds the same row.
       expect(index.base.getFile('ws-1', 'CAFE\u0301/ünïcode.psd')).toEqual(file);
       expect(index.base.getFolder('ws-1', 'café')).toEqual({ path: 'Café', folderId: 'f-1' });
+    });
+  });
+
+  it('loads the same rows when given the views of the cycle to share strings with', () => {
+    const files = Array.from({ length: 40 }, (_, i) => baseFile(i, { path: i % 3 === 0 ? `Brand/Logo-${i}.PSD` : `brand/logo-${i}.psd` }));
+    withIndex((index) => {
+      index.workspaces.add(workspace());
+      index.base.putFiles('ws-1', files);
+    });
+    withIndex((index) => {
+      const plain = index.base.load('ws-1');
+      // Views that agree on some values and differ on others, the way a cycle with changes does.
+      const remote = new Map(files.map((f, i) => [pathKey(f.path), remoteFile(i, { path: i % 2 ? f.path : `${f.path}.moved`, versionId: i % 5 ? `version-${i}` : 'newer' })]));
+      const local = new Map(
+        files.map((f, i): [string, LocalFile] => [pathKey(f.path), { path: i % 4 ? f.path : f.path.toUpperCase(), size: f.size, mtimeNs: i % 6 ? f.mtimeNs : '1', ctimeNs: '1', inode: f.inode, checksum: i % 7 ? f.checksum : checksumOf(999) }]),
+      );
+      expect(index.base.load('ws-1', { remote, local })).toEqual(plain);
+      expect(plain.files.size).toBe(40);
     });
   });
 
