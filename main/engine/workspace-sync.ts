@@ -140,7 +140,7 @@ export class WorkspaceSync {
     this.deps.onPhase('scanning');
     // One matcher for the whole cycle: the watcher may drop the cached one meanwhile.
     const ignore = (this.ignore ??= await loadIgnoreMatcher(ws.dir));
-    const hashCache = index.hashCache(ws.id);
+    const hashCache = index.hashCache(ws.id, remote.files);
     const form = keptChecksumForm(index, ws.id);
     const algorithm = hashingAlgorithm(form);
     if (form === null) this.deps.onProblem(unknownChecksums(ws.id));

@@ -306,6 +306,20 @@ describe('hash cache', () => {
     });
   });
 
+  it('loads the same entries when given the remote files to share strings with', async () => {
+    const entries = Array.from({ length: 30 }, (_, i) => [`shots/${i}.jpg`, { size: i, mtimeNs: `${1_700_000_000_000_000_000n + BigInt(i)}`, inode: i + 1, checksum: checksumOf(i) }] as const);
+    withIndex((index) => {
+      index.workspaces.add(workspace());
+      index.hashCache('ws-1').putMany(entries);
+    });
+    // Thirty rows are one page: read before the index closes.
+    const plain = new Map(await withIndex((index) => index.hashCache('ws-1').loadAll()));
+    const remote = new Map(entries.map(([key], i) => [key, { path: i % 2 ? key : key.toUpperCase(), checksum: checksumOf(i % 3 ? i : 500) }]));
+    const shared = new Map(await withIndex((index) => index.hashCache('ws-1', remote).loadAll()));
+    expect(plain.size).toBe(30);
+    expect(shared).toEqual(plain);
+  });
+
   it('writes a whole scan in one batch', () => {
     withIndex((index) => {
       index.workspaces.add(workspace());
