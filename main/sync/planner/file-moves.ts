@@ -27,7 +27,8 @@ export interface FileSlot {
 }
 
 export interface AlignedFiles {
-  slots: Map<string, FileSlot>;
+  /** Every path key with what sits there, in key order (code units): one slot at a time, none kept. */
+  slots: Iterable<[string, FileSlot]>;
   moves: Array<MoveLocalFile | MoveRemoteAsset>;
 }
 
@@ -132,17 +133,20 @@ function anyMoved(files: SyncState<LocalFile, BaseFile, RemoteFile>): boolean {
   return false;
 }
 
-function slotsOf(files: SyncState<LocalFile, BaseFile, RemoteFile>): Map<string, FileSlot> {
-  const slots = new Map<string, FileSlot>();
-  const slot = (key: string): FileSlot => {
-    let s = slots.get(key);
-    if (s === undefined) slots.set(key, (s = {}));
-    return s;
-  };
-  for (const [key, l] of files.local) slot(key).local = l;
-  for (const [key, b] of files.base) slot(key).base = b;
-  for (const [key, r] of files.remote) slot(key).remote = r;
-  return slots;
+function* slotsOf(files: SyncState<LocalFile, BaseFile, RemoteFile>): Generator<[string, FileSlot]> {
+  const keys = new Set(files.base.keys());
+  for (const key of files.local.keys()) keys.add(key);
+  for (const key of files.remote.keys()) keys.add(key);
+  for (const key of [...keys].sort()) {
+    const slot: FileSlot = {};
+    const local = files.local.get(key);
+    const base = files.base.get(key);
+    const remote = files.remote.get(key);
+    if (local !== undefined) slot.local = local;
+    if (base !== undefined) slot.base = base;
+    if (remote !== undefined) slot.remote = remote;
+    yield [key, slot];
+  }
 }
 
 /**

@@ -28,7 +28,7 @@ import { alignMoves, type FileSlot } from './file-moves.js';
 import { orderActions } from './order.js';
 import { alignFolderCase } from './folder-case.js';
 import { planFolderMoves } from './folder-moves.js';
-import { isRename, joinPath, nameOf, parentOf, sortedEntries } from '../rel-path.js';
+import { isRename, joinPath, nameOf, parentOf } from '../rel-path.js';
 
 export interface Plan {
   /** In execution order (see order.ts). */
@@ -72,7 +72,7 @@ export function plan(input: PlannerInput): Plan {
     conflictCopyFor: conflictNamer(input),
   };
   const fileActions: Action[] = [...moves];
-  for (const [key, slot] of sortedEntries(slots)) fileActions.push(...planSlot(key, slot, context));
+  for (const [key, slot] of slots) fileActions.push(...planSlot(key, slot, context));
 
   const occupied = foldersHolding(filePathsAfter(views.files, fileActions));
   // A renamed folder's base row is written by its rename, and only if that succeeds: recorded
