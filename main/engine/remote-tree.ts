@@ -153,6 +153,30 @@ interface Children {
   items: Array<RawFolder | RawAsset>;
 }
 
+/** A placement with nothing in it yet, at `paths`. */
+const nothingPlaced = (paths: TreePaths): PlacedRemoteTree => ({
+  files: new Map(),
+  folders: new Map(),
+  folderIds: new Map([['', null]]),
+  excluded: 0,
+  unplaced: new Set(),
+  held: { assetIds: new Set(), pathKeys: new Set(), incomplete: false },
+  paths,
+});
+
+/** An asset of the raw tree placed at `path`. */
+const remoteFileOf = (a: RawAsset, path: string): RemoteFile => ({
+  path,
+  assetId: a.id,
+  folderId: a.folderId,
+  versionId: a.versionId,
+  versionNumber: a.versionNumber,
+  checksum: a.checksum,
+  size: a.size,
+  lockedByUserId: a.lockedByUserId,
+  sequence: a.sequence,
+});
+
 /**
  * The version of the placing rules (names made safe, clashes settled, paths too long left out):
  * raise it with any change to what `placeRemoteTree` gives, so that paths stored by an older
@@ -176,15 +200,7 @@ export function placementOf(excludedPaths: readonly string[]): string {
  */
 export function placeAsStored(tree: RawRemoteTree, paths: TreePaths): PlacedRemoteTree | null {
   if (tree.unknown.size > 0 || paths.folders.size !== tree.folders.size || paths.assets.size !== tree.assets.size) return null;
-  const placed: PlacedRemoteTree = {
-    files: new Map(),
-    folders: new Map(),
-    folderIds: new Map([['', null]]),
-    excluded: 0,
-    unplaced: new Set(),
-    held: { assetIds: new Set(), pathKeys: new Set(), incomplete: false },
-    paths,
-  };
+  const placed = nothingPlaced(paths);
   for (const f of tree.folders.values()) {
     const path = paths.folders.get(f.id);
     if (path === undefined || path === null) return null;
@@ -195,17 +211,7 @@ export function placeAsStored(tree: RawRemoteTree, paths: TreePaths): PlacedRemo
   for (const a of tree.assets.values()) {
     const path = paths.assets.get(a.id);
     if (path === undefined || path === null) return null;
-    placed.files.set(pathKey(path), {
-      path,
-      assetId: a.id,
-      folderId: a.folderId,
-      versionId: a.versionId,
-      versionNumber: a.versionNumber,
-      checksum: a.checksum,
-      size: a.size,
-      lockedByUserId: a.lockedByUserId,
-      sequence: a.sequence,
-    });
+    placed.files.set(pathKey(path), remoteFileOf(a, path));
   }
   return placed;
 }
@@ -232,15 +238,7 @@ export function placeRemoteTree(tree: RawRemoteTree, excludedPaths: readonly str
   for (const a of tree.assets.values()) add({ id: `a:${a.id}`, parentKey: a.folderId ?? '', name: a.fileName }, a);
 
   const paths: TreePaths = { folders: new Map(), assets: new Map() };
-  const placed: PlacedRemoteTree = {
-    files: new Map(),
-    folders: new Map(),
-    folderIds: new Map([['', null]]),
-    excluded: 0,
-    unplaced: new Set(),
-    held: { assetIds: new Set(), pathKeys: new Set(), incomplete: false },
-    paths,
-  };
+  const placed = nothingPlaced(paths);
   const excludedFolderIds = new Set<string>();
   // Breadth first from the top: an item whose parent is not in the tree is never reached.
   const queue: Array<{ parentId: string | null; path: string }> = [{ parentId: null, path: '' }];
@@ -276,17 +274,7 @@ export function placeRemoteTree(tree: RawRemoteTree, excludedPaths: readonly str
           placed.held.pathKeys.add(key);
           continue;
         }
-        placed.files.set(key, {
-          path: childPath,
-          assetId: a.id,
-          folderId: a.folderId,
-          versionId: a.versionId,
-          versionNumber: a.versionNumber,
-          checksum: a.checksum,
-          size: a.size,
-          lockedByUserId: a.lockedByUserId,
-          sequence: a.sequence,
-        });
+        placed.files.set(key, remoteFileOf(a, childPath));
       }
     }
   }
