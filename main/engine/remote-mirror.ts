@@ -15,6 +15,8 @@ import { keepChecksumForm, keptChecksumForm } from './checksum-form.js';
 import {
   applyChanges,
   noChanges,
+  placeAsStored,
+  placementOf,
   placeRemoteTree,
   treeDiff,
   treeDifferences,
@@ -73,6 +75,11 @@ export class RemoteMirror {
   private placed: PlacedRemoteTree | null = null;
   /** What the index holds: the tree at `sequence`, placed at `paths`. A write stores the difference. */
   private stored: { sequence: Sequence; paths: TreePaths } | null = null;
+  /**
+   * The tree is the one read from the index, unchanged, and its stored paths were placed as this
+   * process places (`placementOf`): they are the placement, without placing it again.
+   */
+  private asStored = false;
   /** When the tree last came from a full listing (ms since the epoch); null: not known. */
   private listedAt: number | null = null;
   /** After a failed periodic listing: not tried again before this time. */
@@ -140,7 +147,9 @@ export class RemoteMirror {
     }
     if (this.feedRest !== null) this.deps.onProblem(slowerChanges(ws.id));
     const touched = this.touched.folders.size > 0 || this.touched.assets.size > 0;
-    if (!this.placed || touched) this.placed = placeRemoteTree(tree, ws.excluded);
+    if (touched) this.asStored = false;
+    if (!this.placed || touched) this.placed = (this.asStored && this.stored ? placeAsStored(tree, this.stored.paths) : null) ?? placeRemoteTree(tree, ws.excluded);
+    this.asStored = false;
     this.store(tree, this.placed, listedAt);
     this.touched = noChanges();
     this.refreshed = true;
@@ -162,6 +171,7 @@ export class RemoteMirror {
 
   private adoptListing(listed: RawRemoteTree, listedAt: number): RawRemoteTree {
     this.tree = listed;
+    this.asStored = false;
     this.listedAt = listedAt;
     // Placed afresh: the listing's maps are new, whatever they hold.
     this.placed = null;
@@ -238,10 +248,15 @@ export class RemoteMirror {
     const sameRows = stored?.paths === placed.paths;
     // Items that could not be read would never be told again by the feed: a restart lists in full.
     const resumable = tree.unknown.size === 0;
+    const placement = placementOf(ws.excluded);
     const written =
       stored !== null &&
-      index.remote.saveTree(ws.id, { sequence: tree.sequence, since: stored.sequence, resumable, ...(sameRows ? {} : treeDiff(tree, placed.paths, stored.paths, this.touched)) }, listedAt);
-    if (!written) index.remote.saveTree(ws.id, { sequence: tree.sequence, full: true, resumable, ...treeRows(tree, placed.paths) }, listedAt);
+      index.remote.saveTree(
+        ws.id,
+        { sequence: tree.sequence, since: stored.sequence, resumable, placement, ...(sameRows ? {} : treeDiff(tree, placed.paths, stored.paths, this.touched)) },
+        listedAt,
+      );
+    if (!written) index.remote.saveTree(ws.id, { sequence: tree.sequence, full: true, resumable, placement, ...treeRows(tree, placed.paths) }, listedAt);
     this.stored = { sequence: tree.sequence, paths: placed.paths };
   }
 
@@ -308,11 +323,13 @@ export class RemoteMirror {
     this.touched = noChanges();
     this.placed = null;
     this.stored = { sequence: kept.sequence, paths: { folders: kept.folderPaths, assets: kept.assetPaths } };
+    this.asStored = kept.placement === placementOf(this.workspace.excluded);
   }
 
   /** The feed cannot go on from the tree: the next listing replaces it and every stored row. */
   private forgetTree(): void {
     this.tree = null;
+    this.asStored = false;
     this.touched = noChanges();
     this.placed = null;
     this.stored = null;

@@ -153,12 +153,62 @@ interface Children {
   items: Array<RawFolder | RawAsset>;
 }
 
+/** A placement with nothing in it yet, at `paths`. */
+const nothingPlaced = (paths: TreePaths): PlacedRemoteTree => ({
+  files: new Map(),
+  folders: new Map(),
+  folderIds: new Map([['', null]]),
+  excluded: 0,
+  unplaced: new Set(),
+  held: { assetIds: new Set(), pathKeys: new Set(), incomplete: false },
+  paths,
+});
+
+/**
+ * The version of the placing rules (names made safe, clashes settled, paths too long left out):
+ * raise it with any change to what `placeRemoteTree` gives, so that paths stored by an older
+ * version are placed afresh rather than taken as they are (`placeAsStored`).
+ */
+const PLACING_RULES = 1;
+
+const excludedKeysOf = (excludedPaths: readonly string[]): Set<string> => new Set(excludedPaths.map((p) => pathKey(p.replace(/^\/+|\/+$/g, ''))));
+
+/** What a placement depends on besides the tree: the rules and the folders left out. Stored with the paths. */
+export function placementOf(excludedPaths: readonly string[]): string {
+  return JSON.stringify({ rules: PLACING_RULES, excluded: [...excludedKeysOf(excludedPaths)].sort() });
+}
+
+/**
+ * The tree placed at the paths the index stored with it, without placing it again: the same
+ * placement `placeRemoteTree` gives, as long as the tree is the one stored, placed the same way
+ * (`placementOf`), with every item placed. Null when some item is not (left out by selective
+ * sync, or unplaceable): telling those apart takes placing, which the caller then does.
+ * Placing 100,000 assets costs most of a second and a copy of every path; this costs a lookup.
+ */
+export function placeAsStored(tree: RawRemoteTree, paths: TreePaths): PlacedRemoteTree | null {
+  if (tree.unknown.size > 0 || paths.folders.size !== tree.folders.size || paths.assets.size !== tree.assets.size) return null;
+  const placed = nothingPlaced(paths);
+  for (const f of tree.folders.values()) {
+    const path = paths.folders.get(f.id);
+    if (path === undefined || path === null) return null;
+    const key = pathKey(path);
+    placed.folders.set(key, { path, folderId: f.id, parentId: f.parentId });
+    placed.folderIds.set(key, f.id);
+  }
+  for (const a of tree.assets.values()) {
+    const path = paths.assets.get(a.id);
+    if (path === undefined || path === null) return null;
+    placed.files.set(pathKey(path), remoteFile(path, a.id, a));
+  }
+  return placed;
+}
+
 /**
  * Places the raw tree under safe local paths. `excludedPaths` are local folder paths (as shown
  * to the user) whose whole subtree stays off this device.
  */
 export function placeRemoteTree(tree: RawRemoteTree, excludedPaths: readonly string[] = []): PlacedRemoteTree {
-  const excludedKeys = new Set(excludedPaths.map((p) => pathKey(p.replace(/^\/+|\/+$/g, ''))));
+  const excludedKeys = excludedKeysOf(excludedPaths);
   const children = new Map<string, Children>();
   const add = (claim: NamedItem, item: RawFolder | RawAsset) => {
     const list = children.get(claim.parentKey);
@@ -175,15 +225,7 @@ export function placeRemoteTree(tree: RawRemoteTree, excludedPaths: readonly str
   for (const a of tree.assets.values()) add({ id: `a:${a.id}`, parentKey: a.folderId ?? '', name: a.fileName }, a);
 
   const paths: TreePaths = { folders: new Map(), assets: new Map() };
-  const placed: PlacedRemoteTree = {
-    files: new Map(),
-    folders: new Map(),
-    folderIds: new Map([['', null]]),
-    excluded: 0,
-    unplaced: new Set(),
-    held: { assetIds: new Set(), pathKeys: new Set(), incomplete: false },
-    paths,
-  };
+  const placed = nothingPlaced(paths);
   const excludedFolderIds = new Set<string>();
   // Breadth first from the top: an item whose parent is not in the tree is never reached.
   const queue: Array<{ parentId: string | null; path: string }> = [{ parentId: null, path: '' }];

@@ -140,7 +140,7 @@ export class WorkspaceSync {
     this.deps.onPhase('scanning');
     // One matcher for the whole cycle: the watcher may drop the cached one meanwhile.
     const ignore = (this.ignore ??= await loadIgnoreMatcher(ws.dir));
-    const hashCache = index.hashCache(ws.id);
+    const hashCache = index.hashCache(ws.id, remote.files);
     const form = keptChecksumForm(index, ws.id);
     const algorithm = hashingAlgorithm(form);
     if (form === null) this.deps.onProblem(unknownChecksums(ws.id));
@@ -172,7 +172,7 @@ export class WorkspaceSync {
       this.deps.onProblem(problem);
     };
     // Left alone on both sides: the scanner never reports an ignored path (see notIgnored).
-    const base = notIgnored(index.base.load(ws.id), ignore, scan);
+    const base = notIgnored(index.base.load(ws.id, { remote: remote.files, local: scan.files }), ignore, scan);
     const remoteView = notIgnored(remote, ignore, scan);
     const excludedKeys = new Set(ws.excluded.map((p) => pathKey(p)));
     const local = localView(scan, base.files, { nowMs: Date.now(), quietMs: this.deps.quietMs, excludedKeys }, base.folders);

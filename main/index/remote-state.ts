@@ -62,6 +62,8 @@ export interface PlacedItem<T> {
 /** The raw tree as stored, with where each item was placed when it was stored. */
 export interface StoredTree {
   sequence: string;
+  /** What the stored paths were placed with (`TreeWrite.placement`); null: not recorded. */
+  placement: string | null;
   /** When the workspace was last listed in full (ms since the epoch); null if never recorded. */
   listedAt: number | null;
   folders: Map<string, RawFolder>;
@@ -81,6 +83,12 @@ export interface TreeWrite {
   resumable?: boolean;
   /** Every row of the workspace is replaced by `folders` and `assets`. */
   full?: boolean;
+  /**
+   * What the stored paths were placed with (the rules and the folders left out), kept with the
+   * rows so that a restart may take the paths as placed only while it places the same way.
+   * Absent: not recorded, and the next start places the tree afresh.
+   */
+  placement?: string;
   /**
    * For a write of differences: the cursor of the stored tree they were computed against. If
    * the index holds another (a second process wrote meanwhile), nothing is written.
@@ -157,6 +165,9 @@ const toFolder = (row: FolderRow): RemoteFolder => ({ path: row.path, folderId: 
 
 const toFile = (row: AssetRow): RemoteFile => remoteFile(row.path, row.id, row);
 
+/** The setting that holds what a workspace's stored paths were placed with. */
+const placementSetting = (workspaceId: string): string => `tree-placement:${workspaceId}`;
+
 /** Thrown inside `loadTree`'s read when a row lacks what the raw tree needs. */
 class IncompleteTree extends Error {}
 
@@ -172,6 +183,9 @@ export class RemoteStateStore {
   private readonly cursorStmt;
   private readonly listingStmt;
   private readonly treeCursorStmt;
+  private readonly getPlacementStmt;
+  private readonly setPlacementStmt;
+  private readonly deletePlacementStmt;
   private readonly listedAtStmt;
   private readonly treeSequenceStmt;
   private readonly allFoldersStmt;
@@ -212,6 +226,10 @@ export class RemoteStateStore {
       'UPDATE workspaces SET cursor = ?, last_full_listing_at = ?, tree_cursor = NULL WHERE id = ?',
     );
     this.treeCursorStmt = db.prepare<[string, string | null, string]>('UPDATE workspaces SET cursor = ?, tree_cursor = ? WHERE id = ?');
+    // Kept among the settings (a JSON string), written and read in the transactions of the rows.
+    this.getPlacementStmt = db.prepare<[string], string>('SELECT value FROM settings WHERE key = ?').pluck();
+    this.setPlacementStmt = db.prepare<[string, string]>('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)');
+    this.deletePlacementStmt = db.prepare<[string]>('DELETE FROM settings WHERE key = ?');
     this.listedAtStmt = db.prepare<[number, string]>('UPDATE workspaces SET last_full_listing_at = ? WHERE id = ?');
     this.treeSequenceStmt = db.prepare<[string], { cursor: string | null; tree_cursor: string | null; last_full_listing_at: number | null }>(
       'SELECT cursor, tree_cursor, last_full_listing_at FROM workspaces WHERE id = ?',
@@ -250,6 +268,8 @@ export class RemoteStateStore {
       const treeCursor = write.resumable === false ? null : write.sequence;
       if (this.treeCursorStmt.run(write.sequence, treeCursor, workspaceId).changes === 0) throw new UnknownWorkspaceError(workspaceId);
       if (listedAt !== undefined) this.listedAtStmt.run(listedAt, workspaceId);
+      if (write.placement === undefined) this.deletePlacementStmt.run(placementSetting(workspaceId));
+      else this.setPlacementStmt.run(placementSetting(workspaceId), JSON.stringify(write.placement));
       if (write.full) {
         this.clearFoldersStmt.run(workspaceId);
         this.clearAssetsStmt.run(workspaceId);
@@ -267,8 +287,10 @@ export class RemoteStateStore {
     this.loadTreeTx = db.transaction((workspaceId: string): StoredTree | null => {
       const cursor = this.treeSequenceStmt.get(workspaceId);
       if (!cursor || cursor.cursor === null || cursor.tree_cursor !== cursor.cursor) return null;
+      const placement = this.getPlacementStmt.get(placementSetting(workspaceId));
       const tree: StoredTree = {
         sequence: cursor.cursor,
+        placement: placement === undefined ? null : (JSON.parse(placement) as string),
         listedAt: cursor.last_full_listing_at,
         folders: new Map(),
         assets: new Map(),
@@ -282,7 +304,9 @@ export class RemoteStateStore {
       }
       for (const [id, folderId, path, versionId, versionNumber, checksum, size, lockedByUserId, sequence, fileName] of this.treeAssetsStmt.iterate(workspaceId)) {
         if (fileName === null) throw new IncompleteTree();
-        tree.assets.set(id, { id, folderId, fileName, versionId, versionNumber, checksum, size, lockedByUserId, sequence });
+        // One string per folder id, the folder's own, rather than one per asset in it.
+        const folder = folderId === null ? undefined : tree.folders.get(folderId);
+        tree.assets.set(id, { id, folderId: folder?.id ?? folderId, fileName, versionId, versionNumber, checksum, size, lockedByUserId, sequence });
         tree.assetPaths.set(id, path);
       }
       return tree;

@@ -13,7 +13,7 @@ import { ActivityLog, DEFAULT_ACTIVITY_CAP } from './activity.js';
 import { BaseStateStore } from './base-state.js';
 import Database from 'better-sqlite3';
 import { type Db, openDatabase } from './database.js';
-import { HashCacheStatements, SqliteHashCache } from './hash-cache.js';
+import { type HashCacheAlike, HashCacheStatements, SqliteHashCache } from './hash-cache.js';
 import { JournalStore } from './journal.js';
 import { migrate } from './migrations.js';
 import { NotificationStore } from './notifications.js';
@@ -65,9 +65,12 @@ export class SyncIndex {
     this.totalChanges = db.prepare('SELECT total_changes()').pluck();
   }
 
-  /** The scanner's `HashCache` for one workspace (which must exist: rows belong to it). */
-  hashCache(workspaceId: string): SqliteHashCache {
-    return new SqliteHashCache(this.hashCacheStatements, workspaceId);
+  /**
+   * The scanner's `HashCache` for one workspace (which must exist: rows belong to it). `alike`:
+   * the cycle's remote files, whose strings loaded entries share where equal.
+   */
+  hashCache(workspaceId: string, alike?: HashCacheAlike): SqliteHashCache {
+    return new SqliteHashCache(this.hashCacheStatements, workspaceId, alike);
   }
 
   /**

@@ -108,14 +108,14 @@ export class AppRun {
   static async start(
     service: LoggedService,
     home: string,
-    options: { logger?: Logger; engine?: Pick<EngineOptions, 'fullListingIntervalMs'> } = {},
+    options: { logger?: Logger; engine?: Pick<EngineOptions, 'fullListingIntervalMs'>; excluded?: string[] } = {},
   ): Promise<AppRun> {
     const { info } = service;
     const index = openIndex(join(home, 'index.db'), { backoff: TEST_BACKOFF });
     const client = new ServiceClient({ baseUrl: info.base_url, accountId: info.account_id, credentials: { key: info.api_key, secret: info.api_secret }, baseDelayMs: 20, maxDelayMs: 500 });
     const engine = new SyncEngine({
       root: join(home, 'root'),
-      workspaces: [{ id: info.workspace_id }],
+      workspaces: [{ id: info.workspace_id, ...(options.excluded ? { excluded: options.excluded } : {}) }],
       index,
       client,
       logger: options.logger ?? createLogger(),

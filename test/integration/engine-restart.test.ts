@@ -81,6 +81,26 @@ describe('restart with a stored remote tree', () => {
     expect(service.count(HIERARCHY, from)).toBe(0);
   });
 
+  it('places the stored tree afresh when selective sync changed while it was stopped', async () => {
+    const { service, home, user } = await setUp();
+    await firstRun(service, home);
+    const wsId = service.info.workspace_id;
+    const before = await remoteChecksums(user.client, wsId);
+    const docs = before.filter(([path]) => path.startsWith('Docs/'));
+    expect(docs.length).toBeGreaterThan(0);
+
+    // Nothing changed on the service: the stored tree is current, but its paths were placed
+    // with Docs included. Placed as stored, Docs' files would read as deleted here.
+    const second = await AppRun.start(service, home, { excluded: ['Docs'] });
+    cleanup.push(() => second.stop());
+    const { report } = await second.converge();
+    await service.settled();
+
+    expect(report.ok).toBe(true);
+    expect(await remoteChecksums(user.client, wsId)).toEqual(before);
+    expect([...second.index.remote.load(wsId).files.values()].filter((f) => f.path.startsWith('Docs/'))).toEqual([]);
+  });
+
   it('lists in full when the service no longer knows the stored cursor', async () => {
     const { service, home, dir, user, colleague } = await setUp();
     await firstRun(service, home);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pathKey } from '../../main/local/paths.js';
 import { UnknownWorkspaceError } from '../../main/index/workspaces.js';
-import type { BaseFile, RemoteFile, RemoteFolder } from '../../main/model/views.js';
+import type { BaseFile, LocalFile, RemoteFile, RemoteFolder } from '../../main/model/views.js';
 import { baseFile, checksumOf, remoteFile, useTempIndex, workspace } from './index-fixtures.js';
 
 const { withIndex } = useTempIndex();
@@ -189,6 +189,24 @@ describe('synced base', () => {
     });
   });
 
+  it('loads the same rows when given the views of the cycle to share strings with', () => {
+    const files = Array.from({ length: 40 }, (_, i) => baseFile(i, { path: i % 3 === 0 ? `Brand/Logo-${i}.PSD` : `brand/logo-${i}.psd` }));
+    withIndex((index) => {
+      index.workspaces.add(workspace());
+      index.base.putFiles('ws-1', files);
+    });
+    withIndex((index) => {
+      const plain = index.base.load('ws-1');
+      // Views that agree on some values and differ on others, the way a cycle with changes does.
+      const remote = new Map(files.map((f, i) => [pathKey(f.path), remoteFile(i, { path: i % 2 ? f.path : `${f.path}.moved`, versionId: i % 5 ? `version-${i}` : 'newer' })]));
+      const local = new Map(
+        files.map((f, i): [string, LocalFile] => [pathKey(f.path), { path: i % 4 ? f.path : f.path.toUpperCase(), size: f.size, mtimeNs: i % 6 ? f.mtimeNs : '1', ctimeNs: '1', inode: f.inode, checksum: i % 7 ? f.checksum : checksumOf(999) }]),
+      );
+      expect(index.base.load('ws-1', { remote, local })).toEqual(plain);
+      expect(plain.files.size).toBe(40);
+    });
+  });
+
   it('replaces the row on a case-only rename instead of keeping two', () => {
     withIndex((index) => {
       index.workspaces.add(workspace());
@@ -286,6 +304,20 @@ describe('hash cache', () => {
       expect(cache.get('brand/b.psd')).toEqual({ ...entry, size: 43, checksum: checksumOf(9) });
       expect(index.hashCache('ws-2').get('brand/a.psd')).toEqual(entry);
     });
+  });
+
+  it('loads the same entries when given the remote files to share strings with', async () => {
+    const entries = Array.from({ length: 30 }, (_, i) => [`shots/${i}.jpg`, { size: i, mtimeNs: `${1_700_000_000_000_000_000n + BigInt(i)}`, inode: i + 1, checksum: checksumOf(i) }] as const);
+    withIndex((index) => {
+      index.workspaces.add(workspace());
+      index.hashCache('ws-1').putMany(entries);
+    });
+    // Thirty rows are one page: read before the index closes.
+    const plain = new Map(await withIndex((index) => index.hashCache('ws-1').loadAll()));
+    const remote = new Map(entries.map(([key], i) => [key, { path: i % 2 ? key : key.toUpperCase(), checksum: checksumOf(i % 3 ? i : 500) }]));
+    const shared = new Map(await withIndex((index) => index.hashCache('ws-1', remote).loadAll()));
+    expect(plain.size).toBe(30);
+    expect(shared).toEqual(plain);
   });
 
   it('writes a whole scan in one batch', () => {

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import {
   applyChanges,
   noChanges,
+  placeAsStored,
   placeRemoteTree,
   treeDiff,
   treeFromListing,
@@ -251,6 +252,38 @@ describe('the remote tree kept in the index', () => {
         for (let i = rng.int(0, 12); i > 0; i -= 1) service.change();
       }
       expect(follower.listings).toBe(1);
+    });
+  }
+
+  for (const seed of [11, 12, 13]) {
+    it(`takes the stored paths as the placement only where placing gives the same (seed ${seed})`, () => {
+      const rng = new Rng(seed, 'placed-as-stored');
+      const service = new ServiceModel(rng.fork('service'));
+      const follower = new Follower([]);
+      withIndex((index) => index.workspaces.add(workspace(WS)));
+      let taken = 0;
+      for (let round = 0; round < 12; round += 1) {
+        for (let i = rng.int(1, 15); i > 0; i -= 1) service.change();
+        withIndex((index) => {
+          follower.restart(index);
+          follower.refresh(index, service, rng.int(1, 5));
+          follower.restart(index);
+          const tree = follower.tree as RawRemoteTree;
+          const asStored = placeAsStored(tree, follower.stored as TreePaths);
+          const placed = placeRemoteTree(tree);
+          if (asStored === null) {
+            // Only a tree with an item it cannot place is placed afresh.
+            expect(placed.unplaced.size + placed.excluded).toBeGreaterThan(0);
+            return;
+          }
+          taken += 1;
+          expect(sorted(asStored.files)).toEqual(sorted(placed.files));
+          expect(sorted(asStored.folders)).toEqual(sorted(placed.folders));
+          expect(sorted(asStored.folderIds)).toEqual(sorted(placed.folderIds));
+          expect({ excluded: asStored.excluded, unplaced: asStored.unplaced, held: asStored.held }).toEqual({ excluded: placed.excluded, unplaced: placed.unplaced, held: placed.held });
+        });
+      }
+      expect(taken).toBeGreaterThan(0);
     });
   }
 

@@ -6,25 +6,32 @@ import { pathKey } from '../../local/paths.js';
 import { assertNever, type Action } from '../actions.js';
 import type { BaseFile, LocalFile, RemoteFile, SyncState } from '../../model/views.js';
 
-export interface FilesAfter {
-  /** Key -> path of every file on disk afterwards. */
-  local: Map<string, string>;
-  /** Key -> path of every asset on the service afterwards. */
-  remote: Map<string, string>;
+/** What the actions change on each side, by key: the path a file then has, or null where none is left. */
+interface Changes {
+  local: Map<string, string | null>;
+  remote: Map<string, string | null>;
 }
 
-export function filesAfter(files: SyncState<LocalFile, BaseFile, RemoteFile>, actions: readonly Action[]): FilesAfter {
-  const after: FilesAfter = {
-    local: new Map([...files.local].map(([key, l]) => [key, l.path])),
-    remote: new Map([...files.remote].map(([key, r]) => [key, r.path])),
-  };
-  for (const action of actions) apply(after, action);
-  return after;
+/**
+ * The path of every file on either side once `actions` ran (the same path may come twice).
+ * Only what the actions change is held apart: the views are not copied, which at 100,000
+ * files would be two maps of 100,000 entries for a plan of a few actions.
+ */
+export function* filePathsAfter(files: SyncState<LocalFile, BaseFile, RemoteFile>, actions: readonly Action[]): Generator<string> {
+  const changes: Changes = { local: new Map(), remote: new Map() };
+  for (const action of actions) apply(changes, action);
+  for (const [side, views] of [
+    [changes.local, files.local],
+    [changes.remote, files.remote],
+  ] as const) {
+    for (const [key, item] of views) if (!side.has(key)) yield item.path;
+    for (const path of side.values()) if (path !== null) yield path;
+  }
 }
 
-function apply(after: FilesAfter, action: Action): void {
-  const put = (side: Map<string, string>, path: string): void => void side.set(pathKey(path), path);
-  const drop = (side: Map<string, string>, path: string): void => void side.delete(pathKey(path));
+function apply(after: Changes, action: Action): void {
+  const put = (side: Map<string, string | null>, path: string): void => void side.set(pathKey(path), path);
+  const drop = (side: Map<string, string | null>, path: string): void => void side.set(pathKey(path), null);
   switch (action.kind) {
     case 'move-local':
       drop(after.local, action.from);

@@ -27,7 +27,8 @@ export interface FileSlot {
 }
 
 export interface AlignedFiles {
-  slots: Map<string, FileSlot>;
+  /** Every path key with what sits there, in key order (code units): one slot at a time, none kept. */
+  slots: Iterable<[string, FileSlot]>;
   moves: Array<MoveLocalFile | MoveRemoteAsset>;
 }
 
@@ -40,6 +41,9 @@ export function alignMoves(
   localSpelling: (relPath: string) => string,
   ownCopies: { has(key: string): boolean } = new Set(),
 ): AlignedFiles {
+  // Most cycles move nothing: every synced file is still at its key on both sides. Then no move
+  // is applied, the views stay as they are, and nothing is copied or indexed.
+  if (!anyMoved(files)) return { slots: slotsOf(files), moves: [] };
   const local = new Map(files.local);
   const base = new Map(files.base);
   const remote = new Map(files.remote);
@@ -116,16 +120,33 @@ export function alignMoves(
     relocate(rk, to);
   }
 
-  const slots = new Map<string, FileSlot>();
-  const slot = (key: string): FileSlot => {
-    let s = slots.get(key);
-    if (s === undefined) slots.set(key, (s = {}));
-    return s;
-  };
-  for (const [key, l] of local) slot(key).local = l;
-  for (const [key, b] of base) slot(key).base = b;
-  for (const [key, r] of remote) slot(key).remote = r;
-  return { slots, moves };
+  return { slots: slotsOf({ local, base, remote }), moves };
+}
+
+/**
+ * Whether any synced file may have moved: one missing at its key on disk, or whose key holds
+ * another asset (or none) on the service. When none may have, the loop of `alignMoves` would
+ * skip every file, so it is not run.
+ */
+function anyMoved(files: SyncState<LocalFile, BaseFile, RemoteFile>): boolean {
+  for (const [key, b] of files.base) if (!files.local.has(key) || files.remote.get(key)?.assetId !== b.assetId) return true;
+  return false;
+}
+
+function* slotsOf(files: SyncState<LocalFile, BaseFile, RemoteFile>): Generator<[string, FileSlot]> {
+  const keys = new Set(files.base.keys());
+  for (const key of files.local.keys()) keys.add(key);
+  for (const key of files.remote.keys()) keys.add(key);
+  for (const key of [...keys].sort()) {
+    const slot: FileSlot = {};
+    const local = files.local.get(key);
+    const base = files.base.get(key);
+    const remote = files.remote.get(key);
+    if (local !== undefined) slot.local = local;
+    if (base !== undefined) slot.base = base;
+    if (remote !== undefined) slot.remote = remote;
+    yield [key, slot];
+  }
 }
 
 /**
@@ -140,8 +161,8 @@ export function detectLocalMoves(
   base: ReadonlyMap<string, BaseFile>,
   ownCopies: { has(key: string): boolean } = new Set(),
 ): Map<string, string> {
-  const missing = new Map(sortedEntries(base).filter(([key]) => !local.has(key)));
-  const fresh = new Map(sortedEntries(local).filter(([key]) => !base.has(key) && !ownCopies.has(key)));
+  const missing = new Map(sortedEntries(onlyIn(base, (key) => !local.has(key))));
+  const fresh = new Map(sortedEntries(onlyIn(local, (key) => !base.has(key) && !ownCopies.has(key))));
   const pairs = new Map<string, string>();
   const pairBy = (baseId: (b: BaseFile) => string | null, localId: (l: LocalFile) => string | null): void => {
     const byBase = uniqueIndex(missing, baseId);
@@ -163,6 +184,13 @@ export function detectLocalMoves(
     (l) => `${l.checksum}:${l.size}`,
   );
   return pairs;
+}
+
+/** The entries whose key passes `keep`: filtered before they are sorted, as most are left out. */
+function onlyIn<V>(map: ReadonlyMap<string, V>, keep: (key: string) => boolean): Map<string, V> {
+  const out = new Map<string, V>();
+  for (const [key, value] of map) if (keep(key)) out.set(key, value);
+  return out;
 }
 
 /** id -> key for ids held by exactly one entry (an ambiguous id pairs with nothing). */

@@ -13,7 +13,7 @@ import type {
   RecordFolderBase,
 } from '../actions.js';
 import type { BaseFolder, LocalFolder, RemoteFolder, SyncState } from '../../model/views.js';
-import { ancestorKeys, compareStrings, depthOf } from '../rel-path.js';
+import { ancestorKeys, compareStrings, depthOf, parentOf } from '../rel-path.js';
 
 export type FolderAction =
   | CreateLocalFolder
@@ -91,6 +91,13 @@ export function planFolders(
 /** Keys of every folder that holds one of `filePaths`. */
 export function foldersHolding(filePaths: Iterable<string>): Set<string> {
   const keys = new Set<string>();
-  for (const path of filePaths) for (const key of ancestorKeys(path)) keys.add(key);
+  // Files share their folders: each folder path is keyed once, not once per file in it.
+  const seen = new Set<string>();
+  for (const path of filePaths) {
+    const parent = parentOf(path);
+    if (seen.has(parent)) continue;
+    seen.add(parent);
+    for (const key of ancestorKeys(path)) keys.add(key);
+  }
   return keys;
 }

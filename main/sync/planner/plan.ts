@@ -21,14 +21,14 @@ import type { Action, Conflict, Download, MoveLocalFile, MoveRemoteAsset, Record
 import { assertNever } from '../actions.js';
 import { isDeletion, massDeleteBrake, summarize, type HeldBrake, type PlanSummary } from './brake.js';
 import { conflictCopyPath } from '../conflict-name.js';
-import { filesAfter } from './effects.js';
+import { filePathsAfter } from './effects.js';
 import { foldersHolding, planFolders } from './folder-plan.js';
 import { versionSuffix, type BaseFile, type LocalFile, type LocalFolder, type PlannerInput, type RemoteFile } from '../../model/views.js';
 import { alignMoves, type FileSlot } from './file-moves.js';
 import { orderActions } from './order.js';
 import { alignFolderCase } from './folder-case.js';
 import { planFolderMoves } from './folder-moves.js';
-import { isRename, joinPath, nameOf, parentOf, sortedEntries } from '../rel-path.js';
+import { isRename, joinPath, nameOf, parentOf } from '../rel-path.js';
 
 export interface Plan {
   /** In execution order (see order.ts). */
@@ -72,10 +72,9 @@ export function plan(input: PlannerInput): Plan {
     conflictCopyFor: conflictNamer(input),
   };
   const fileActions: Action[] = [...moves];
-  for (const [key, slot] of sortedEntries(slots)) fileActions.push(...planSlot(key, slot, context));
+  for (const [key, slot] of slots) fileActions.push(...planSlot(key, slot, context));
 
-  const after = filesAfter(views.files, fileActions);
-  const occupied = foldersHolding([...after.local.values(), ...after.remote.values()]);
+  const occupied = foldersHolding(filePathsAfter(views.files, fileActions));
   // A renamed folder's base row is written by its rename, and only if that succeeds: recorded
   // at the new spelling while the rename failed, it would read as a rename the other way.
   const renamed = new Set(renames.map((r) => pathKey(r.to)));
@@ -421,13 +420,20 @@ function spellingOnDisk(localFolders: ReadonlyMap<string, LocalFolder>): (relPat
 
 /** Conflicted copy names, unique against every path either side has and each other. */
 function conflictNamer(input: PlannerInput): (localPath: string) => string {
-  const taken = new Set<string>();
-  for (const state of [input.files, input.folders]) {
-    for (const map of [state.local, state.base, state.remote]) for (const key of map.keys()) taken.add(key);
-  }
+  // Gathered at the first conflict: most plans have none.
+  let taken: Set<string> | undefined;
+  const takenKeys = (): Set<string> => {
+    if (taken !== undefined) return taken;
+    taken = new Set<string>();
+    for (const state of [input.files, input.folders]) {
+      for (const map of [state.local, state.base, state.remote]) for (const key of map.keys()) taken.add(key);
+    }
+    return taken;
+  };
   return (localPath) => {
-    const copy = conflictCopyPath(localPath, input.deviceName, input.now, (key) => taken.has(key));
-    taken.add(pathKey(copy));
+    const keys = takenKeys();
+    const copy = conflictCopyPath(localPath, input.deviceName, input.now, (key) => keys.has(key));
+    keys.add(pathKey(copy));
     return copy;
   };
 }
