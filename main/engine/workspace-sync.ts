@@ -239,7 +239,7 @@ export class WorkspaceSync {
     if (actions.length === 0) {
       await this.guardLocks(remote, actions, options.signal);
       // A plan the brake emptied is not quiet: a confirmation would give it its deletions.
-      const clean = decided.brake === undefined && local.waiting.length === 0 && notYetDue.size === 0 && !remote.held.incomplete && remote.held.assetIds.size + remote.held.pathKeys.size + remote.unplaced.size === 0;
+      const clean = decided.brake === null && local.waiting.length === 0 && notYetDue.size === 0 && !remote.held.incomplete && remote.held.assetIds.size + remote.held.pathKeys.size + remote.unplaced.size === 0;
       if (clean) this.quiet = { remote, scan: scanPrint, index: index.writeMark(), plan: decided, problems: told };
       return { ...idle, plan: decided, waiting: local.waiting };
     }
