@@ -60,6 +60,10 @@ export interface EngineOptions {
    * The first cycle of a start lists only past twice this age (workspace-sync.ts `listingDue`).
    */
   fullListingIntervalMs?: number;
+  /** How long the watcher alone may vouch for a workspace folder before a cycle walks it again (default 1 h, scan-trust.ts). */
+  fullRescanIntervalMs?: number;
+  /** Watches a workspace folder (default watchTree): a test puts a watcher that misses events in its place. */
+  watchTree?: typeof watchTree;
 }
 
 const DEFAULT_POLL_MS = 30_000;
@@ -197,6 +201,11 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         selfUserId: this.selfUserId,
         quietMs: this.quietMs,
         ...(this.options.fullListingIntervalMs !== undefined ? { fullListingIntervalMs: this.options.fullListingIntervalMs } : {}),
+        ...(this.options.fullRescanIntervalMs !== undefined ? { fullRescanIntervalMs: this.options.fullRescanIntervalMs } : {}),
+        watcher: () => {
+          const runtime = this.runtimes.get(spec.id);
+          return runtime ? watcherOf(runtime) : null;
+        },
         onPhase: (phase) => this.setPhase(spec.id, phase),
         onPlanned: (actions) => this.planned(spec.id, actions),
         onDone: (action) => this.countDown(spec.id, action),
@@ -501,7 +510,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     try {
       const ignore = await loadIgnoreMatcher(dir);
       if (runtime.signal.aborted) return false;
-      const watcher = watchTree(dir, {
+      const watcher = (this.options.watchTree ?? watchTree)(dir, {
         ignore,
         debounceMs: this.options.debounceMs ?? 500,
         onChanges: (paths) => {

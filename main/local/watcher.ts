@@ -35,6 +35,17 @@ export interface TreeWatcher {
    * who saves it a moment after it arrived is not ignored.
    */
   suppress(relPath: string, ms: number, stamp?: FileStamp): void;
+  /**
+   * Events received so far, those of suppressed paths too: a count that has not moved since a
+   * moment means nothing on disk changed since then, as far as this watcher knows.
+   */
+  seen(): number;
+  /**
+   * Ready, and no error reported since: what it does not report did not happen. An error (an
+   * inotify limit reached, a folder it could not watch) may mean events are lost for good, so
+   * it is never trusted again; the engine walks the folder at every cycle instead.
+   */
+  trusted(): boolean;
 }
 
 const DEFAULT_DEBOUNCE_MS = 300;
@@ -48,6 +59,9 @@ export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
   let quietTimer: NodeJS.Timeout | undefined;
   let maxTimer: NodeJS.Timeout | undefined;
   let closed = false;
+  let events = 0;
+  let isReady = false;
+  let failed = false;
 
   const relativeOrNull = (absPath: string): string | null => {
     try {
@@ -92,6 +106,7 @@ export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
   };
 
   watcher.on('all', (_event, absPath) => {
+    events += 1;
     const rel = relativeOrNull(absPath);
     if (rel === null || isSuppressed(rel, absPath)) return;
     pending.add(rel);
@@ -99,14 +114,23 @@ export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
     quietTimer = setTimeout(flush, debounceMs);
     maxTimer ??= setTimeout(flush, maxWaitMs);
   });
-  watcher.on('error', (err) => opts.onError?.(err));
+  watcher.on('error', (err) => {
+    failed = true;
+    opts.onError?.(err);
+  });
 
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  const ready = new Promise<void>((resolve) =>
+    watcher.once('ready', () => {
+      isReady = true;
+      resolve();
+    }),
+  );
 
   return {
     ready,
     async close() {
       closed = true;
+      isReady = false;
       clearTimeout(quietTimer);
       clearTimeout(maxTimer);
       await watcher.close();
@@ -118,5 +142,7 @@ export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
       const until = Math.max(stamp === undefined ? (suppressed.get(key)?.until ?? 0) : 0, now + ms);
       suppressed.set(key, { until, stamp });
     },
+    seen: () => events,
+    trusted: () => isReady && !failed && !closed,
   };
 }
