@@ -36,6 +36,8 @@ const OWN_FILE_RULES: readonly string[] = [MARKER_FILE_NAME, IGNORE_FILE_NAME, `
 export interface IgnoreMatcher {
   /** `relPath`: relative to the workspace folder, POSIX separators. */
   ignores(relPath: string, isDir: boolean): boolean;
+  /** The same for `name` in the folder `parentRel` ('' for the workspace folder): a scan asks so, one folder at a time. */
+  ignoresChild(parentRel: string, name: string, isDir: boolean): boolean;
 }
 
 /**
@@ -57,38 +59,55 @@ export function createIgnoreMatcher(rulesText?: string): IgnoreMatcher {
   const spanning = literals.filter((l) => l.includes('/'));
   const plain = literals.filter((l) => !l.includes('/'));
   const inFull = (candidate: string): boolean => own.ignores(candidate) || rules.ignores(candidate);
-  const folders = new Map<string, FolderVerdict>([['', { ignored: false, lower: '', mayMatch: false }]]);
+  const folders = new Map<string, FolderVerdict>([['', { ignored: false, path: '', lower: '', mayMatch: false }]]);
 
+  /** Keyed by the folder's path as asked: the children of one folder share its string, whose hash is kept. */
   const folderOf = (dir: string): FolderVerdict => {
     const known = folders.get(dir);
     if (known !== undefined) return known;
-    const slash = dir.lastIndexOf('/');
-    const parent = folderOf(slash < 0 ? '' : dir.slice(0, slash));
-    const lower = `${parent.lower}${dir.slice(slash + 1).toLowerCase()}/`;
-    const may = parent.mayMatch || mayMatch(lower, literals);
-    const verdict: FolderVerdict = { ignored: parent.ignored || (may && inFull(`${dir}/`)), lower, mayMatch: may };
+    const nfc = nfcOf(dir);
+    let verdict: FolderVerdict;
+    if (nfc !== dir) {
+      verdict = folderOf(nfc);
+    } else {
+      const slash = dir.lastIndexOf('/');
+      const parent = folderOf(slash < 0 ? '' : dir.slice(0, slash));
+      const lower = `${parent.lower}${dir.slice(slash + 1).toLowerCase()}/`;
+      const may = parent.mayMatch || mayMatch(lower, literals);
+      verdict = { ignored: parent.ignored || (may && inFull(`${dir}/`)), path: dir, lower, mayMatch: may };
+    }
     folders.set(dir, verdict);
     return verdict;
   };
 
+  const ignoresChild = (parentRel: string, name: string, isDir: boolean): boolean => {
+    const folder = folderOf(parentRel);
+    if (folder.ignored) return true;
+    const nfcName = nfcOf(name);
+    const lowerName = nfcName.toLowerCase();
+    const may = folder.mayMatch || mayMatch(lowerName, plain) || (spanning.length > 0 && mayMatch(folder.lower + lowerName, spanning));
+    if (!may) return false;
+    const rel = folder.path === '' ? nfcName : `${folder.path}/${nfcName}`;
+    return inFull(isDir ? `${rel}/` : rel);
+  };
+
   return {
     ignores(relPath: string, isDir: boolean): boolean {
-      let normalized = ASCII.test(relPath) ? relPath : relPath.normalize('NFC');
+      let normalized = nfcOf(relPath);
       if (normalized.startsWith('/') || normalized.endsWith('/')) normalized = normalized.replace(/^\/+|\/+$/gu, '');
       if (normalized === '' || normalized === '.') return false;
       const slash = normalized.lastIndexOf('/');
-      const folder = folderOf(slash < 0 ? '' : normalized.slice(0, slash));
-      if (folder.ignored) return true;
-      const name = normalized.slice(slash + 1).toLowerCase();
-      const may = folder.mayMatch || mayMatch(name, plain) || (spanning.length > 0 && mayMatch(folder.lower + name, spanning));
-      return may && inFull(isDir ? `${normalized}/` : normalized);
+      return ignoresChild(slash < 0 ? '' : normalized.slice(0, slash), normalized.slice(slash + 1), isDir);
     },
+    ignoresChild,
   };
 }
 
 interface FolderVerdict {
   /** The folder, or one above it, is ignored: so is everything below. */
   ignored: boolean;
+  /** Its path, NFC. */
+  path: string;
   /** Its path, lower case, with a trailing slash. */
   lower: string;
   /** Its path holds text some rule needs: every path below it is matched in full. */
@@ -97,6 +116,7 @@ interface FolderVerdict {
 
 /** Only ASCII: already NFC, normalizing would copy it for nothing. */
 const ASCII = /^[ -~]*$/u;
+const nfcOf = (text: string): string => (ASCII.test(text) ? text : text.normalize('NFC'));
 
 /** The matcher for a workspace folder: defaults plus its `.assetsyncignore`, if any. */
 export async function loadIgnoreMatcher(workspaceDir: string): Promise<IgnoreMatcher> {

@@ -115,7 +115,11 @@ describe('the per-folder shortcut', () => {
       for (let i = 0; i < 40; i += 1) {
         const rel = Array.from({ length: rng.int(1, 4) }, () => rng.pick(NAMES)).join('/');
         const isDir = rng.chance(0.3);
-        expect({ seed, round, text, rel, isDir, ignored: shortcut.ignores(rel, isDir) }).toEqual({ seed, round, text, rel, isDir, ignored: full(rel, isDir) });
+        const ignored = full(rel, isDir);
+        expect({ seed, round, text, rel, isDir, ignored: shortcut.ignores(rel, isDir) }).toEqual({ seed, round, text, rel, isDir, ignored });
+        const slash = rel.lastIndexOf('/');
+        const [parent, name] = slash < 0 ? ['', rel] : [rel.slice(0, slash), rel.slice(slash + 1)];
+        expect({ seed, round, text, rel, isDir, ignored: shortcut.ignoresChild(parent, name, isDir) }).toEqual({ seed, round, text, rel, isDir, ignored });
       }
     }
   });
