@@ -7,6 +7,7 @@ import { lstatSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { watch } from 'chokidar';
 import type { IgnoreMatcher } from './ignore.js';
+import { IGNORE_FILE_NAME } from './own-files.js';
 import { pathKey, relativeOnDisk } from './paths.js';
 import { sameStamp, stampOf, type FileStamp } from './stamp.js';
 
@@ -42,8 +43,9 @@ export interface TreeWatcher {
   seen(): number;
   /**
    * Ready, and no error reported since: what it does not report did not happen. An error (an
-   * inotify limit reached, a folder it could not watch) may mean events are lost for good, so
-   * it is never trusted again; the engine walks the folder at every cycle instead.
+   * inotify limit reached, a folder it could not watch) may mean events are lost for good, and
+   * a change of the ignore rules means it filters by rules that no longer hold, so it is never
+   * trusted again; the engine walks the folder at every cycle instead.
    */
   trusted(): boolean;
 }
@@ -62,6 +64,7 @@ export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
   let events = 0;
   let isReady = false;
   let failed = false;
+  let rulesChanged = false;
 
   const relativeOrNull = (absPath: string): string | null => {
     try {
@@ -76,9 +79,10 @@ export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
     followSymlinks: false,
     // Stability is judged by the engine (stability.ts), not by delaying events here.
     awaitWriteFinish: false,
+    // The rules file is never synced, but its changes are told: the engine reloads the rules.
     ignored: (absPath, stats) => {
       const rel = relativeOrNull(absPath);
-      return rel !== null && rel !== '' && opts.ignore.ignores(rel, stats?.isDirectory() ?? false);
+      return rel !== null && rel !== '' && rel !== IGNORE_FILE_NAME && opts.ignore.ignores(rel, stats?.isDirectory() ?? false);
     },
   });
 
@@ -108,6 +112,8 @@ export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
   watcher.on('all', (_event, absPath) => {
     events += 1;
     const rel = relativeOrNull(absPath);
+    // Filtered by the rules it was started with: once they change, what it leaves out is not what the scan leaves out.
+    if (rel === IGNORE_FILE_NAME) rulesChanged = true;
     if (rel === null || isSuppressed(rel, absPath)) return;
     pending.add(rel);
     clearTimeout(quietTimer);
@@ -143,6 +149,6 @@ export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
       suppressed.set(key, { until, stamp });
     },
     seen: () => events,
-    trusted: () => isReady && !failed && !closed,
+    trusted: () => isReady && !failed && !rulesChanged && !closed,
   };
 }

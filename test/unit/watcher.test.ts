@@ -115,4 +115,10 @@ describe('watchTree', () => {
     await other.close();
     expect(other.trusted()).toBe(false);
   });
+
+  it('tells of a change to the ignore rules, and trusts itself no more: it filters by the rules it started with', async () => {
+    await writeFile(path.join(dir, '.assetsyncignore'), '*.psd\n');
+    await waitUntilSeen('.assetsyncignore');
+    expect(watcher.trusted()).toBe(false);
+  });
 });
