@@ -6,7 +6,9 @@
  * JSON line on stdout (EngineSynced):
  *   mode "once":   init + syncOnce, optionally with the app's media service drawing thumbnails;
  *   mode "cycles": the same, then `cycles` more syncOnce calls, each timed: the no-op cycle of an
- *                  engine that is already running (the app runs one every poll interval).
+ *                  engine that is already running, each a full rescan (no watcher runs); then the
+ *                  engine is started (watching, as the app runs) and `cycles` idle polls are timed,
+ *                  once the watcher vouches for the folder and they no longer walk it.
  */
 import { SyncEngine } from '../../main/engine/engine.js';
 import { openIndex } from '../../main/index/sync-index.js';
@@ -54,6 +56,11 @@ export interface EngineSynced {
   pictures?: { doneSeconds: number; drawn: number; files: number; cacheMiB: number };
   /** Mode "cycles": seconds of each cycle after the first, and the peak RSS after them. */
   cycles?: { seconds: number[]; rssMiB: number };
+  /**
+   * Mode "cycles": the idle polls of the started engine that did not walk the folder (seconds,
+   * CPU seconds each), how many cycles it took the watcher to be trusted, and the peak RSS after.
+   */
+  idle?: { seconds: number[]; cpuSeconds: number[]; warmup: number; rssMiB: number };
 }
 
 const rssMiB = (): number => process.resourceUsage().maxRSS / 1024;
@@ -137,6 +144,7 @@ if (media) {
   mark(`${drawn} pictures drawn`);
 }
 let cycles: EngineSynced['cycles'];
+let idle: EngineSynced['idle'];
 if (config.mode === 'cycles') {
   const times: number[] = [];
   for (let i = 0; i < (config.cycles ?? 3); i += 1) {
@@ -147,6 +155,41 @@ if (config.mode === 'cycles') {
     if (work !== 0 || !again.ok) throw new Error(`cycle ${i + 2} was not a no-op: ${JSON.stringify(again).slice(0, 500)}`);
   }
   cycles = { seconds: times, rssMiB: rssMiB() };
+  idle = await idlePolls(config.cycles ?? 3);
 }
-say({ event: 'synced', initSeconds, syncSeconds, report, rssMiB: syncRss, cpuSeconds: syncCpu, minorFaults: process.resourceUsage().minorPageFault, timeline: timeline.sort((a, b) => a[0] - b[0]), problems, ...(pictures ? { pictures } : {}), ...(cycles ? { cycles } : {}) } satisfies EngineSynced);
+
+/**
+ * The engine started as the app runs it, watching the folder; cycles run until the watcher is
+ * ready and vouches for it (a cycle that skips its scan never reports "scanning"), then
+ * `count` of those are timed.
+ */
+async function idlePolls(count: number): Promise<NonNullable<EngineSynced['idle']>> {
+  let scanned = false;
+  engine.on('status', (status) => {
+    if (status.workspaces[0]?.state === 'scanning') scanned = true;
+  });
+  await engine.start();
+  const seconds: number[] = [];
+  const cpu: number[] = [];
+  let warmup = 0;
+  while (seconds.length < count) {
+    scanned = false;
+    const cycleStarted = process.hrtime.bigint();
+    const cpuBefore = process.cpuUsage();
+    const again = await engine.syncOnce();
+    const took = Number(process.hrtime.bigint() - cycleStarted) / 1e9;
+    const used = process.cpuUsage(cpuBefore);
+    if (!again.ok) throw new Error(`an idle poll was not a no-op: ${JSON.stringify(again).slice(0, 500)}`);
+    if (scanned) {
+      warmup += 1;
+      if (warmup > 60) throw new Error('the watcher never vouched for the folder: every idle poll walked it');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      continue;
+    }
+    seconds.push(took);
+    cpu.push(Number(((used.user + used.system) / 1e6).toFixed(3)));
+  }
+  return { seconds, cpuSeconds: cpu, warmup, rssMiB: rssMiB() };
+}
+say({ event: 'synced', initSeconds, syncSeconds, report, rssMiB: syncRss, cpuSeconds: syncCpu, minorFaults: process.resourceUsage().minorPageFault, timeline: timeline.sort((a, b) => a[0] - b[0]), problems, ...(pictures ? { pictures } : {}), ...(cycles ? { cycles } : {}), ...(idle ? { idle } : {}) } satisfies EngineSynced);
 await close();

@@ -14,6 +14,7 @@ import { type ActivityItem, type EngineEvents, type EngineStatus, type Problem, 
 import type { Action } from '../sync/actions.js';
 import type { SyncIndex } from '../index/sync-index.js';
 import { fsWorkers } from '../local/fs-workers.js';
+import { watchTree } from '../local/watcher.js';
 import type { Logger } from '../logging.js';
 import type { ServiceClient } from '../service-client/index.js';
 import { applyConflictChoice, type ConflictResolution, type ExecutorDeps, type KeepSide } from '../sync/executor/index.js';
@@ -53,6 +54,10 @@ export interface EngineOptions {
    * The first cycle of a start lists only past twice this age (workspace-sync.ts `listingDue`).
    */
   fullListingIntervalMs?: number;
+  /** How long the watcher alone may vouch for a workspace folder before a cycle walks it again (default 1 h, scan-trust.ts). */
+  fullRescanIntervalMs?: number;
+  /** Watches a workspace folder (default watchTree): a test puts a watcher that misses events in its place. */
+  watchTree?: typeof watchTree;
 }
 
 const DEFAULT_POLL_MS = 30_000;
@@ -157,6 +162,10 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
         const runtime = this.runtimes.get(spec.id);
         if (runtime) watcherOf(runtime)?.suppress(rel, 3000, stamp);
       },
+      watcher: () => {
+        const runtime = this.runtimes.get(spec.id);
+        return runtime ? watcherOf(runtime) : null;
+      },
     });
     this.runtimes.set(spec.id, runtime);
     return runtime;
@@ -168,8 +177,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 
   private setUpContext(): SetUpContext {
-    const { client, index, root, accountId, deviceName, logger, fullListingIntervalMs } = this.options;
-    return { client, index, root, accountId, deviceName, logger, fullListingIntervalMs, queue: this.queue, signal: this.abort.signal, selfUserId: this.selfUserId, quietMs: this.quietMs };
+    const { client, index, root, accountId, deviceName, logger, fullListingIntervalMs, fullRescanIntervalMs } = this.options;
+    return { client, index, root, accountId, deviceName, logger, fullListingIntervalMs, fullRescanIntervalMs, queue: this.queue, signal: this.abort.signal, selfUserId: this.selfUserId, quietMs: this.quietMs };
   }
 
   /**
@@ -375,6 +384,7 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
       started: () => this.started,
       paused: () => this.pausedFlag,
       debounceMs: this.options.debounceMs ?? 500,
+      watchTree: this.options.watchTree ?? watchTree,
       logger: this.options.logger,
       trigger: (id) => this.trigger(id),
       emitStatus: () => this.emitStatus(),

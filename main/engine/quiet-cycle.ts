@@ -4,17 +4,21 @@
  * the same inputs give the same (empty) plan. Its inputs are the scan (told apart by a
  * fingerprint of every path with its stamp), the placed remote tree (the same object while the
  * feed reports nothing), and what the index holds (told apart by a mark that changes with every
- * write, from this process or another). Anything the fingerprint cannot vouch for (files still
+ * write, from this process or another). While the watcher vouches that nothing changed on disk
+ * since the scan began (scan-trust.ts), the next cycle does not even scan. Anything the fingerprint cannot vouch for (files still
  * being written, failures waiting out a backoff, items held or unplaced) leaves no memo.
  */
 import type { Problem } from '../../shared/engine.js';
 import type { ScanResult } from '../local/scanner.js';
 import type { Plan } from '../sync/planner/plan.js';
 import type { PlacedRemoteTree } from './remote-tree.js';
+import type { ScanMark } from './scan-trust.js';
 
 export interface QuietCycle {
   remote: PlacedRemoteTree;
   scan: string;
+  /** The watcher as the scan began (scan-trust.ts): while it saw nothing, the folder need not be walked again. */
+  local: ScanMark | null;
   index: string;
   plan: Plan;
   /** The problems the cycle told after its scan: a cycle that skips its planning tells them again. */

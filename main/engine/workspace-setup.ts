@@ -27,6 +27,7 @@ export interface SetUpContext {
   deviceName: string;
   logger: Logger;
   fullListingIntervalMs: number | undefined;
+  fullRescanIntervalMs: number | undefined;
   queue: TransferQueue;
   /** The engine's stop: the workspace's own signal follows it. */
   signal: AbortSignal;
@@ -35,7 +36,7 @@ export interface SetUpContext {
 }
 
 /** What the workspace's cycles tell the engine as they run. */
-export type CycleProgress = Pick<WorkspaceSyncDeps, 'onPhase' | 'onPlanned' | 'onDone' | 'recentDeletes' | 'onProblem' | 'onActivity' | 'suppress'>;
+export type CycleProgress = Pick<WorkspaceSyncDeps, 'onPhase' | 'onPlanned' | 'onDone' | 'recentDeletes' | 'onProblem' | 'onActivity' | 'suppress' | 'watcher'>;
 
 /** Whether two set-ups of one workspace sync the same folder with the same exclusions. */
 export function sameSetup(a: EngineWorkspace, b: EngineWorkspace): boolean {
@@ -83,6 +84,7 @@ export async function setUpWorkspace(spec: EngineWorkspace, context: SetUpContex
       selfUserId: context.selfUserId,
       quietMs: context.quietMs,
       ...(context.fullListingIntervalMs !== undefined ? { fullListingIntervalMs: context.fullListingIntervalMs } : {}),
+      ...(context.fullRescanIntervalMs !== undefined ? { fullRescanIntervalMs: context.fullRescanIntervalMs } : {}),
       ...progress,
     }),
     phase: 'starting',

@@ -28,6 +28,8 @@ import { recentDeletesSetting } from './recent-deletes.js';
 import type { PlacedRemoteTree } from './remote-tree.js';
 import { RemoteMirror } from './remote-mirror.js';
 import { scanFingerprint, stillQuiet, type QuietCycle } from './quiet-cycle.js';
+import { FULL_RESCAN_INTERVAL_MS, markBeforeScan, unchangedSince } from './scan-trust.js';
+import type { TreeWatcher } from '../local/watcher.js';
 
 export interface WorkspaceTarget {
   id: string;
@@ -57,6 +59,10 @@ export interface WorkspaceSyncDeps {
   onProblem: (problem: Problem) => void;
   onActivity: ExecutorDeps['onActivity'];
   suppress?: (relPath: string, stamp?: FileStamp) => void;
+  /** The workspace folder's watcher, once it runs: while it sees nothing, quiet cycles do not scan (scan-trust.ts). */
+  watcher?: () => TreeWatcher | null;
+  /** How long the watcher alone may vouch for the folder before a cycle walks it again (scan-trust.ts). */
+  fullRescanIntervalMs?: number;
 }
 
 export interface CycleOutcome {
@@ -137,13 +143,21 @@ export class WorkspaceSync {
     // tried again now, not after a backoff that grew during the outage.
     retryOfflineNow(index, ws.id);
 
+    const form = keptChecksumForm(index, ws.id);
+    if (form === null) this.deps.onProblem(unknownChecksums(ws.id));
+    const watcher = this.deps.watcher?.() ?? null;
+    const quietBefore = this.quiet;
+    if (quietBefore !== null && quietBefore.remote === remote && quietBefore.index === index.writeMark() && unchangedSince(quietBefore.local, watcher, Date.now(), this.deps.fullRescanIntervalMs ?? FULL_RESCAN_INTERVAL_MS)) {
+      return this.replayQuiet(quietBefore, remote, options.signal);
+    }
+
     this.deps.onPhase('scanning');
     // One matcher for the whole cycle: the watcher may drop the cached one meanwhile.
     const ignore = (this.ignore ??= await loadIgnoreMatcher(ws.dir));
     const hashCache = index.hashCache(ws.id, remote.files);
-    const form = keptChecksumForm(index, ws.id);
     const algorithm = hashingAlgorithm(form);
-    if (form === null) this.deps.onProblem(unknownChecksums(ws.id));
+    // Before the walk: what changes while it runs moves the watcher's count past the mark.
+    const localMark = markBeforeScan(watcher, Date.now());
     let scan;
     try {
       scan = await scanTree(ws.dir, { hashCache, ignore, algorithm, ...(options.signal ? { signal: options.signal } : {}) });
@@ -159,13 +173,7 @@ export class WorkspaceSync {
     const scanPrint = scanFingerprint(scan);
     const quiet = this.quiet;
     this.quiet = null;
-    if (stillQuiet(quiet, remote, scanPrint, index.writeMark())) {
-      for (const problem of quiet.problems) this.deps.onProblem(problem);
-      this.deps.onPlanned?.([]);
-      await this.guardLocks(remote, [], options.signal);
-      this.quiet = { ...quiet, index: index.writeMark() };
-      return { ...idle, plan: quiet.plan };
-    }
+    if (stillQuiet(quiet, remote, scanPrint, index.writeMark())) return this.replayQuiet({ ...quiet, local: localMark }, remote, options.signal);
     const told: Problem[] = [];
     const onProblem = (problem: Problem): void => {
       told.push(problem);
@@ -239,8 +247,8 @@ export class WorkspaceSync {
     if (actions.length === 0) {
       await this.guardLocks(remote, actions, options.signal);
       // A plan the brake emptied is not quiet: a confirmation would give it its deletions.
-      const clean = decided.brake === undefined && local.waiting.length === 0 && notYetDue.size === 0 && !remote.held.incomplete && remote.held.assetIds.size + remote.held.pathKeys.size + remote.unplaced.size === 0;
-      if (clean) this.quiet = { remote, scan: scanPrint, index: index.writeMark(), plan: decided, problems: told };
+      const clean = decided.brake === null && local.waiting.length === 0 && notYetDue.size === 0 && !remote.held.incomplete && remote.held.assetIds.size + remote.held.pathKeys.size + remote.unplaced.size === 0;
+      if (clean) this.quiet = { remote, scan: scanPrint, local: localMark, index: index.writeMark(), plan: decided, problems: told };
       return { ...idle, plan: decided, waiting: local.waiting };
     }
 
@@ -270,6 +278,15 @@ export class WorkspaceSync {
     });
     await this.guardLocks(remote, actions, options.signal);
     return { blocked: null, plan: decided, result, waiting: local.waiting, work };
+  }
+
+  /** A cycle that would plan what the last quiet one planned: nothing. It tells what that one told. */
+  private async replayQuiet(quiet: QuietCycle, remote: PlacedRemoteTree, signal: AbortSignal | undefined): Promise<CycleOutcome> {
+    for (const problem of quiet.problems) this.deps.onProblem(problem);
+    this.deps.onPlanned?.([]);
+    await this.guardLocks(remote, [], signal);
+    this.quiet = { ...quiet, index: this.deps.index.writeMark() };
+    return { blocked: null, plan: quiet.plan, result: null, waiting: [], work: 0 };
   }
 
   /** Files locked by others are read-only here until the lock goes (locked-files.ts). */

@@ -17,6 +17,8 @@ export interface WatchHost {
   paused(): boolean;
   /** Delay between a burst of file events and the cycle it triggers. */
   debounceMs: number;
+  /** How a folder is watched: a test puts a watcher that misses events in its place. */
+  watchTree: typeof watchTree;
   logger: Logger;
   trigger(workspaceId: string): void;
   emitStatus(): void;
@@ -45,7 +47,7 @@ export async function watchWorkspace(runtime: WorkspaceRuntime | undefined, host
   try {
     const ignore = await loadIgnoreMatcher(dir);
     if (runtime.signal.aborted) return false;
-    const watcher = watchTree(dir, {
+    const watcher = host.watchTree(dir, {
       ignore,
       debounceMs: host.debounceMs,
       onChanges: (paths) => {

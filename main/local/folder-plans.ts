@@ -41,14 +41,16 @@ export function planFolder(listing: FolderListing, parent: FolderRef, ignore: Ig
   const plan: FolderPlan = { names: listing.names, types, kept: [], rels: [], keys: [], skipped: [], skippedAt: [] };
   const names = types.length === 0 ? [] : listing.names.split('/');
   const byKey = new Map<string, number>();
+  const relAt = new Array<string>(names.length);
   const skip = (index: number, entry: SkippedEntry): void => {
     plan.skipped.push(entry);
     plan.skippedAt.push(index);
   };
   for (let index = 0; index < names.length; index++) {
     const name = names[index] as string;
+    if (ignore.ignoresChild(parent.rel, name, types[index] === EntryType.Folder)) continue;
     const rel = childPath(parent.rel, name);
-    if (ignore.ignores(rel, types[index] === EntryType.Folder)) continue;
+    relAt[index] = rel;
     const bytes = listing.undecodable?.get(index);
     if (bytes !== undefined) {
       const { shown, suggested } = undecodableName(bytes);
@@ -71,10 +73,14 @@ export function planFolder(listing: FolderListing, parent: FolderRef, ignore: Ig
     byKey.set(key, keep);
     skip(keep === index ? other : index, { path: childPath(parent.rel, drop), reason: 'case_clash', error: kept });
   }
+  // A key spelled as its path (most are) is the path's string: one string per entry, not two.
+  const sameSpelling = parent.key === parent.rel;
   for (const [key, index] of byKey) {
+    const name = names[index] as string;
+    const rel = relAt[index] as string;
     plan.kept.push(index);
-    plan.rels.push(childPath(parent.rel, names[index] as string));
-    plan.keys.push(childPath(parent.key, key));
+    plan.rels.push(rel);
+    plan.keys.push(sameSpelling && key === name ? rel : childPath(parent.key, key));
   }
   return plan;
 }

@@ -7,6 +7,7 @@ import { lstatSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { watch } from 'chokidar';
 import type { IgnoreMatcher } from './ignore.js';
+import { IGNORE_FILE_NAME } from './own-files.js';
 import { pathKey, relativeOnDisk } from './paths.js';
 import { sameStamp, stampOf, type FileStamp } from './stamp.js';
 
@@ -35,6 +36,18 @@ export interface TreeWatcher {
    * who saves it a moment after it arrived is not ignored.
    */
   suppress(relPath: string, ms: number, stamp?: FileStamp): void;
+  /**
+   * Events received so far, those of suppressed paths too: a count that has not moved since a
+   * moment means nothing on disk changed since then, as far as this watcher knows.
+   */
+  seen(): number;
+  /**
+   * Ready, and no error reported since: what it does not report did not happen. An error (an
+   * inotify limit reached, a folder it could not watch) may mean events are lost for good, and
+   * a change of the ignore rules means it filters by rules that no longer hold, so it is never
+   * trusted again; the engine walks the folder at every cycle instead.
+   */
+  trusted(): boolean;
 }
 
 const DEFAULT_DEBOUNCE_MS = 300;
@@ -48,6 +61,10 @@ export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
   let quietTimer: NodeJS.Timeout | undefined;
   let maxTimer: NodeJS.Timeout | undefined;
   let closed = false;
+  let events = 0;
+  let isReady = false;
+  let failed = false;
+  let rulesChanged = false;
 
   const relativeOrNull = (absPath: string): string | null => {
     try {
@@ -62,9 +79,10 @@ export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
     followSymlinks: false,
     // Stability is judged by the engine (stability.ts), not by delaying events here.
     awaitWriteFinish: false,
+    // The rules file is never synced, but its changes are told: the engine reloads the rules.
     ignored: (absPath, stats) => {
       const rel = relativeOrNull(absPath);
-      return rel !== null && rel !== '' && opts.ignore.ignores(rel, stats?.isDirectory() ?? false);
+      return rel !== null && rel !== '' && rel !== IGNORE_FILE_NAME && opts.ignore.ignores(rel, stats?.isDirectory() ?? false);
     },
   });
 
@@ -92,21 +110,33 @@ export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
   };
 
   watcher.on('all', (_event, absPath) => {
+    events += 1;
     const rel = relativeOrNull(absPath);
+    // Filtered by the rules it was started with: once they change, what it leaves out is not what the scan leaves out.
+    if (rel === IGNORE_FILE_NAME) rulesChanged = true;
     if (rel === null || isSuppressed(rel, absPath)) return;
     pending.add(rel);
     clearTimeout(quietTimer);
     quietTimer = setTimeout(flush, debounceMs);
     maxTimer ??= setTimeout(flush, maxWaitMs);
   });
-  watcher.on('error', (err) => opts.onError?.(err));
+  watcher.on('error', (err) => {
+    failed = true;
+    opts.onError?.(err);
+  });
 
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  const ready = new Promise<void>((resolve) =>
+    watcher.once('ready', () => {
+      isReady = true;
+      resolve();
+    }),
+  );
 
   return {
     ready,
     async close() {
       closed = true;
+      isReady = false;
       clearTimeout(quietTimer);
       clearTimeout(maxTimer);
       await watcher.close();
@@ -118,5 +148,7 @@ export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
       const until = Math.max(stamp === undefined ? (suppressed.get(key)?.until ?? 0) : 0, now + ms);
       suppressed.set(key, { until, stamp });
     },
+    seen: () => events,
+    trusted: () => isReady && !failed && !rulesChanged && !closed,
   };
 }

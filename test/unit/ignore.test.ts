@@ -2,8 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createIgnoreMatcher, loadIgnoreMatcher } from '../../main/local/ignore.js';
-import { IGNORE_FILE_NAME, MARKER_FILE_NAME, tempFileName } from '../../main/local/own-files.js';
+import ignore from 'ignore';
+import { createIgnoreMatcher, DEFAULT_IGNORE_RULES, loadIgnoreMatcher } from '../../main/local/ignore.js';
+import { IGNORE_FILE_NAME, MARKER_FILE_NAME, TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX, WORKSPACE_TRASH_DIR, tempFileName } from '../../main/local/own-files.js';
+import { Rng, testSeed } from '../helpers/rng.js';
 
 describe('default ignore rules', () => {
   const matcher = createIgnoreMatcher();
@@ -85,5 +87,40 @@ describe('loadIgnoreMatcher', () => {
     const matcher = await loadIgnoreMatcher(dir);
     expect(matcher.ignores('Thumbs.db', false)).toBe(true);
     expect(matcher.ignores('drafts', true)).toBe(false);
+  });
+});
+
+describe('the per-folder shortcut', () => {
+  // The rules as matched before the shortcut: every path through the package, in full.
+  const inFull = (rulesText: string): ((rel: string, isDir: boolean) => boolean) => {
+    const own = ignore({ ignorecase: true }).add([MARKER_FILE_NAME, IGNORE_FILE_NAME, `${TEMP_FILE_PREFIX}*${TEMP_FILE_SUFFIX}`, `/${WORKSPACE_TRASH_DIR}/`]);
+    const rules = ignore({ ignorecase: true }).add([...DEFAULT_IGNORE_RULES]).add(rulesText.normalize('NFC'));
+    return (rel, isDir) => {
+      const n = rel.normalize('NFC').replace(/^\/+|\/+$/gu, '');
+      if (n === '' || n === '.') return false;
+      const candidate = isDir ? `${n}/` : n;
+      return own.ignores(candidate) || rules.ignores(candidate);
+    };
+  };
+  const RULES = ['a', 'B/', '/c', 'tmp', '*.tmp', 'a/**/d', '**/e', '!a', '!x.tmp', '[ab]x', 'x\\*', '?b', '# a', 'dir/', 'é', 'e\u0301x', 'Über', 'c/d', '*', 'a*b', '  ', 'd/**', '!dir/keep'];
+  const NAMES = ['a', 'A', 'b', 'B', 'c', 'd', 'e', 'x', 'ab', 'bx', 'xb', 'x.tmp', 'tmp', 'dir', 'Dir', 'keep', 'é', 'e\u0301', 'ÜBER', 'über', '.DS_Store', 'Thumbs.db', WORKSPACE_TRASH_DIR, 'x*', 'axb'];
+
+  it('answers as the rules do in full, for random rules and paths', () => {
+    const seed = testSeed('ignore-shortcut');
+    const rng = new Rng(seed, 'ignore');
+    for (let round = 0; round < 300; round += 1) {
+      const text = Array.from({ length: rng.int(0, 5) }, () => rng.pick(RULES)).join('\n');
+      const shortcut = createIgnoreMatcher(text);
+      const full = inFull(text);
+      for (let i = 0; i < 40; i += 1) {
+        const rel = Array.from({ length: rng.int(1, 4) }, () => rng.pick(NAMES)).join('/');
+        const isDir = rng.chance(0.3);
+        const ignored = full(rel, isDir);
+        expect({ seed, round, text, rel, isDir, ignored: shortcut.ignores(rel, isDir) }).toEqual({ seed, round, text, rel, isDir, ignored });
+        const slash = rel.lastIndexOf('/');
+        const [parent, name] = slash < 0 ? ['', rel] : [rel.slice(0, slash), rel.slice(slash + 1)];
+        expect({ seed, round, text, rel, isDir, ignored: shortcut.ignoresChild(parent, name, isDir) }).toEqual({ seed, round, text, rel, isDir, ignored });
+      }
+    }
   });
 });

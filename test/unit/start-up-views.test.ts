@@ -23,6 +23,9 @@ function countingMatcher(rules?: string): IgnoreMatcher & { asked: string[] } {
       asked.push(relPath);
       return inner.ignores(relPath, isDir);
     },
+    ignoresChild(parentRel: string, name: string, isDir: boolean): boolean {
+      return this.ignores(parentRel === '' ? name : `${parentRel}/${name}`, isDir);
+    },
   };
 }
 

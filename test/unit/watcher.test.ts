@@ -97,4 +97,28 @@ describe('watchTree', () => {
     await appendFile(path.join(dir, 'hero.psd'), ', retouched');
     await waitUntilSeen('hero.psd');
   });
+
+  it('counts every event it receives, those it suppresses too: an own write is still a change on disk', async () => {
+    expect(watcher.trusted()).toBe(true);
+    const before = watcher.seen();
+    watcher.suppress('quiet.txt', 60_000);
+    await writeFile(path.join(dir, 'quiet.txt'), 'written by the engine');
+    await vi.waitFor(() => expect(watcher.seen()).toBeGreaterThan(before), { timeout: 10_000, interval: 25 });
+    expect(seen()).not.toContain('quiet.txt');
+  });
+
+  it('is not trusted before it is ready, nor once closed', async () => {
+    const other = watchTree(dir, { ignore: createIgnoreMatcher(), onChanges: () => undefined });
+    expect(other.trusted()).toBe(false);
+    await other.ready;
+    expect(other.trusted()).toBe(true);
+    await other.close();
+    expect(other.trusted()).toBe(false);
+  });
+
+  it('tells of a change to the ignore rules, and trusts itself no more: it filters by the rules it started with', async () => {
+    await writeFile(path.join(dir, '.assetsyncignore'), '*.psd\n');
+    await waitUntilSeen('.assetsyncignore');
+    expect(watcher.trusted()).toBe(false);
+  });
 });
