@@ -97,5 +97,9 @@ describe('downloadHash', () => {
     hash.drop();
     await expect(hash.digest(HASH_BEHIND_BYTES + 10)).rejects.toThrow('the hash of this download was dropped');
     await expect(hash.block?.(Buffer.from(new SharedArrayBuffer(10)))).rejects.toThrow('the hash of this download was dropped');
+    // Told of a write once dropped (a writer's late callback): nothing to tell, nothing thrown.
+    const late = downloadHash(HASH_BEHIND_BYTES + 10, temp, false, 'sha256');
+    late.drop();
+    expect(() => late.written(HASH_BEHIND_BYTES + 10)).not.toThrow();
   });
 });
