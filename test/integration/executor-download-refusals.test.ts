@@ -2,7 +2,8 @@
  * What a download finds at its target once its bytes are in: not what the plan saw. A folder
  * made at the name, a file the user deleted, a symlink put in its place while the bytes came:
  * nothing of the user's is replaced, nothing is written through the symlink, and the temp file
- * is removed (a small file's) or kept for the next attempt (a journalled large file's).
+ * is removed (a small file's) or kept for the next attempt (a journalled large file's). And a
+ * download held back by a bandwidth limit still lands byte for byte.
  */
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
@@ -10,8 +11,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Download } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
-import type { TransferQueue } from '../../main/sync/transfer-queue.js';
-import { SMALL_TRANSFER_BYTES } from '../../main/sync/transfer-queue.js';
+import { SMALL_TRANSFER_BYTES, TransferQueue } from '../../main/sync/transfer-queue.js';
 import type { RemoteFile } from '../../main/model/views.js';
 import { bytesOf, executorWorld, putAsset, remoteFileOf, sha256, type Harness } from './executor-fixture.js';
 
@@ -97,5 +97,18 @@ describe('a download whose target is no longer what the plan saw', () => {
     expect(await executePlan([download(remote)], h.deps)).toMatchObject({ downloaded: 1, failed: [] });
     expect(sha256(await readFile(path.join(h.root, name)))).toBe(sha256(bytes));
     expect(await tempFiles(h.root)).toEqual([]);
+  });
+});
+
+describe('a download under a bandwidth limit', () => {
+  it('waits for its turn with each chunk and still lands byte for byte', async () => {
+    const h = await world.setUp();
+    const files = await Promise.all([onService(h, 'small.png', 90_000), onService(h, 'large.mov', SMALL_TRANSFER_BYTES + 300_000)]);
+    const queue = new TransferQueue({ maxDownloads: 4, maxUploads: 2, bandwidthLimit: 64 * 1024 * 1024 });
+
+    const result = await executePlan(files.map(({ remote }) => download(remote)), h.depsWith({ queue }));
+
+    expect(result).toMatchObject({ downloaded: 2, failed: [] });
+    for (const { remote, bytes } of files) expect(sha256(await readFile(path.join(h.root, remote.path)))).toBe(sha256(bytes));
   });
 });
