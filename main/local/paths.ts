@@ -316,13 +316,15 @@ export function checkNoSymlinkEscape(root: string, absPath: string, realRoot: st
   }
 }
 
+/**
+ * The folder resolved, undefined when it is missing. A file where a folder is expected fails
+ * before this with ENOTDIR (the lstat of the path itself), and so does the write.
+ */
 function realOrMissing(abs: string): string | undefined {
   try {
     return realpathSync.native(abs);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    // ENOTDIR: a file where a folder was expected; the nearest folder above decides.
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
 }

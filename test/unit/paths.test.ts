@@ -270,6 +270,11 @@ describe('assertNoSymlinkEscape', () => {
     await expect(assertNoSymlinkEscape(root, path.join(root, 'out', 'a.txt'))).rejects.toThrow('a parent folder links outside the root');
   });
 
+  it('rejects a path below a file, rather than take the file for a missing folder', async () => {
+    await writeFile(path.join(root, 'real', 'file.txt'), 'a file');
+    await expect(assertNoSymlinkEscape(root, path.join(root, 'real', 'file.txt', 'sub', 'a.txt'))).rejects.toMatchObject({ code: 'ENOTDIR' });
+  });
+
   it('rejects a path whose folders cannot be resolved, rather than take them for missing', async () => {
     await symlink('loop', path.join(root, 'loop'), 'dir');
     await expect(assertNoSymlinkEscape(root, path.join(root, 'loop', 'a.txt'))).rejects.toMatchObject({ code: 'ELOOP' });
