@@ -2,8 +2,9 @@
  * What a download finds at its target once its bytes are in: not what the plan saw. A folder
  * made at the name, a file the user deleted, a symlink put in its place while the bytes came:
  * nothing of the user's is replaced, nothing is written through the symlink, and the temp file
- * is removed (a small file's) or kept for the next attempt (a journalled large file's). And a
- * download held back by a bandwidth limit still lands byte for byte.
+ * is removed (a small file's) or kept for the next attempt (a journalled large file's). A
+ * download stopped by the user keeps what it received for the next run, and one held back by a
+ * bandwidth limit still lands byte for byte.
  */
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
@@ -110,5 +111,39 @@ describe('a download under a bandwidth limit', () => {
 
     expect(result).toMatchObject({ downloaded: 2, failed: [] });
     for (const { remote, bytes } of files) expect(sha256(await readFile(path.join(h.root, remote.path)))).toBe(sha256(bytes));
+  });
+});
+
+describe('a large download the user stops midway', () => {
+  it('keeps the bytes received, and the next run completes them', async () => {
+    const h = await world.setUp();
+    const size = SMALL_TRANSFER_BYTES * 3;
+    const { remote, bytes } = await onService(h, 'master.mov', size);
+    const stop = new AbortController();
+    const queue = Object.create(h.queue) as TransferQueue;
+    queue.run = ((job, work) =>
+      h.queue.run(job, (t) =>
+        work({
+          ...t,
+          progress: (done: number) => {
+            t.progress(done);
+            if (done >= size / 3) stop.abort();
+          },
+        }),
+      )) as TransferQueue['run'];
+
+    const stopped = await executePlan([download(remote)], h.depsWith({ queue, signal: stop.signal }));
+
+    expect(stopped.downloaded).toBe(0);
+    const [entry] = h.index.journal.open(h.ws);
+    const temps = await tempFiles(h.root);
+    expect(temps).toHaveLength(1);
+    const kept = (await readFile(path.join(h.root, temps[0] as string))).length;
+    expect(kept).toBeGreaterThan(0);
+    expect(entry).toMatchObject({ kind: 'download', path: 'master.mov', state: { bytesDone: kept } });
+
+    expect(await executePlan([download(remote)], h.deps)).toMatchObject({ downloaded: 1, failed: [] });
+    expect(sha256(await readFile(path.join(h.root, 'master.mov')))).toBe(sha256(bytes));
+    expect(await tempFiles(h.root)).toEqual([]);
   });
 });
