@@ -146,4 +146,22 @@ describe('a large download the user stops midway', () => {
     expect(sha256(await readFile(path.join(h.root, 'master.mov')))).toBe(sha256(bytes));
     expect(await tempFiles(h.root)).toEqual([]);
   });
+
+  it('leaves no temp file nor journal entry when stopped before its first byte', async () => {
+    const h = await world.setUp();
+    const { remote } = await onService(h, 'master.mov', SMALL_TRANSFER_BYTES * 2);
+    const stop = new AbortController();
+    const queue = Object.create(h.queue) as TransferQueue;
+    queue.run = ((job, work) =>
+      h.queue.run(job, (t) => {
+        stop.abort();
+        return work(t);
+      })) as TransferQueue['run'];
+
+    const stopped = await executePlan([download(remote)], h.depsWith({ queue, signal: stop.signal }));
+
+    expect(stopped.downloaded).toBe(0);
+    expect(await tempFiles(h.root)).toEqual([]);
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+  });
 });
