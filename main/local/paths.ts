@@ -125,7 +125,8 @@ export function undecodableName(bytes: Uint8Array): { shown: string; suggested: 
   let latin = '';
   for (let at = 0; at < bytes.length; ) {
     const length = utf8SequenceLength(bytes[at] as number);
-    const text = length > 0 && at + length <= bytes.length ? decodeStrictly(bytes.subarray(at, at + length)) : undefined;
+    // A sequence cut short by the end of the name is refused by the strict decode like any other.
+    const text = length > 0 ? decodeStrictly(bytes.subarray(at, at + length)) : undefined;
     if (text !== undefined) {
       shown += text;
       latin += text;

@@ -104,6 +104,8 @@ describe('undecodableName', () => {
     expect(undecodableName(Buffer.from('file3_\x81_\xfe', 'latin1'))).toEqual({ shown: 'file3_\\x81_\\xFE', suggested: 'file3___þ' });
     // An overlong "/" and a lead byte cut short, beside characters that are fine.
     expect(undecodableName(Buffer.concat([Buffer.from('né '), Buffer.from([0xc0, 0xaf, 0xe2, 0x82]), Buffer.from('.txt')])).shown).toBe('né \\xC0\\xAF\\xE2\\x82.txt');
+    // A sequence the end of the name cuts short.
+    expect(undecodableName(Buffer.from([0x61, 0xf0, 0x9f, 0x98])).shown).toBe('a\\xF0\\x9F\\x98');
   });
 
   it('always suggests a name that syncs as it is, and shows valid UTF-8 as it reads', () => {
