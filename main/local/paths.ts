@@ -126,14 +126,15 @@ export function undecodableName(bytes: Uint8Array): { shown: string; suggested: 
   for (let at = 0; at < bytes.length; ) {
     const length = utf8SequenceLength(bytes[at] as number);
     // A sequence cut short by the end of the name is refused by the strict decode like any other.
-    const text = length > 0 ? decodeStrictly(bytes.subarray(at, at + length)) : undefined;
+    const text = decodeStrictly(bytes.subarray(at, at + length));
     if (text !== undefined) {
       shown += text;
       latin += text;
       at += length;
     } else {
       const byte = bytes[at] as number;
-      shown += `\\x${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+      // Never below 0x80: every ASCII byte decodes, so two hex digits.
+      shown += `\\x${byte.toString(16).toUpperCase()}`;
       latin += String.fromCharCode(byte);
       at += 1;
     }
@@ -141,13 +142,13 @@ export function undecodableName(bytes: Uint8Array): { shown: string; suggested: 
   return { shown, suggested: sanitizeName(latin) };
 }
 
-/** The length of the UTF-8 sequence a byte begins, 0 for a byte that begins none. */
+/**
+ * The length of the UTF-8 sequence a byte would begin: its count of leading 1 bits, 1 for ASCII.
+ * For a byte that begins none (a continuation byte, 0xF8 and above) the strict decode refuses
+ * whatever length this gives.
+ */
 function utf8SequenceLength(lead: number): number {
-  if (lead < 0x80) return 1;
-  if (lead >= 0xc2 && lead < 0xe0) return 2;
-  if (lead >= 0xe0 && lead < 0xf0) return 3;
-  if (lead >= 0xf0 && lead < 0xf5) return 4;
-  return 0;
+  return Math.max(Math.clz32(~lead << 24), 1);
 }
 
 /** One UTF-8 sequence as text, undefined if it is not valid (overlong, a surrogate, cut short). */
@@ -155,8 +156,9 @@ function decodeStrictly(sequence: Uint8Array): string | undefined {
   try {
     return strictUtf8.decode(sequence);
   } catch {
-    return undefined;
+    // Not UTF-8: told by the undefined below.
   }
+  return undefined;
 }
 
 /** A name Asset Sync keeps for itself inside a workspace folder (own-files.ts), in any letter case. */

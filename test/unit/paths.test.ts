@@ -104,6 +104,10 @@ describe('undecodableName', () => {
     expect(undecodableName(Buffer.from('file3_\x81_\xfe', 'latin1'))).toEqual({ shown: 'file3_\\x81_\\xFE', suggested: 'file3___þ' });
     // An overlong "/" and a lead byte cut short, beside characters that are fine.
     expect(undecodableName(Buffer.concat([Buffer.from('né '), Buffer.from([0xc0, 0xaf, 0xe2, 0x82]), Buffer.from('.txt')])).shown).toBe('né \\xC0\\xAF\\xE2\\x82.txt');
+    // Every length of sequence at both ends of its range, and bytes that begin none.
+    const edges = '\u0080\u07FF\u0800\uFFFF\u{10000}\u{10FFFF}';
+    expect(undecodableName(Buffer.from(`a${edges}.txt`)).shown).toBe(`a${edges}.txt`);
+    expect(undecodableName(Buffer.from([0x80, 0xbf, 0xc1, 0xbf, 0xf5, 0x80, 0x80, 0x80, 0xff])).shown).toBe('\\x80\\xBF\\xC1\\xBF\\xF5\\x80\\x80\\x80\\xFF');
     // A sequence the end of the name cuts short.
     expect(undecodableName(Buffer.from([0x61, 0xf0, 0x9f, 0x98])).shown).toBe('a\\xF0\\x9F\\x98');
   });
