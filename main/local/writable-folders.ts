@@ -24,7 +24,6 @@ interface Identity {
   ino: bigint;
 }
 
-const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
 const FD_PATHS = process.platform === 'linux' ? '/proc/self/fd' : undefined;
 
 export class WritableFolders {
@@ -66,24 +65,26 @@ export class WritableFolders {
 
   /**
    * Opens `dir` and keeps its identity if it is physically inside the root; false when it cannot
-   * be told this way (missing, not a folder, a symlink itself, no `/proc`): the full check decides.
+   * be told this way (missing, not a folder, a symlink itself, no `/proc`) or it is outside: the
+   * full check decides, and refuses what leads out.
    */
   private learn(dir: string): boolean {
     if (FD_PATHS === undefined) return false;
     let fd: number;
     try {
-      fd = openSync(dir, constants.O_RDONLY | O_DIRECTORY | (constants.O_NOFOLLOW ?? 0));
+      // Only on Linux (FD_PATHS), which has both flags.
+      fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
     } catch {
       return false;
     }
     try {
       const where = readlinkSync(`${FD_PATHS}/${fd}`);
-      if (!isInside(this.realRoot, where)) throw new PathEscapeError('a parent folder links outside the root', dir);
+      // Outside the root: the full check refuses it, and says why.
+      if (!isInside(this.realRoot, where)) return false;
       const stats: BigIntStats = fstatSync(fd, { bigint: true });
       this.known.set(dir, { dev: stats.dev, ino: stats.ino });
       return true;
-    } catch (err) {
-      if (err instanceof PathEscapeError) throw err;
+    } catch {
       return false;
     } finally {
       closeSync(fd);
