@@ -12,7 +12,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Download } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
-import { SMALL_TRANSFER_BYTES, TransferQueue } from '../../main/sync/transfer-queue.js';
+import { SMALL_TRANSFER_BYTES, TransferQueue, type TransferHandle } from '../../main/sync/transfer-queue.js';
 import type { RemoteFile } from '../../main/model/views.js';
 import { bytesOf, executorWorld, putAsset, remoteFileOf, sha256, type Harness } from './executor-fixture.js';
 
@@ -29,15 +29,12 @@ async function onService(h: Harness, name: string, size: number): Promise<{ remo
   return { remote: await remoteFileOf(h.client, h.ws, asset.id, name), bytes };
 }
 
-/** The harness's queue, running `after` once each transfer's bytes are in its temp file. */
-function queueDoing(h: Harness, after: () => void): TransferQueue {
+type Work = (t: TransferHandle) => Promise<unknown>;
+
+/** The harness's queue, with `around` between it and each transfer's work (to act mid-transfer). */
+function queueAround(h: Harness, around: (work: Work, t: TransferHandle) => Promise<unknown>): TransferQueue {
   const queue = Object.create(h.queue) as TransferQueue;
-  queue.run = ((job, work) =>
-    h.queue.run(job, async (t) => {
-      const fetched = await work(t);
-      after();
-      return fetched;
-    })) as TransferQueue['run'];
+  queue.run = ((job, work: Work) => h.queue.run(job, (t) => around(work, t))) as TransferQueue['run'];
   return queue;
 }
 
@@ -76,7 +73,12 @@ describe('a download whose target is no longer what the plan saw', () => {
     const { remote, bytes } = await onService(h, name, size);
     const secret = path.join(h.outside, 'secret.txt');
     writeFileSync(secret, 'not the sync client\'s to touch');
-    const deps = h.depsWith({ queue: queueDoing(h, () => symlinkSync(secret, path.join(h.root, name))) });
+    const swapIn = async (work: Work, t: TransferHandle) => {
+      const fetched = await work(t);
+      symlinkSync(secret, path.join(h.root, name));
+      return fetched;
+    };
+    const deps = h.depsWith({ queue: queueAround(h, swapIn) });
 
     const result = await executePlan([download(remote)], deps);
 
@@ -120,17 +122,15 @@ describe('a large download the user stops midway', () => {
     const size = SMALL_TRANSFER_BYTES * 3;
     const { remote, bytes } = await onService(h, 'master.mov', size);
     const stop = new AbortController();
-    const queue = Object.create(h.queue) as TransferQueue;
-    queue.run = ((job, work) =>
-      h.queue.run(job, (t) =>
-        work({
-          ...t,
-          progress: (done: number) => {
-            t.progress(done);
-            if (done >= size / 3) stop.abort();
-          },
-        }),
-      )) as TransferQueue['run'];
+    const queue = queueAround(h, (work, t) =>
+      work({
+        ...t,
+        progress: (done: number) => {
+          t.progress(done);
+          if (done >= size / 3) stop.abort();
+        },
+      }),
+    );
 
     const stopped = await executePlan([download(remote)], h.depsWith({ queue, signal: stop.signal }));
 
@@ -151,12 +151,10 @@ describe('a large download the user stops midway', () => {
     const h = await world.setUp();
     const { remote } = await onService(h, 'master.mov', SMALL_TRANSFER_BYTES * 2);
     const stop = new AbortController();
-    const queue = Object.create(h.queue) as TransferQueue;
-    queue.run = ((job, work) =>
-      h.queue.run(job, (t) => {
-        stop.abort();
-        return work(t);
-      })) as TransferQueue['run'];
+    const queue = queueAround(h, (work, t) => {
+      stop.abort();
+      return work(t);
+    });
 
     const stopped = await executePlan([download(remote)], h.depsWith({ queue, signal: stop.signal }));
 
