@@ -91,6 +91,20 @@ describe.each(disks)('on $name', ({ parent, hardLinks }) => {
       expect(await readFile(at('.old.part'), 'utf8')).toBe('VERSION 6');
     });
 
+    it.runIf(hardLinks)('keeps a save that leaves the old file\'s mtime as it was', async () => {
+      world('version 6');
+      utimesSync(at('hero.psd'), 1_700_000_000.5, 1_700_000_000.5);
+      const seen = stampAt('hero.psd');
+      const placed = placeOver(at('.new.part'), at('hero.psd'), seen, at('.old.part'), {
+        beforeRename: () => {
+          appendFileSync(at('hero.psd'), ' + more');
+          utimesSync(at('hero.psd'), 1_700_000_000.5, 1_700_000_000.5);
+        },
+      });
+      expect(placed).toEqual({ kind: 'edited-meanwhile', keptAt: at('.old.part') });
+      expect(await readFile(at('.old.part'), 'utf8')).toBe('version 6 + more');
+    });
+
     it('changes nothing when the file is no longer the one seen', async () => {
       world('version 6');
       const seen = stampAt('hero.psd');
