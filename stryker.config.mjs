@@ -19,13 +19,17 @@ export const GROUPS = {
     mutate: [
       'main/local/paths.ts',
       'main/sync/rel-path.ts',
+      // The symlink check before every write: folders known inside the root, swapped ones refused.
+      'main/local/writable-folders.ts',
       // writablePath and ensureParent: every write of the executor goes through them.
-      'main/sync/executor/disk.ts:38-56',
+      'main/sync/executor/disk.ts:39-59',
+      'main/sync/executor/disk.ts:79-90',
       // placeRemoteTree's naming: names from the service, their clashes and the path length cap.
-      'main/engine/remote-tree.ts:132-147',
+      'main/engine/remote-tree.ts:193-202',
     ],
     testFiles: [
       'test/unit/paths.test.ts',
+      'test/unit/writable-folders.test.ts',
       'test/unit/planner.test.ts',
       'test/integration/executor-plan.test.ts',
       'test/integration/executor-download.test.ts',
@@ -40,6 +44,7 @@ export const GROUPS = {
       'test/unit/place-file.test.ts',
       'test/unit/download-hash.test.ts',
       'test/integration/executor-download.test.ts',
+      'test/integration/executor-download-refusals.test.ts',
       'test/hardening/hostile-service.test.ts',
     ],
   },

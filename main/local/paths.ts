@@ -125,14 +125,16 @@ export function undecodableName(bytes: Uint8Array): { shown: string; suggested: 
   let latin = '';
   for (let at = 0; at < bytes.length; ) {
     const length = utf8SequenceLength(bytes[at] as number);
-    const text = length > 0 && at + length <= bytes.length ? decodeStrictly(bytes.subarray(at, at + length)) : undefined;
+    // A sequence cut short by the end of the name is refused by the strict decode like any other.
+    const text = decodeStrictly(bytes.subarray(at, at + length));
     if (text !== undefined) {
       shown += text;
       latin += text;
       at += length;
     } else {
       const byte = bytes[at] as number;
-      shown += `\\x${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+      // Never below 0x80: every ASCII byte decodes, so two hex digits.
+      shown += `\\x${byte.toString(16).toUpperCase()}`;
       latin += String.fromCharCode(byte);
       at += 1;
     }
@@ -140,13 +142,13 @@ export function undecodableName(bytes: Uint8Array): { shown: string; suggested: 
   return { shown, suggested: sanitizeName(latin) };
 }
 
-/** The length of the UTF-8 sequence a byte begins, 0 for a byte that begins none. */
+/**
+ * The length of the UTF-8 sequence a byte would begin: its count of leading 1 bits, 1 for ASCII.
+ * For a byte that begins none (a continuation byte, 0xF8 and above) the strict decode refuses
+ * whatever length this gives.
+ */
 function utf8SequenceLength(lead: number): number {
-  if (lead < 0x80) return 1;
-  if (lead >= 0xc2 && lead < 0xe0) return 2;
-  if (lead >= 0xe0 && lead < 0xf0) return 3;
-  if (lead >= 0xf0 && lead < 0xf5) return 4;
-  return 0;
+  return Math.max(Math.clz32(~lead << 24), 1);
 }
 
 /** One UTF-8 sequence as text, undefined if it is not valid (overlong, a surrogate, cut short). */
@@ -154,8 +156,9 @@ function decodeStrictly(sequence: Uint8Array): string | undefined {
   try {
     return strictUtf8.decode(sequence);
   } catch {
-    return undefined;
+    // Not UTF-8: told by the undefined below.
   }
+  return undefined;
 }
 
 /** A name Asset Sync keeps for itself inside a workspace folder (own-files.ts), in any letter case. */
@@ -316,13 +319,15 @@ export function checkNoSymlinkEscape(root: string, absPath: string, realRoot: st
   }
 }
 
+/**
+ * The folder resolved, undefined when it is missing. A file where a folder is expected fails
+ * before this with ENOTDIR (the lstat of the path itself), and so does the write.
+ */
 function realOrMissing(abs: string): string | undefined {
   try {
     return realpathSync.native(abs);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    // ENOTDIR: a file where a folder was expected; the nearest folder above decides.
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
 }

@@ -104,6 +104,12 @@ describe('undecodableName', () => {
     expect(undecodableName(Buffer.from('file3_\x81_\xfe', 'latin1'))).toEqual({ shown: 'file3_\\x81_\\xFE', suggested: 'file3___þ' });
     // An overlong "/" and a lead byte cut short, beside characters that are fine.
     expect(undecodableName(Buffer.concat([Buffer.from('né '), Buffer.from([0xc0, 0xaf, 0xe2, 0x82]), Buffer.from('.txt')])).shown).toBe('né \\xC0\\xAF\\xE2\\x82.txt');
+    // Every length of sequence at both ends of its range, and bytes that begin none.
+    const edges = '\u0080\u07FF\u0800\uFFFF\u{10000}\u{10FFFF}';
+    expect(undecodableName(Buffer.from(`a${edges}.txt`)).shown).toBe(`a${edges}.txt`);
+    expect(undecodableName(Buffer.from([0x80, 0xbf, 0xc1, 0xbf, 0xf5, 0x80, 0x80, 0x80, 0xff])).shown).toBe('\\x80\\xBF\\xC1\\xBF\\xF5\\x80\\x80\\x80\\xFF');
+    // A sequence the end of the name cuts short.
+    expect(undecodableName(Buffer.from([0x61, 0xf0, 0x9f, 0x98])).shown).toBe('a\\xF0\\x9F\\x98');
   });
 
   it('always suggests a name that syncs as it is, and shows valid UTF-8 as it reads', () => {
@@ -268,6 +274,11 @@ describe('assertNoSymlinkEscape', () => {
     await expect(assertNoSymlinkEscape(root, path.join(outside, 'x.txt'))).rejects.toThrow('path is outside the root');
     await expect(assertNoSymlinkEscape(root, base)).rejects.toThrow('path is outside the root');
     await expect(assertNoSymlinkEscape(root, path.join(root, 'out', 'a.txt'))).rejects.toThrow('a parent folder links outside the root');
+  });
+
+  it('rejects a path below a file, rather than take the file for a missing folder', async () => {
+    await writeFile(path.join(root, 'real', 'file.txt'), 'a file');
+    await expect(assertNoSymlinkEscape(root, path.join(root, 'real', 'file.txt', 'sub', 'a.txt'))).rejects.toMatchObject({ code: 'ENOTDIR' });
   });
 
   it('rejects a path whose folders cannot be resolved, rather than take them for missing', async () => {

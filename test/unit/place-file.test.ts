@@ -91,6 +91,20 @@ describe.each(disks)('on $name', ({ parent, hardLinks }) => {
       expect(await readFile(at('.old.part'), 'utf8')).toBe('VERSION 6');
     });
 
+    it.runIf(hardLinks)('keeps a save that leaves the old file\'s mtime as it was', async () => {
+      world('version 6');
+      utimesSync(at('hero.psd'), 1_700_000_000.5, 1_700_000_000.5);
+      const seen = stampAt('hero.psd');
+      const placed = placeOver(at('.new.part'), at('hero.psd'), seen, at('.old.part'), {
+        beforeRename: () => {
+          appendFileSync(at('hero.psd'), ' + more');
+          utimesSync(at('hero.psd'), 1_700_000_000.5, 1_700_000_000.5);
+        },
+      });
+      expect(placed).toEqual({ kind: 'edited-meanwhile', keptAt: at('.old.part') });
+      expect(await readFile(at('.old.part'), 'utf8')).toBe('version 6 + more');
+    });
+
     it('changes nothing when the file is no longer the one seen', async () => {
       world('version 6');
       const seen = stampAt('hero.psd');
@@ -114,6 +128,36 @@ describe.each(disks)('on $name', ({ parent, hardLinks }) => {
       expect(placeOver(at('.new.part'), at('hero.psd'), seen, at('.old.part'))).toEqual({ kind: 'changed' });
       expect(await readFile(at('hero.psd'), 'utf8')).toBe('version 5');
       expect(readdirSync(dir).sort()).toEqual(['.new.part', 'hero.psd']);
+    });
+
+    it('changes nothing when a save by rename lands between its check and the rename', async () => {
+      world('version 6');
+      const seen = stampAt('hero.psd');
+      const placed = placeOver(at('.new.part'), at('hero.psd'), seen, at('.old.part'), {
+        afterCheck: () => {
+          writeFileSync(at('saving.tmp'), 'version 6, saved just now');
+          renameSync(at('saving.tmp'), at('hero.psd'));
+        },
+      });
+      expect(placed).toEqual({ kind: 'changed' });
+      expect(await readFile(at('hero.psd'), 'utf8')).toBe('version 6, saved just now');
+      expect(readdirSync(dir).sort()).toEqual(['.new.part', 'hero.psd']);
+    });
+
+    it('changes nothing when the file is deleted between its check and the rename', async () => {
+      world('version 6');
+      const seen = stampAt('hero.psd');
+      expect(placeOver(at('.new.part'), at('hero.psd'), seen, at('.old.part'), { afterCheck: () => unlinkSync(at('hero.psd')) })).toEqual({ kind: 'changed' });
+      expect(readdirSync(dir)).toEqual(['.new.part']);
+    });
+
+    it('leaves the file it was to replace as it was, and no second name, when the rename fails', async () => {
+      world('version 6');
+      const seen = stampAt('hero.psd');
+      const gone = () => unlinkSync(at('.new.part'));
+      expect(() => placeOver(at('.new.part'), at('hero.psd'), seen, at('.old.part'), { beforeRename: gone })).toThrow(expect.objectContaining({ code: 'ENOENT', syscall: 'rename' }));
+      expect(await readFile(at('hero.psd'), 'utf8')).toBe('version 6');
+      expect(readdirSync(dir)).toEqual(['hero.psd']);
     });
 
     it('changes nothing when the file was deleted meanwhile', async () => {

@@ -51,11 +51,16 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
       (t) => fetchInto(deps, remote, temp, fresh, t),
     ));
   } catch (err) {
-    // Bytes received are kept for a resume, unless they are wrong or nothing can complete them.
-    const bytesDone = entry === undefined ? 0 : await sizeOf(temp);
-    const resumable = (err instanceof IncompleteDownloadError || isTransient(err) || deps.signal?.aborted === true) && bytesDone > 0;
-    if (resumable && entry !== undefined) deps.index.journal.update(entry.id, { state: { bytesDone } });
-    else await discardClaim(deps, claim);
+    // Bytes received are kept for a resume (by the journal entry only a large file has), unless
+    // they are wrong or nothing can complete them.
+    if (entry !== undefined && (err instanceof IncompleteDownloadError || isTransient(err) || deps.signal?.aborted === true)) {
+      const bytesDone = await sizeOf(temp);
+      if (bytesDone > 0) {
+        deps.index.journal.update(entry.id, { state: { bytesDone } });
+        throw err;
+      }
+    }
+    await discardClaim(deps, claim);
     throw err;
   }
 

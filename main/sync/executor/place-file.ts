@@ -24,8 +24,11 @@ export type Placed =
   /** Placed, but the replaced file was written to while it happened: it is kept at `keptAt`. */
   | { kind: 'edited-meanwhile'; keptAt: string };
 
-/** For tests: runs in the gap between the last check and the rename, where a user's save can land. */
+/** For tests: the gaps where a user's save can land. */
 export interface PlaceHooks {
+  /** Between the check of the replaced file and the link that keeps it (placeOver only). */
+  afterCheck?: () => void;
+  /** Between the last check and the rename. */
   beforeRename?: () => void;
 }
 
@@ -52,6 +55,7 @@ export function placeAtFreeName(from: string, to: string, hooks: PlaceHooks = {}
 export function placeOver(from: string, to: string, seen: FileStamp, keep: string, hooks: PlaceHooks = {}): Placed {
   // Checked whole before the link moves its ctime: a rewrite that kept size and mtime shows there only.
   if (!isStill(to, seen)) return { kind: 'changed' };
+  hooks.afterCheck?.();
   try {
     linkSync(to, keep);
   } catch (err) {
@@ -95,9 +99,10 @@ function isStill(abs: string, seen: FileStamp): boolean {
 }
 
 /** Errors of a file system that has no hard links (FAT answers EPERM, SMB and others ENOTSUP). */
+const NO_HARD_LINKS: ReadonlySet<string | undefined> = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
+
 function noHardLinks(err: unknown): boolean {
-  const code = codeOf(err);
-  return code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS' || code === 'EMLINK';
+  return NO_HARD_LINKS.has(codeOf(err));
 }
 
 function codeOf(err: unknown): string | undefined {
