@@ -25,7 +25,7 @@ export const GROUPS = {
       'main/sync/executor/disk.ts:39-59',
       'main/sync/executor/disk.ts:79-90',
       // placeRemoteTree's naming: names from the service, their clashes and the path length cap.
-      'main/engine/remote-tree.ts:193-202',
+      'main/engine/remote-tree.ts:235-244',
     ],
     testFiles: [
       'test/unit/paths.test.ts',
