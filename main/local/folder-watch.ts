@@ -13,7 +13,7 @@
  * Not `@parcel/watcher`: on Linux it watches only the folder a create names, so a folder tree
  * made at once (`mkdir -p`), moved in or renamed with folders in it goes unwatched below its top.
  */
-import { type FSWatcher, lstatSync, watch } from 'node:fs';
+import { type FSWatcher, lstatSync, type Stats, statSync, watch } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -48,9 +48,19 @@ const isGone = (err: unknown): boolean => {
   return code === 'ENOENT' || code === 'ENOTDIR';
 };
 
+/** What is at `abs` now, undefined when nothing (or nothing readable) is: an event handler must not throw. */
+const entryAt = (abs: string, followLink = false): Stats | undefined => {
+  try {
+    return (followLink ? statSync : lstatSync)(abs, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+};
+
 function watchEachFolder(root: string, opts: FolderWatchOptions): FolderWatch {
   const watchers = new Map<string, FSWatcher>();
-  const rootInode = lstatSync(root, { throwIfNoEntry: false })?.ino;
+  // The root is what its path leads to, a link to a folder included (a link below it is not followed).
+  const rootInode = entryAt(root, true)?.ino;
   const absOf = (rel: string): string => (rel === '' ? root : path.join(root, rel));
   let closed = false;
 
@@ -65,7 +75,7 @@ function watchEachFolder(root: string, opts: FolderWatchOptions): FolderWatch {
 
   // inotify names the folder itself (its base name) when the folder is removed or moved away.
   const folderWent = (rel: string): boolean => {
-    const now = lstatSync(absOf(rel), { throwIfNoEntry: false });
+    const now = entryAt(absOf(rel), rel === '');
     return now === undefined || !now.isDirectory() || (rel === '' && now.ino !== rootInode);
   };
 
@@ -87,7 +97,7 @@ function watchEachFolder(root: string, opts: FolderWatchOptions): FolderWatch {
       return;
     }
     // A rename event: the name was made, removed, or moved in or out.
-    const now = lstatSync(absOf(rel), { throwIfNoEntry: false });
+    const now = entryAt(absOf(rel));
     const isDir = now?.isDirectory() === true;
     if (!isDir && watchers.has(rel)) unwatchFrom(rel);
     opts.onPath(rel, isDir);
