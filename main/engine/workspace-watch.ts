@@ -25,9 +25,9 @@ export interface WatchHost {
 }
 
 /**
- * Starts watching the workspace folder once it exists; true when it started now. chokidar
- * told nothing of a tree made under a path it began to watch before the path existed, so a
- * first start (the first cycle makes the folder) had no watcher until the app restarted.
+ * Starts watching the workspace folder once it exists; true when it started now. A path
+ * watched before it exists tells nothing of the tree made there later, so a first start (the
+ * first cycle makes the folder) would have no watcher until the app restarted.
  */
 export async function watchWorkspace(runtime: WorkspaceRuntime | undefined, host: WatchHost): Promise<boolean> {
   if (!runtime || runtime.watch.state === 'starting' || !host.started() || runtime.signal.aborted) return false;

@@ -4,11 +4,12 @@
  * missed or merged event costs a little latency, never correctness.
  */
 import { lstatSync } from 'node:fs';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { watch } from 'chokidar';
+import { watchFolders } from './folder-watch.js';
 import type { IgnoreMatcher } from './ignore.js';
 import { IGNORE_FILE_NAME } from './own-files.js';
-import { pathKey, relativeOnDisk } from './paths.js';
+import { pathKey } from './paths.js';
 import { sameStamp, stampOf, type FileStamp } from './stamp.js';
 
 export interface WatchOptions {
@@ -65,26 +66,7 @@ export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
   let isReady = false;
   let failed = false;
   let rulesChanged = false;
-
-  const relativeOrNull = (absPath: string): string | null => {
-    try {
-      return relativeOnDisk(dir, absPath);
-    } catch {
-      return null;
-    }
-  };
-
-  const watcher = watch(dir, {
-    ignoreInitial: true,
-    followSymlinks: false,
-    // Stability is judged by the engine (stability.ts), not by delaying events here.
-    awaitWriteFinish: false,
-    // The rules file is never synced, but its changes are told: the engine reloads the rules.
-    ignored: (absPath, stats) => {
-      const rel = relativeOrNull(absPath);
-      return rel !== null && rel !== '' && rel !== IGNORE_FILE_NAME && opts.ignore.ignores(rel, stats?.isDirectory() ?? false);
-    },
-  });
+  let rootGone = false;
 
   const flush = (): void => {
     clearTimeout(quietTimer);
@@ -109,28 +91,33 @@ export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
     return now !== undefined && now.isFile() && sameStamp(stampOf(now), entry.stamp);
   };
 
-  watcher.on('all', (_event, absPath) => {
+  // The rules file is never synced, but its changes are told: the engine reloads the rules.
+  const ignored = (rel: string, isDir: boolean): boolean => rel !== '' && rel !== IGNORE_FILE_NAME && opts.ignore.ignores(rel, isDir);
+
+  const onPath = (rel: string, isDir?: boolean): void => {
     events += 1;
-    const rel = relativeOrNull(absPath);
     // Filtered by the rules it was started with: once they change, what it leaves out is not what the scan leaves out.
     if (rel === IGNORE_FILE_NAME) rulesChanged = true;
-    if (rel === null || isSuppressed(rel, absPath)) return;
+    // Nothing below a folder that went away is watched: the watcher vouches for nothing now.
+    if (rel === '') rootGone = true;
+    if (ignored(rel, isDir ?? false) || isSuppressed(rel, path.join(dir, rel))) return;
     pending.add(rel);
     clearTimeout(quietTimer);
     quietTimer = setTimeout(flush, debounceMs);
     maxTimer ??= setTimeout(flush, maxWaitMs);
-  });
-  watcher.on('error', (err) => {
-    failed = true;
-    opts.onError?.(err);
-  });
+  };
 
-  const ready = new Promise<void>((resolve) =>
-    watcher.once('ready', () => {
-      isReady = true;
-      resolve();
-    }),
-  );
+  const folders = watchFolders(dir, {
+    skipsFolder: (rel) => ignored(rel, true),
+    onPath,
+    onError: (err) => {
+      failed = true;
+      opts.onError?.(err);
+    },
+  });
+  const ready = folders.ready.then(() => {
+    if (!closed) isReady = true;
+  });
 
   return {
     ready,
@@ -139,7 +126,8 @@ export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
       isReady = false;
       clearTimeout(quietTimer);
       clearTimeout(maxTimer);
-      await watcher.close();
+      folders.close();
+      await ready;
     },
     suppress(relPath: string, ms: number, stamp?: FileStamp) {
       const now = performance.now();
@@ -149,6 +137,6 @@ export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
       suppressed.set(key, { until, stamp });
     },
     seen: () => events,
-    trusted: () => isReady && !failed && !rulesChanged && !closed,
+    trusted: () => isReady && !failed && !rulesChanged && !rootGone && !closed,
   };
 }

@@ -1,5 +1,5 @@
 import { renameSync } from 'node:fs';
-import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -71,7 +71,7 @@ describe('watchTree', () => {
   it('drops the events of suppressed paths, compared by key', async () => {
     watcher.suppress('Downloads/Hero.PSD', 60_000);
     await mkdir(path.join(dir, 'Downloads'));
-    // Files written before chokidar watches a new folder count as already there (the engine's
+    // Files written before the watcher watches a new folder count as already there (the engine's
     // scan on the folder event finds them): wait for the folder first.
     await waitUntilSeen('Downloads');
     await writeFile(path.join(dir, 'Downloads', 'hero.psd'), 'downloaded');
@@ -119,6 +119,75 @@ describe('watchTree', () => {
   it('tells of a change to the ignore rules, and trusts itself no more: it filters by the rules it started with', async () => {
     await writeFile(path.join(dir, '.assetsyncignore'), '*.psd\n');
     await waitUntilSeen('.assetsyncignore');
+    expect(watcher.trusted()).toBe(false);
+  });
+  it('watches a folder tree made at once, and reports what is written deep in it later', async () => {
+    await mkdir(path.join(dir, 'Shots', 'Day 1', 'Raw'), { recursive: true });
+    await waitUntilSeen('Shots');
+    await writeFile(path.join(dir, 'Shots', 'Day 1', 'Raw', 'take.mov'), 'x');
+    await waitUntilSeen('Shots/Day 1/Raw/take.mov');
+  });
+
+  it('follows a folder renamed with folders in it: a later change inside is told under the new name', async () => {
+    await mkdir(path.join(dir, 'Old', 'Sub'), { recursive: true });
+    await writeFile(path.join(dir, 'Old', 'Sub', 'a.txt'), 'x');
+    await waitUntilSeen('Old/Sub/a.txt');
+    await rename(path.join(dir, 'Old'), path.join(dir, 'New'));
+    await waitUntilSeen('New');
+    expect(seen()).toContain('Old');
+    await appendFile(path.join(dir, 'New', 'Sub', 'a.txt'), ' edited');
+    await waitUntilSeen('New/Sub/a.txt');
+    await writeFile(path.join(dir, 'New', 'Sub', 'b.txt'), 'x');
+    await waitUntilSeen('New/Sub/b.txt');
+  });
+
+  it('watches a folder tree moved in from outside, and reports the files it brought', async () => {
+    const outside = await mkdtemp(path.join(tmpdir(), 'watch-outside-'));
+    try {
+      await mkdir(path.join(outside, 'Kit', 'Textures'), { recursive: true });
+      await writeFile(path.join(outside, 'Kit', 'Textures', 'wood.png'), 'x');
+      await rename(path.join(outside, 'Kit'), path.join(dir, 'Kit'));
+      await waitUntilSeen('Kit');
+      await writeFile(path.join(dir, 'Kit', 'Textures', 'stone.png'), 'x');
+      await waitUntilSeen('Kit/Textures/stone.png');
+      expect(seen()).toContain('Kit/Textures/wood.png');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('reports every file of a burst of 5,000 made at once', async () => {
+    await mkdir(path.join(dir, 'Burst'));
+    await waitUntilSeen('Burst');
+    const names = Array.from({ length: 5000 }, (_, i) => `Burst/f${i}.txt`);
+    for (let i = 0; i < names.length; i += 500) await Promise.all(names.slice(i, i + 500).map((n) => writeFile(path.join(dir, n), 'x')));
+    await vi.waitFor(
+      () => {
+        const told = new Set(seen());
+        expect(names.filter((n) => !told.has(n))).toEqual([]);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+    expect(watcher.trusted()).toBe(true);
+  });
+
+  it('does not follow a symbolic link to a folder outside', async () => {
+    const outside = await mkdtemp(path.join(tmpdir(), 'watch-outside-'));
+    try {
+      await symlink(outside, path.join(dir, 'link'));
+      await waitUntilSeen('link');
+      await writeFile(path.join(outside, 'far.txt'), 'x');
+      await writeFile(path.join(dir, 'sentinel.txt'), 'x');
+      await waitUntilSeen('sentinel.txt');
+      expect(seen().filter((p) => p.startsWith('link/'))).toEqual([]);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('tells when the watched folder itself goes away, and vouches for it no more', async () => {
+    await rm(dir, { recursive: true, force: true });
+    await waitUntilSeen('');
     expect(watcher.trusted()).toBe(false);
   });
 });
