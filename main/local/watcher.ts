@@ -87,7 +87,14 @@ export function watchTree(dir: string, opts: WatchOptions): TreeWatcher {
       return false;
     }
     if (entry.stamp === undefined) return true;
-    const now = lstatSync(absPath, { bigint: true, throwIfNoEntry: false });
+    // Runs inside a watch callback, where a throw would end the process: a path that cannot be
+    // read (its folder replaced by a file, access taken away) counts as a change to look at.
+    let now;
+    try {
+      now = lstatSync(absPath, { bigint: true, throwIfNoEntry: false });
+    } catch {
+      return false;
+    }
     return now !== undefined && now.isFile() && sameStamp(stampOf(now), entry.stamp);
   };
 
