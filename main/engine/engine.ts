@@ -61,6 +61,7 @@ export interface EngineOptions {
 }
 
 const DEFAULT_POLL_MS = 30_000;
+const COUNT_DOWN_STATUS_MS = 250;
 
 /** What a cycle's place holds while something else runs in it (`exclusive`). */
 const IDLE_CYCLE: CycleOutcome = { blocked: null, plan: null, result: null, waiting: [], work: 0 };
@@ -75,6 +76,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   /** The app's window or the web UI is open. */
   private watched = false;
   private pausedFlag = false;
+  private countDownTimer: NodeJS.Timeout | null = null;
+  private lastCountDownShown = 0;
   private selfUserId = '';
   private started = false;
   private stopping: Promise<void> | null = null;
@@ -293,6 +296,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 
   private stopTimers(): void {
+    if (this.countDownTimer !== null) clearTimeout(this.countDownTimer);
+    this.countDownTimer = null;
     this.scheduler.stop();
     this.reviews.stop();
   }
@@ -490,6 +495,28 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     if (!runtime) return;
     if (key && runtime.pending[key] > 0) runtime.pending[key] -= 1;
     countDeletion(runtime, action);
+    this.countDownShown();
+  }
+
+  /**
+   * The count of what is still to come reaches the app as it falls, at most every
+   * COUNT_DOWN_STATUS_MS: a transfer's own events all come before its file is placed and counted,
+   * so on a loaded machine they alone would leave the whole plan showing until the end.
+   */
+  private countDownShown(): void {
+    if (this.countDownTimer !== null) return;
+    const wait = this.lastCountDownShown + COUNT_DOWN_STATUS_MS - Date.now();
+    if (wait <= 0) {
+      this.lastCountDownShown = Date.now();
+      this.emitStatus();
+      return;
+    }
+    this.countDownTimer = setTimeout(() => {
+      this.countDownTimer = null;
+      this.lastCountDownShown = Date.now();
+      this.emitStatus();
+    }, wait);
+    this.countDownTimer.unref();
   }
 
   private setPhase(workspaceId: string, phase: SyncState): void {

@@ -40,6 +40,11 @@ describe('the status during a sync', () => {
     const total = w.demo.assetIds.length;
     const seen: number[] = [];
     laptop.engine.on('transfer', () => seen.push(laptop.engine.status().workspaces[0]?.pending.downloads ?? -1));
+    // What the app shows between transfer events, while the sync runs.
+    laptop.engine.on('status', (status) => {
+      const shown = status.workspaces[0];
+      if (seen.length > 0 && shown?.state === 'syncing') seen.push(shown.pending.downloads);
+    });
 
     await laptop.sync();
 
