@@ -76,7 +76,6 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   /** The app's window or the web UI is open. */
   private watched = false;
   private pausedFlag = false;
-  private countDownTimer: NodeJS.Timeout | null = null;
   private lastCountDownShown = 0;
   private selfUserId = '';
   private started = false;
@@ -296,8 +295,6 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   }
 
   private stopTimers(): void {
-    if (this.countDownTimer !== null) clearTimeout(this.countDownTimer);
-    this.countDownTimer = null;
     this.scheduler.stop();
     this.reviews.stop();
   }
@@ -501,22 +498,14 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   /**
    * The count of what is still to come reaches the app as it falls, at most every
    * COUNT_DOWN_STATUS_MS: a transfer's own events all come before its file is placed and counted,
-   * so on a loaded machine they alone would leave the whole plan showing until the end.
+   * so on a loaded machine they alone would leave the whole plan showing until the end. No timer:
+   * the status at the end of the cycle shows the last count, and a timer could outlive the index.
    */
   private countDownShown(): void {
-    if (this.countDownTimer !== null) return;
-    const wait = this.lastCountDownShown + COUNT_DOWN_STATUS_MS - Date.now();
-    if (wait <= 0) {
-      this.lastCountDownShown = Date.now();
-      this.emitStatus();
-      return;
-    }
-    this.countDownTimer = setTimeout(() => {
-      this.countDownTimer = null;
-      this.lastCountDownShown = Date.now();
-      this.emitStatus();
-    }, wait);
-    this.countDownTimer.unref();
+    const now = Date.now();
+    if (now - this.lastCountDownShown < COUNT_DOWN_STATUS_MS) return;
+    this.lastCountDownShown = now;
+    this.emitStatus();
   }
 
   private setPhase(workspaceId: string, phase: SyncState): void {

@@ -188,7 +188,8 @@ describe('AppApi over a real session', () => {
       code: 'already_current',
     });
     const activity = await api.handle('getActivity', { workspaceId: svc.demo.workspaceId });
-    expect(activity.find((a) => a.kind !== 'waiting')).toMatchObject({ kind: 'restored', path: HERO, message: `Restored version 1 of ${HERO} as version 4` });
+    // The unlock of a file an earlier test locked may be told meanwhile: it is no answer to the restore.
+    expect(activity.find((a) => a.kind !== 'waiting' && a.kind !== 'unlocked')).toMatchObject({ kind: 'restored', path: HERO, message: `Restored version 1 of ${HERO} as version 4` });
   });
 
   it('lists review and change requests, and records a decision', async () => {

@@ -101,8 +101,11 @@ describe('Reviews screen', () => {
     renderApp({ listReviews: oneRequest, mediaPreview: () => Promise.reject(new Error('The service cannot be reached. Check the connection.')) }, REVIEWS);
     fireEvent.click(await screen.findByRole('button', { name: 'Open version 3 of hero.psd' }));
     const dialog = await screen.findByRole('dialog');
-    const alerts = await within(dialog).findAllByRole('alert');
-    expect(alerts.map((a) => a.textContent).join('\n')).toContain('Could not load the preview of hero.psd: The service cannot be reached.');
+    // An alert region may be in place before the refusal comes back and fills it.
+    await waitFor(() => {
+      const alerts = within(dialog).getAllByRole('alert');
+      expect(alerts.map((a) => a.textContent).join('\n')).toContain('Could not load the preview of hero.psd: The service cannot be reached.');
+    });
   });
 
   it('asks for a reason before rejecting, in the field, and sends nothing without one', async () => {
