@@ -109,7 +109,12 @@ try {
     log(`case ${name}: start`);
     const t0 = Date.now();
     try {
-      results.push(await run(ctx));
+      const result = await run(ctx);
+      results.push(result);
+      for (const failure of result.failures ?? []) {
+        failures.push({ case: name, error: failure });
+        log(`case ${name}: FAILED after some figures were measured: ${failure}`);
+      }
       log(`case ${name}: done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     } catch (error) {
       const message = error instanceof Error ? (error.stack ?? error.message) : String(error);

@@ -45,6 +45,7 @@ export async function scaleCase(ctx: BenchContext): Promise<CaseResult> {
     targets: results.flatMap((r) => r.targets),
     facts: results.flatMap((r) => r.facts ?? []),
     summary: results.flatMap((r) => r.summary ?? []),
+    failures: results.flatMap((r) => r.failures ?? []),
   };
 }
 
@@ -74,6 +75,8 @@ async function scaleOf(ctx: BenchContext, assets: number): Promise<CaseResult> {
   const cycle: Row = { case: name, tool: 'Asset Sync no-op cycle, warm in-process (full rescan)', runs: [], group: 'cycle' };
   const idle: Row = { case: name, tool: 'Asset Sync idle poll, watching engine in-process (the watcher vouches)', runs: [], group: 'idle' };
   const started: number[] = [];
+  // A phase that fails (a larger size may exhaust the machine) keeps the figures measured before it.
+  const failures: string[] = [];
   try {
     ctx.log(`${name}: ${first.tool}`);
     const made = await syncOnce(sync, ctx.child);
@@ -97,6 +100,10 @@ async function scaleOf(ctx: BenchContext, assets: number): Promise<CaseResult> {
     if (!polls) throw new Error(`${name}: the engine timed no idle polls`);
     idle.runs.push(...polls.seconds.map((seconds, i): Run => ({ seconds, rssMiB: polls.rssMiB, load: engine.run.load, cpuSeconds: polls.cpuSeconds[i] })));
     idle.note = `after ${polls.warmup} cycle(s) that walked the folder while the watcher started`;
+  } catch (error) {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    ctx.log(`${name}: FAILED: ${message}`);
+    failures.push(`${name}: ${message}`);
   } finally {
     await seeded.service.stop();
   }
@@ -116,8 +123,9 @@ async function scaleOf(ctx: BenchContext, assets: number): Promise<CaseResult> {
       ]
     : [];
   return {
-    rows: [first, startup, cycle, idle],
+    rows: [first, startup, cycle, idle].filter((row) => row.runs.length > 0),
     targets,
+    failures,
     facts: [
       { case: name, what: 'tree on disk', value: seeded.seed.treeSeconds > 0 ? `generated in ${seeded.seed.treeSeconds.toFixed(1)} s` : 'reused from the data sets' },
       { case: name, what: 'service seeded (one transaction, prepared statements, blobs hard-linked)', value: `${seeded.seed.serviceSeconds.toFixed(1)} s` },

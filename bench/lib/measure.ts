@@ -51,6 +51,8 @@ export interface CaseResult {
   facts?: Array<{ case: string; what: string; value: string }>;
   /** The case in the README's table. */
   summary?: SummaryLine[];
+  /** Phases that failed after others were measured: the measured rows are still reported. */
+  failures?: string[];
 }
 
 export const MiB = 1024 * 1024;
