@@ -14,6 +14,9 @@ import { isServiceError } from '../service-client/service-error.js';
 import { keepChecksumForm, keptChecksumForm } from './checksum-form.js';
 import {
   applyChanges,
+  compactFromStore,
+  compactTree,
+  expandTree,
   noChanges,
   placeAsStored,
   placementOf,
@@ -22,6 +25,7 @@ import {
   treeDifferences,
   treeFromListing,
   treeRows,
+  type CompactTree,
   type PlacedRemoteTree,
   type RawRemoteTree,
   type TreeChanges,
@@ -67,14 +71,22 @@ const slowerChanges = (workspaceId: string): Problem => ({
 });
 
 export class RemoteMirror {
-  /** The service's tree at `tree.sequence`; on the first refresh, read back from the index. */
+  /**
+   * The service's tree at `tree.sequence`; on the first refresh, read back from the index. Held
+   * as its placement alone (`compact`) between refreshes whenever that is all of it.
+   */
   private tree: RawRemoteTree | null = null;
+  /** The tree as its placement (then `tree` is null): expanded when the feed or a listing needs the raw tree. */
+  private compact: CompactTree | null = null;
   /** Ids the feed changed since the tree was last placed. */
   private touched: TreeChanges = noChanges();
   /** The placement of the tree as it is (while nothing is touched): a quiet poll reuses it. */
   private placed: PlacedRemoteTree | null = null;
-  /** What the index holds: the tree at `sequence`, placed at `paths`. A write stores the difference. */
-  private stored: { sequence: Sequence; paths: TreePaths } | null = null;
+  /**
+   * What the index holds: the tree at `sequence`, placed at `rows.paths` (a placement, whose
+   * paths are worked out only when a write of differences needs them). A write stores the difference.
+   */
+  private stored: { sequence: Sequence; rows: { readonly paths: TreePaths } } | null = null;
   /**
    * The tree is the one read from the index, unchanged, and its stored paths were placed as this
    * process places (`placementOf`): they are the placement, without placing it again.
@@ -119,41 +131,79 @@ export class RemoteMirror {
   async placedTree(signal?: AbortSignal): Promise<PlacedRemoteTree> {
     const ws = this.workspace;
     const opts = signal ? { signal } : {};
-    if (!this.tree) this.loadStoredTree();
+    if (!this.known()) this.loadStoredTree();
     // A start that follows the feed without a listing names uploads as the service writes them.
     const kept = keptChecksumForm(this.deps.index, ws.id);
     if (kept && this.deps.client.checksumForm(ws.id) === undefined) this.deps.client.rememberChecksumForm(ws.id, kept);
-    const feed = this.tree && !this.feedResting() ? await this.followChanges(this.tree, opts) : null;
+    const feed = this.known() && !this.feedResting() ? await this.followChanges(opts) : null;
     if (feed === 'unavailable') this.forgetTree();
-    let tree = this.tree;
     let listedAt: number | undefined;
-    if (!tree) {
+    if (!this.known()) {
       listedAt = Date.now();
-      tree = this.adoptListing(this.treeFrom(await this.deps.client.getHierarchy(ws.id, opts)), listedAt);
+      this.adoptListing(this.treeFrom(await this.deps.client.getHierarchy(ws.id, opts)), listedAt);
     } else if (this.feedRest !== null) {
       // The feed could not bring the tree up to date: a listing does, and only what differs is stored.
       listedAt = Date.now();
       const listed = this.treeFrom(await this.deps.client.getHierarchy(ws.id, opts));
-      this.markDifferences(tree, listed);
-      tree = this.adoptListing(listed, listedAt);
+      this.markDifferences(this.rawTree(), listed);
+      this.adoptListing(listed, listedAt);
     } else if (this.listingDue(!this.refreshed)) {
       const startedAt = Date.now();
       const listed = await this.periodicListing(opts);
       if (listed) {
-        this.checkAgainst(tree, listed);
+        this.checkAgainst(this.rawTree(), listed);
         listedAt = startedAt;
-        tree = this.adoptListing(listed, startedAt);
+        this.adoptListing(listed, startedAt);
       }
     }
     if (this.feedRest !== null) this.deps.onProblem(slowerChanges(ws.id));
     const touched = this.touched.folders.size > 0 || this.touched.assets.size > 0;
     if (touched) this.asStored = false;
-    if (!this.placed || touched) this.placed = (this.asStored && this.stored ? placeAsStored(tree, this.stored.paths) : null) ?? placeRemoteTree(tree, ws.excluded);
+    if (!this.placed || touched) {
+      const tree = this.rawTree();
+      const asStored = this.asStored && this.stored ? placeAsStored(tree, this.stored.rows.paths) : null;
+      // Placed where the index has it: no row to write.
+      if (asStored !== null && this.stored) this.stored.rows = asStored;
+      this.placed = asStored ?? placeRemoteTree(tree, ws.excluded);
+    }
     this.asStored = false;
-    this.store(tree, this.placed, listedAt);
+    const placed = this.placed;
+    this.store(placed, listedAt);
     this.touched = noChanges();
     this.refreshed = true;
+    this.compactNow(placed);
     return this.placed;
+  }
+
+  /** Whether this process holds the tree, raw or as its placement. */
+  private known(): boolean {
+    return this.tree !== null || this.compact !== null;
+  }
+
+  /** The raw tree, expanded from its placement if it is held as one. Only while `known()`. */
+  private rawTree(): RawRemoteTree {
+    if (this.compact !== null) {
+      this.tree = expandTree(this.compact);
+      this.compact = null;
+    }
+    if (this.tree === null) throw new Error('the remote tree is not known');
+    return this.tree;
+  }
+
+  /** The cursor of the tree held. Only while `known()`. */
+  private sequence(): Sequence {
+    return this.compact?.sequence ?? this.rawTree().sequence;
+  }
+
+  /** Holds the tree as its placement when that is all of it; the placement and what is stored follow. */
+  private compactNow(placed: PlacedRemoteTree): void {
+    if (this.tree === null) return;
+    const compact = compactTree(this.tree, placed);
+    if (compact === null) return;
+    this.compact = compact;
+    this.tree = null;
+    this.placed = compact.placed;
+    if (this.stored?.rows === placed) this.stored.rows = compact.placed;
   }
 
   /**
@@ -162,7 +212,8 @@ export class RemoteMirror {
    */
   private treeFrom(listing: Listing): RawRemoteTree {
     if (listing.checksumForm !== undefined) this.learnChecksumForm(listing.checksumForm);
-    return treeFromListing(listing, this.tree);
+    // What this device knew of an item matters only for one the listing sends unreadable.
+    return treeFromListing(listing, listing.unreadable.length > 0 && this.known() ? this.rawTree() : this.tree);
   }
 
   private learnChecksumForm(form: ChecksumForm | null): void {
@@ -171,6 +222,7 @@ export class RemoteMirror {
 
   private adoptListing(listed: RawRemoteTree, listedAt: number): RawRemoteTree {
     this.tree = listed;
+    this.compact = null;
     this.asStored = false;
     this.listedAt = listedAt;
     // Placed afresh: the listing's maps are new, whatever they hold.
@@ -240,24 +292,25 @@ export class RemoteMirror {
    * Brings the index to the tree: only what differs from what it holds, or every row when it
    * holds nothing this process knows (a listing) or another process wrote meanwhile.
    */
-  private store(tree: RawRemoteTree, placed: PlacedRemoteTree, listedAt: number | undefined): void {
+  private store(placed: PlacedRemoteTree, listedAt: number | undefined): void {
     const { index } = this.deps;
     const ws = this.workspace;
     const stored = this.stored;
-    if (stored?.sequence === tree.sequence && stored.paths === placed.paths) return;
-    const sameRows = stored?.paths === placed.paths;
+    const sequence = this.sequence();
+    if (stored?.sequence === sequence && stored.rows === placed) return;
+    const sameRows = stored?.rows === placed;
     // Items that could not be read would never be told again by the feed: a restart lists in full.
-    const resumable = tree.unknown.size === 0;
+    const resumable = (this.tree?.unknown.size ?? 0) === 0;
     const placement = placementOf(ws.excluded);
     const written =
       stored !== null &&
       index.remote.saveTree(
         ws.id,
-        { sequence: tree.sequence, since: stored.sequence, resumable, placement, ...(sameRows ? {} : treeDiff(tree, placed.paths, stored.paths, this.touched)) },
+        { sequence, since: stored.sequence, resumable, placement, ...(sameRows ? {} : treeDiff(this.rawTree(), placed.paths, stored.rows.paths, this.touched)) },
         listedAt,
       );
-    if (!written) index.remote.saveTree(ws.id, { sequence: tree.sequence, full: true, resumable, placement, ...treeRows(tree, placed.paths) }, listedAt);
-    this.stored = { sequence: tree.sequence, paths: placed.paths };
+    if (!written) index.remote.saveTree(ws.id, { sequence, full: true, resumable, placement, ...treeRows(this.rawTree(), placed.paths) }, listedAt);
+    this.stored = { sequence, rows: placed };
   }
 
   /**
@@ -266,8 +319,8 @@ export class RemoteMirror {
    * not be used, the feed rests (`feedRest`) and the cycle lists in full. Pages applied before
    * an unusable one stay applied: the listing then sets the tree right.
    */
-  private async followChanges(tree: RawRemoteTree, opts: { signal?: AbortSignal }): Promise<FeedOutcome> {
-    let since = tree.sequence;
+  private async followChanges(opts: { signal?: AbortSignal }): Promise<FeedOutcome> {
+    let since = this.sequence();
     for (;;) {
       let answer;
       try {
@@ -286,7 +339,9 @@ export class RemoteMirror {
       // cursor can only be seen to change.
       const moved = compareSequences(since, answer.page.sequence);
       if (answer.page.has_more && moved !== 'later' && moved !== 'changed') return this.restFeed(new Error(`the page after ${since} does not move the cursor on`));
-      applyChanges(tree, answer.page.changes, answer.page.sequence, this.touched);
+      // A page that only moves the cursor leaves a tree held as its placement as it is.
+      if (this.compact !== null && answer.page.changes.length === 0) this.compact.sequence = answer.page.sequence;
+      else applyChanges(this.rawTree(), answer.page.changes, answer.page.sequence, this.touched);
       if (!answer.page.has_more) {
         if (this.feedRest !== null) this.deps.logger.info('the changes feed reads again; changes are followed from it again');
         this.feedRest = null;
@@ -310,9 +365,22 @@ export class RemoteMirror {
 
   /** The tree as the index kept it, when it kept one it can vouch for. */
   private loadStoredTree(): void {
+    const { remote } = this.deps.index;
+    const ws = this.workspace;
+    this.touched = noChanges();
     let kept;
     try {
-      kept = this.deps.index.remote.loadTree(this.workspace.id);
+      // Most starts: every item placed as this process places. Read as the placement alone.
+      const placement = remote.loadPlacement(ws.id, placementOf(ws.excluded));
+      if (placement) {
+        this.compact = compactFromStore(placement);
+        this.listedAt = placement.listedAt;
+        this.placed = this.compact.placed;
+        this.stored = { sequence: placement.sequence, rows: this.placed };
+        this.asStored = false;
+        return;
+      }
+      kept = remote.loadTree(ws.id);
     } catch (error) {
       this.deps.logger.warn({ err: error }, 'the stored remote tree could not be read; listing the workspace in full');
       return;
@@ -320,15 +388,15 @@ export class RemoteMirror {
     if (!kept) return;
     this.tree = { folders: kept.folders, assets: kept.assets, sequence: kept.sequence, unknown: new Map() };
     this.listedAt = kept.listedAt;
-    this.touched = noChanges();
     this.placed = null;
-    this.stored = { sequence: kept.sequence, paths: { folders: kept.folderPaths, assets: kept.assetPaths } };
-    this.asStored = kept.placement === placementOf(this.workspace.excluded);
+    this.stored = { sequence: kept.sequence, rows: { paths: { folders: kept.folderPaths, assets: kept.assetPaths } } };
+    this.asStored = kept.placement === placementOf(ws.excluded);
   }
 
   /** The feed cannot go on from the tree: the next listing replaces it and every stored row. */
   private forgetTree(): void {
     this.tree = null;
+    this.compact = null;
     this.asStored = false;
     this.touched = noChanges();
     this.placed = null;

@@ -10,7 +10,7 @@
  * placing it holds its path, so that neither side deletes or overwrites it.
  */
 import { sequenceNumber, type FeedChange, type ListedAsset, type ListedFolder, type Listing, type Sequence, type UnreadableEntry } from '../service-client/index.js';
-import type { PlacedItem, RawAsset, RawFolder, TreeWrite } from '../index/remote-state.js';
+import type { PlacedItem, RawAsset, RawFolder, StoredPlacement, TreeWrite } from '../index/remote-state.js';
 import { MAX_PATH_BYTES, assignLocalNames, pathKey, sanitizeName, utf8Length, type NamedItem } from '../local/paths.js';
 import { remoteFile, type RemoteFile, type RemoteFolder } from '../model/views.js';
 
@@ -201,6 +201,96 @@ export function placeAsStored(tree: RawRemoteTree, paths: TreePaths): PlacedRemo
     placed.files.set(pathKey(path), remoteFile(path, a.id, a));
   }
   return placed;
+}
+
+/**
+ * A tree whose every item is placed, held as its placement alone: the placed file is the one
+ * object per asset, and the raw tree is derived from it again (`expandTree`) when the feed or a
+ * listing needs it. Holding both would cost a second object, a second map and a copy of every
+ * name for each of 100,000 assets, for the moments between two placements that use them.
+ */
+export interface CompactTree {
+  sequence: Sequence;
+  /** The raw folders, by id: few beside the assets, and their names are not the placed ones. */
+  folders: Map<string, RawFolder>;
+  /** The service's name of each asset placed under another name (made safe, numbered), by id. */
+  names: Map<string, string>;
+  placed: PlacedRemoteTree;
+}
+
+/** The last segment of a placed path: its asset's name, unless `CompactTree.names` says otherwise. */
+const lastSegment = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
+/**
+ * A placement whose paths by id are worked out from its files and folders when first asked for
+ * (a write of differences asks): every item of the tree is placed in it.
+ */
+function placedWithPaths(parts: Omit<PlacedRemoteTree, 'paths'>): PlacedRemoteTree {
+  let paths: TreePaths | undefined;
+  const { files, folders } = parts;
+  return {
+    ...parts,
+    get paths(): TreePaths {
+      if (paths === undefined) {
+        paths = { folders: new Map(), assets: new Map() };
+        for (const f of folders.values()) paths.folders.set(f.folderId, f.path);
+        for (const f of files.values()) paths.assets.set(f.assetId, f.path);
+      }
+      return paths;
+    },
+  };
+}
+
+/**
+ * The tree held as its placement, or null when the placement is not all of it: some item is
+ * left out, unplaced or unreadable, and only the raw tree knows it.
+ */
+export function compactTree(tree: RawRemoteTree, placed: PlacedRemoteTree): CompactTree | null {
+  const { held } = placed;
+  if (tree.unknown.size > 0 || placed.excluded > 0 || placed.unplaced.size > 0 || held.incomplete || held.assetIds.size > 0 || held.pathKeys.size > 0) return null;
+  if (placed.files.size !== tree.assets.size || placed.folders.size !== tree.folders.size) return null;
+  const names = new Map<string, string>();
+  for (const file of placed.files.values()) {
+    const raw = tree.assets.get(file.assetId);
+    if (raw === undefined) return null;
+    if (raw.fileName !== lastSegment(file.path)) names.set(raw.id, raw.fileName);
+  }
+  const { paths: _paths, ...parts } = placed;
+  return { sequence: tree.sequence, folders: tree.folders, names, placed: placedWithPaths(parts) };
+}
+
+/** The tree the index stored, held as its placement (`RemoteStateStore.loadPlacement`). */
+export function compactFromStore(stored: StoredPlacement): CompactTree {
+  const folderIds = new Map<string, string | null>([['', null]]);
+  for (const [key, f] of stored.placedFolders) folderIds.set(key, f.folderId);
+  const placed = placedWithPaths({
+    files: stored.files,
+    folders: stored.placedFolders,
+    folderIds,
+    excluded: 0,
+    unplaced: new Set(),
+    held: { assetIds: new Set(), pathKeys: new Set(), incomplete: false },
+  });
+  return { sequence: stored.sequence, folders: stored.folders, names: stored.names, placed };
+}
+
+/** The raw tree a compact one holds, as it was before it was placed. It takes over the folders' map. */
+export function expandTree(compact: CompactTree): RawRemoteTree {
+  const assets = new Map<string, RawAsset>();
+  for (const f of compact.placed.files.values()) {
+    assets.set(f.assetId, {
+      id: f.assetId,
+      folderId: f.folderId,
+      fileName: compact.names.get(f.assetId) ?? lastSegment(f.path),
+      versionId: f.versionId,
+      versionNumber: f.versionNumber,
+      checksum: f.checksum,
+      size: f.size,
+      lockedByUserId: f.lockedByUserId,
+      sequence: f.sequence,
+    });
+  }
+  return { folders: compact.folders, assets, sequence: compact.sequence, unknown: new Map() };
 }
 
 /**

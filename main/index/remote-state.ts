@@ -73,6 +73,23 @@ export interface StoredTree {
   assetPaths: Map<string, string | null>;
 }
 
+/**
+ * The stored tree as its placement alone, when every item of it is placed and named, placed as
+ * `loadPlacement` was asked: one object per asset (the placed file), the service's name of an
+ * asset kept apart only where it is not the last segment of its path (made safe or numbered).
+ */
+export interface StoredPlacement {
+  sequence: string;
+  listedAt: number | null;
+  /** The raw folders by id. */
+  folders: Map<string, RawFolder>;
+  /** By `pathKey`, as `load` gives them. */
+  placedFolders: Map<string, RemoteFolder>;
+  files: Map<string, RemoteFile>;
+  /** The service's names of assets placed under another name, by id. */
+  names: Map<string, string>;
+}
+
 export interface TreeWrite {
   /** The cursor the stored tree is at once this write commits. */
   sequence: string;
@@ -130,6 +147,20 @@ type TreeAssetRow = [
   fileName: string | null,
 ];
 
+/** ASSET_SELECT, then `file_name` where it is not the path's last segment (NULL where it is). */
+type PlacementAssetRow = [
+  id: string,
+  folderId: string | null,
+  path: string,
+  versionId: string,
+  versionNumber: number,
+  checksum: string,
+  size: number,
+  lockedByUserId: string | null,
+  sequence: number,
+  otherName: string | null,
+];
+
 const ASSET_COLUMNS = 'id, folder_id, path, version_id, version_number, checksum, size, locked_by_user_id, sequence';
 /** ASSET_COLUMNS read back as the text that was stored (compact-values.ts). */
 const ASSET_SELECT = [
@@ -171,6 +202,21 @@ const placementSetting = (workspaceId: string): string => `tree-placement:${work
 /** Thrown inside `loadTree`'s read when a row lacks what the raw tree needs. */
 class IncompleteTree extends Error {}
 
+/**
+ * One string per distinct value: ids that repeat across rows (a lock holder's) are read as a new
+ * string each time.
+ */
+function interner(): (value: string | null) => string | null {
+  const seen = new Map<string, string>();
+  return (value) => {
+    if (value === null) return null;
+    const known = seen.get(value);
+    if (known !== undefined) return known;
+    seen.set(value, value);
+    return value;
+  };
+}
+
 export class RemoteStateStore {
   private readonly upsertFolderStmt;
   private readonly upsertAssetStmt;
@@ -192,12 +238,15 @@ export class RemoteStateStore {
   private readonly allAssetsStmt;
   private readonly treeFoldersStmt;
   private readonly treeAssetsStmt;
+  private readonly unplacedRowsStmt;
+  private readonly placementAssetsStmt;
   private readonly getFolderStmt;
   private readonly getAssetStmt;
   private readonly replaceTx;
   private readonly applyTx;
   private readonly saveTreeTx;
   private readonly loadTreeTx;
+  private readonly loadPlacementTx;
 
   constructor(db: Db) {
     this.upsertFolderStmt = db.prepare<[string, string, string | null, string]>(
@@ -241,6 +290,19 @@ export class RemoteStateStore {
     this.treeFoldersStmt = db.prepare<[string], TreeFolderRow>('SELECT id, parent_id, path, name FROM remote_folders WHERE workspace_id = ?').raw(true);
     this.treeAssetsStmt = db
       .prepare<[string], TreeAssetRow>(`SELECT ${ASSET_SELECT}, file_name FROM remote_assets WHERE ${ASSETS_OF_WORKSPACE}`)
+      .raw(true);
+    this.unplacedRowsStmt = db
+      .prepare<[string, string], number>(
+        `SELECT EXISTS (SELECT 1 FROM remote_folders WHERE workspace_id = ? AND (path IS NULL OR name IS NULL))
+           OR EXISTS (SELECT 1 FROM remote_assets WHERE ${ASSETS_OF_WORKSPACE} AND (path IS NULL OR file_name IS NULL))`,
+      )
+      .pluck();
+    // The service's name is sent back only where placing changed it: most are the path's end.
+    this.placementAssetsStmt = db
+      .prepare<[string], PlacementAssetRow>(
+        `SELECT ${ASSET_SELECT}, iif(path = file_name OR substr(path, -length(file_name) - 1) = '/' || file_name, NULL, file_name)
+         FROM remote_assets WHERE ${ASSETS_OF_WORKSPACE}`,
+      )
       .raw(true);
     this.getFolderStmt = db.prepare<[string, string], FolderRow>(
       `SELECT id, parent_id, path FROM remote_folders WHERE workspace_id = ? AND id = ? AND ${PLACED}`,
@@ -302,12 +364,50 @@ export class RemoteStateStore {
         tree.folders.set(id, { id, parentId, name });
         tree.folderPaths.set(id, path);
       }
+      const holder = interner();
       for (const [id, folderId, path, versionId, versionNumber, checksum, size, lockedByUserId, sequence, fileName] of this.treeAssetsStmt.iterate(workspaceId)) {
         if (fileName === null) throw new IncompleteTree();
         // One string per folder id, the folder's own, rather than one per asset in it.
         const folder = folderId === null ? undefined : tree.folders.get(folderId);
-        tree.assets.set(id, { id, folderId: folder?.id ?? folderId, fileName, versionId, versionNumber, checksum, size, lockedByUserId, sequence });
+        tree.assets.set(id, { id, folderId: folder?.id ?? folderId, fileName, versionId, versionNumber, checksum, size, lockedByUserId: holder(lockedByUserId), sequence });
         tree.assetPaths.set(id, path);
+      }
+      return tree;
+    });
+    this.loadPlacementTx = db.transaction((workspaceId: string, placement: string): StoredPlacement | null => {
+      const cursor = this.treeSequenceStmt.get(workspaceId);
+      if (!cursor || cursor.cursor === null || cursor.tree_cursor !== cursor.cursor) return null;
+      const stored = this.getPlacementStmt.get(placementSetting(workspaceId));
+      if (stored === undefined || (JSON.parse(stored) as string) !== placement) return null;
+      if (this.unplacedRowsStmt.get(workspaceId, workspaceId) !== 0) return null;
+      const tree: StoredPlacement = {
+        sequence: cursor.cursor,
+        listedAt: cursor.last_full_listing_at,
+        folders: new Map(),
+        placedFolders: new Map(),
+        files: new Map(),
+        names: new Map(),
+      };
+      for (const [id, parentId, path, name] of this.treeFoldersStmt.iterate(workspaceId)) {
+        tree.folders.set(id, { id, parentId, name: name as string });
+        tree.placedFolders.set(pathKey(path as string), { path: path as string, folderId: id, parentId });
+      }
+      const holder = interner();
+      for (const [assetId, folderId, path, versionId, versionNumber, checksum, size, lockedByUserId, sequence, otherName] of this.placementAssetsStmt.iterate(workspaceId)) {
+        const folder = folderId === null ? undefined : tree.folders.get(folderId);
+        // Built as `remoteFile` builds it (same fields, same order), without a row object between.
+        tree.files.set(pathKey(path), {
+          path,
+          assetId,
+          folderId: folder?.id ?? folderId,
+          versionId,
+          versionNumber,
+          checksum,
+          size,
+          lockedByUserId: holder(lockedByUserId),
+          sequence,
+        });
+        if (otherName !== null) tree.names.set(assetId, otherName);
       }
       return tree;
     });
@@ -343,6 +443,15 @@ export class RemoteStateStore {
       if (error instanceof IncompleteTree) return null;
       throw error;
     }
+  }
+
+  /**
+   * The stored tree as its placement, or null when that is not all of it: the raw tree cannot be
+   * trusted (`loadTree`), it was placed otherwise than `placement` says (`placementOf`), or some
+   * item is not placed (left out by selective sync, unplaceable). The caller then loads the tree.
+   */
+  loadPlacement(workspaceId: string, placement: string): StoredPlacement | null {
+    return this.loadPlacementTx.deferred(workspaceId, placement);
   }
 
   /** The whole remote tree keyed by `pathKey`, as the planner takes it. */

@@ -8,8 +8,12 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import {
   applyChanges,
+  compactFromStore,
+  compactTree,
+  expandTree,
   noChanges,
   placeAsStored,
+  placementOf,
   placeRemoteTree,
   treeDiff,
   treeFromListing,
@@ -284,6 +288,43 @@ describe('the remote tree kept in the index', () => {
         });
       }
       expect(taken).toBeGreaterThan(0);
+    });
+  }
+
+  for (const seed of [21, 22, 23, 24]) {
+    it(`holds a tree as its placement alone and gives back the raw tree it was (seed ${seed})`, () => {
+      const rng = new Rng(seed, 'compact-tree');
+      const service = new ServiceModel(rng.fork('service'));
+      withIndex((index) => index.workspaces.add(workspace(WS)));
+      for (let round = 0; round < 8; round += 1) {
+        for (let i = rng.int(1, 20); i > 0; i -= 1) service.change();
+        const listed = treeFromListing(service.listing());
+        const placed = placeRemoteTree(listed);
+        const compact = compactTree(listed, placed);
+        const everyItemPlaced = placed.excluded === 0 && placed.unplaced.size === 0;
+        expect(compact !== null).toBe(everyItemPlaced);
+        withIndex((index) => {
+          index.remote.saveTree(WS, { sequence: listed.sequence, full: true, placement: placementOf([]), ...treeRows(listed, placed.paths) });
+          const stored = index.remote.loadPlacement(WS, placementOf([]));
+          expect(stored !== null).toBe(everyItemPlaced);
+          // Placed otherwise than stored: the placement alone is not the tree.
+          expect(index.remote.loadPlacement(WS, placementOf(['Archive']))).toBeNull();
+          for (const held of [compact, stored && compactFromStore(stored)]) {
+            if (held === null) continue;
+            expect(held.sequence).toBe(listed.sequence);
+            expect(sorted(held.placed.files)).toEqual(sorted(placed.files));
+            expect(sorted(held.placed.folders)).toEqual(sorted(placed.folders));
+            expect(sorted(held.placed.folderIds)).toEqual(sorted(placed.folderIds));
+            expect(sorted(held.placed.paths.assets)).toEqual(sorted(placed.paths.assets));
+            expect(sorted(held.placed.paths.folders)).toEqual(sorted(placed.paths.folders));
+            expect({ excluded: held.placed.excluded, unplaced: held.placed.unplaced, held: held.placed.held }).toEqual({ excluded: placed.excluded, unplaced: placed.unplaced, held: placed.held });
+            const raw = expandTree(held);
+            expect(raw.sequence).toBe(listed.sequence);
+            expect(sorted(raw.assets)).toEqual(sorted(listed.assets));
+            expect(sorted(raw.folders)).toEqual(sorted(listed.folders));
+          }
+        });
+      }
     });
   }
 
