@@ -147,8 +147,8 @@ type TreeAssetRow = [
   fileName: string | null,
 ];
 
-/** ASSET_SELECT, then `file_name` where it is not the path's last segment (NULL where it is). */
-type PlacementAssetRow = [
+/** ASSET_SELECT's columns of a placed row. */
+type PlacedAssetRow = [
   id: string,
   folderId: string | null,
   path: string,
@@ -158,8 +158,10 @@ type PlacementAssetRow = [
   size: number,
   lockedByUserId: string | null,
   sequence: number,
-  otherName: string | null,
 ];
+
+/** ASSET_SELECT, then `file_name` where it is not the path's last segment (NULL where it is). */
+type PlacementAssetRow = [...PlacedAssetRow, otherName: string | null];
 
 const ASSET_COLUMNS = 'id, folder_id, path, version_id, version_number, checksum, size, locked_by_user_id, sequence';
 /** ASSET_COLUMNS read back as the text that was stored (compact-values.ts). */
@@ -196,6 +198,22 @@ const toFolder = (row: FolderRow): RemoteFolder => ({ path: row.path, folderId: 
 
 const toFile = (row: AssetRow): RemoteFile => remoteFile(row.path, row.id, row);
 
+/**
+ * The file a placed row describes, built as `remoteFile` builds it (same fields, same order)
+ * without a row object between; ids that repeat come as the strings `same` keeps.
+ */
+const placedFile = (row: PlacedAssetRow | PlacementAssetRow, same: (id: string | null) => string | null): RemoteFile => ({
+  path: row[2],
+  assetId: row[0],
+  folderId: same(row[1]),
+  versionId: row[3],
+  versionNumber: row[4],
+  checksum: row[5],
+  size: row[6],
+  lockedByUserId: same(row[7]),
+  sequence: row[8],
+});
+
 /** The setting that holds what a workspace's stored paths were placed with. */
 const placementSetting = (workspaceId: string): string => `tree-placement:${workspaceId}`;
 
@@ -203,11 +221,12 @@ const placementSetting = (workspaceId: string): string => `tree-placement:${work
 class IncompleteTree extends Error {}
 
 /**
- * One string per distinct value: ids that repeat across rows (a lock holder's) are read as a new
- * string each time.
+ * One string per distinct value, `known` ones first: ids that repeat across rows (a folder's, a
+ * lock holder's) are read as a new string each time.
  */
-function interner(): (value: string | null) => string | null {
+function interner(known: Iterable<string>): (value: string | null) => string | null {
   const seen = new Map<string, string>();
+  for (const value of known) seen.set(value, value);
   return (value) => {
     if (value === null) return null;
     const known = seen.get(value);
@@ -284,7 +303,7 @@ export class RemoteStateStore {
       'SELECT cursor, tree_cursor, last_full_listing_at FROM workspaces WHERE id = ?',
     );
     this.allFoldersStmt = db.prepare<[string], FolderRow>(`SELECT id, parent_id, path FROM remote_folders WHERE workspace_id = ? AND ${PLACED}`);
-    this.allAssetsStmt = db.prepare<[string], AssetRow>(`SELECT ${ASSET_SELECT} FROM remote_assets WHERE ${ASSETS_OF_WORKSPACE} AND ${PLACED}`);
+    this.allAssetsStmt = db.prepare<[string], PlacedAssetRow>(`SELECT ${ASSET_SELECT} FROM remote_assets WHERE ${ASSETS_OF_WORKSPACE} AND ${PLACED}`).raw(true);
     // Rows as arrays: 100,000 of them are read at every start, and one object fewer each is
     // a tenth of a second less.
     this.treeFoldersStmt = db.prepare<[string], TreeFolderRow>('SELECT id, parent_id, path, name FROM remote_folders WHERE workspace_id = ?').raw(true);
@@ -364,7 +383,7 @@ export class RemoteStateStore {
         tree.folders.set(id, { id, parentId, name });
         tree.folderPaths.set(id, path);
       }
-      const holder = interner();
+      const holder = interner([]);
       for (const [id, folderId, path, versionId, versionNumber, checksum, size, lockedByUserId, sequence, fileName] of this.treeAssetsStmt.iterate(workspaceId)) {
         if (fileName === null) throw new IncompleteTree();
         // One string per folder id, the folder's own, rather than one per asset in it.
@@ -392,22 +411,10 @@ export class RemoteStateStore {
         tree.folders.set(id, { id, parentId, name: name as string });
         tree.placedFolders.set(pathKey(path as string), { path: path as string, folderId: id, parentId });
       }
-      const holder = interner();
-      for (const [assetId, folderId, path, versionId, versionNumber, checksum, size, lockedByUserId, sequence, otherName] of this.placementAssetsStmt.iterate(workspaceId)) {
-        const folder = folderId === null ? undefined : tree.folders.get(folderId);
-        // Built as `remoteFile` builds it (same fields, same order), without a row object between.
-        tree.files.set(pathKey(path), {
-          path,
-          assetId,
-          folderId: folder?.id ?? folderId,
-          versionId,
-          versionNumber,
-          checksum,
-          size,
-          lockedByUserId: holder(lockedByUserId),
-          sequence,
-        });
-        if (otherName !== null) tree.names.set(assetId, otherName);
+      const same = interner(tree.folders.keys());
+      for (const row of this.placementAssetsStmt.iterate(workspaceId)) {
+        tree.files.set(pathKey(row[2]), placedFile(row, same));
+        if (row[9] !== null) tree.names.set(row[0], row[9]);
       }
       return tree;
     });
@@ -459,7 +466,8 @@ export class RemoteStateStore {
     const folders = new Map<string, RemoteFolder>();
     for (const row of this.allFoldersStmt.iterate(workspaceId)) folders.set(pathKey(row.path), toFolder(row));
     const files = new Map<string, RemoteFile>();
-    for (const row of this.allAssetsStmt.iterate(workspaceId)) files.set(pathKey(row.path), toFile(row));
+    const same = interner([...folders.values()].map((f) => f.folderId));
+    for (const row of this.allAssetsStmt.iterate(workspaceId)) files.set(pathKey(row[2]), placedFile(row, same));
     return { files, folders };
   }
 
