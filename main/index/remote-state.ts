@@ -316,10 +316,11 @@ export class RemoteStateStore {
            OR EXISTS (SELECT 1 FROM remote_assets WHERE ${ASSETS_OF_WORKSPACE} AND (path IS NULL OR file_name IS NULL))`,
       )
       .pluck();
-    // The service's name is sent back only where placing changed it: most are the path's end.
+    // The service's name is sent back only where placing changed it: most are the path's end
+    // (never one holding a slash, which placing always changes).
     this.placementAssetsStmt = db
       .prepare<[string], PlacementAssetRow>(
-        `SELECT ${ASSET_SELECT}, iif(path = file_name OR substr(path, -length(file_name) - 1) = '/' || file_name, NULL, file_name)
+        `SELECT ${ASSET_SELECT}, iif(instr(file_name, '/') = 0 AND (path = file_name OR substr(path, -length(file_name) - 1) = '/' || file_name), NULL, file_name)
          FROM remote_assets WHERE ${ASSETS_OF_WORKSPACE}`,
       )
       .raw(true);
