@@ -133,32 +133,24 @@ interface AssetRow extends AssetFacts {
 /** `id, parent_id, path, name`; `name` is NULL in rows a placed-only write left. */
 type TreeFolderRow = [id: string, parentId: string | null, path: string | null, name: string | null];
 
-/** ASSET_COLUMNS, then `file_name` (NULL in rows a placed-only write left). */
-type TreeAssetRow = [
+/** ASSET_SELECT's columns as a raw row; `path` is NULL in a row this device does not place. */
+type AssetColumns<Path extends string | null> = [
   id: string,
   folderId: string | null,
-  path: string | null,
+  path: Path,
   versionId: string,
   versionNumber: number,
   checksum: string,
   size: number,
   lockedByUserId: string | null,
   sequence: number,
-  fileName: string | null,
 ];
 
+/** ASSET_COLUMNS, then `file_name` (NULL in rows a placed-only write left). */
+type TreeAssetRow = [...AssetColumns<string | null>, fileName: string | null];
+
 /** ASSET_SELECT's columns of a placed row. */
-type PlacedAssetRow = [
-  id: string,
-  folderId: string | null,
-  path: string,
-  versionId: string,
-  versionNumber: number,
-  checksum: string,
-  size: number,
-  lockedByUserId: string | null,
-  sequence: number,
-];
+type PlacedAssetRow = AssetColumns<string>;
 
 /** ASSET_SELECT, then `file_name` where it is not the path's last segment (NULL where it is). */
 type PlacementAssetRow = [...PlacedAssetRow, otherName: string | null];
