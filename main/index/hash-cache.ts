@@ -26,6 +26,9 @@ interface KeyedRow extends EntryRow {
   path_key: string;
 }
 
+/** `path_key`, then the entry's columns as ENTRY_COLUMNS reads them: a page is read as arrays. */
+type KeyedTuple = [pathKey: string, size: number, mtimeNs: string, ctimeNs: string | null, inode: number, checksum: string];
+
 /** One workspace's rows in memory, and what the database looked like when they were read. */
 interface Mirror {
   entries: Map<string, HashCacheEntry>;
@@ -51,6 +54,8 @@ export class HashCacheStatements {
   readonly deleteMany;
   readonly page;
   readonly count;
+  readonly many;
+  readonly keysAndInodes;
   readonly below;
   readonly moveBelow;
   readonly mirrors = new Map<string, Mirror>();
@@ -61,10 +66,17 @@ export class HashCacheStatements {
       `INSERT OR REPLACE INTO hash_cache (workspace, path_key, size, mtime_ns, ctime_ns, inode, checksum) VALUES (${WORKSPACE_NUMBER}, ?, ?, ?, ?, ?, ?)`,
     );
     this.delete = db.prepare<[string, string]>(`DELETE FROM hash_cache WHERE ${WHERE_WORKSPACE} AND path_key = ?`);
-    this.page = db.prepare<[string, string, number], KeyedRow>(
-      `SELECT path_key, ${ENTRY_COLUMNS} FROM hash_cache WHERE ${WHERE_WORKSPACE} AND path_key > ? ORDER BY path_key LIMIT ?`,
-    );
+    // Arrays, not a row object per entry that is then copied into the entry.
+    this.page = db
+      .prepare<[string, string, number], KeyedTuple>(`SELECT path_key, ${ENTRY_COLUMNS} FROM hash_cache WHERE ${WHERE_WORKSPACE} AND path_key > ? ORDER BY path_key LIMIT ?`)
+      .raw(true);
     this.count = db.prepare<[string], number>(`SELECT count(*) FROM hash_cache WHERE ${WHERE_WORKSPACE}`).pluck();
+    // One folder's keys as a JSON array: one statement for any number of keys, each found by
+    // the primary key.
+    this.many = db
+      .prepare<[string, string], KeyedTuple>(`SELECT path_key, ${ENTRY_COLUMNS} FROM hash_cache WHERE ${WHERE_WORKSPACE} AND path_key IN (SELECT value FROM json_each(?))`)
+      .raw(true);
+    this.keysAndInodes = db.prepare<[string], [string, number]>(`SELECT path_key, inode FROM hash_cache WHERE ${WHERE_WORKSPACE}`).raw(true);
     // [`k/`, `k0`) holds exactly the keys below `k` (`0` follows `/`), served by the key index.
     this.below = db.prepare<[string, string, string], KeyedRow>(
       `SELECT path_key, ${ENTRY_COLUMNS} FROM hash_cache WHERE ${WHERE_WORKSPACE} AND path_key >= ? AND path_key < ?`,
@@ -111,6 +123,32 @@ export class SqliteHashCache implements HashCache {
     if (mirror && !mirror.loading) return mirror.entries.get(key);
     const row = this.statements.get.get(this.workspaceId, key);
     return row && entryOf(row);
+  }
+
+  /**
+   * The entries of `keys`, from the mirror if one is loaded, else in one query: a scan asks per
+   * folder, so a workspace's entries are never all in memory at once (0.2 KiB a file).
+   */
+  getMany(keys: readonly string[]): Map<string, HashCacheEntry> {
+    const found = new Map<string, HashCacheEntry>();
+    const mirror = this.statements.mirrors.get(this.workspaceId);
+    if (mirror && !mirror.loading) {
+      for (const key of keys) {
+        const entry = mirror.entries.get(key);
+        if (entry !== undefined) found.set(key, entry);
+      }
+    } else if (keys.length > 0) {
+      for (const row of this.statements.many.iterate(this.workspaceId, JSON.stringify(keys))) this.keep(found, row);
+    }
+    return found;
+  }
+
+  count(): number {
+    return this.statements.count.get(this.workspaceId) ?? 0;
+  }
+
+  keysAndInodes(): IterableIterator<[string, number]> {
+    return this.statements.keysAndInodes.iterate(this.workspaceId);
   }
 
   put(key: string, entry: HashCacheEntry): void {
@@ -174,10 +212,10 @@ export class SqliteHashCache implements HashCache {
     try {
       for (let after = ''; ; ) {
         const rows = this.statements.page.all(this.workspaceId, after, PAGE_ROWS);
-        for (const row of rows) if (!loading.touched.has(row.path_key)) mirror.entries.set(...this.shared(row));
+        for (const row of rows) if (!loading.touched.has(row[0])) this.keep(mirror.entries, row);
         const last = rows.at(-1);
         if (!last || rows.length < PAGE_ROWS) break;
-        after = last.path_key;
+        after = last[0];
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
       mirror.loading = undefined;
@@ -190,12 +228,12 @@ export class SqliteHashCache implements HashCache {
     }
   }
 
-  /** The row's key and entry, with the strings of `alike` where equal. */
-  private shared(row: KeyedRow): [string, HashCacheEntry] {
-    const same = this.alike?.get(row.path_key);
-    if (same === undefined) return [row.path_key, entryOf(row)];
-    if (same.checksum === row.checksum) row.checksum = same.checksum;
-    return [same.path === row.path_key ? same.path : row.path_key, entryOf(row)];
+  /** Sets the row's entry under its key, with the strings of `alike` where equal. */
+  private keep(entries: Map<string, HashCacheEntry>, [key, size, mtimeNs, ctimeNs, inode, checksum]: KeyedTuple): void {
+    const same = this.alike?.get(key);
+    const entry: HashCacheEntry = { size, mtimeNs, inode, checksum: same?.checksum === checksum ? same.checksum : checksum };
+    if (ctimeNs !== null) entry.ctimeNs = ctimeNs;
+    entries.set(same?.path === key ? same.path : key, entry);
   }
 
   /** Keeps the mirror, if any, as the database now is. */
