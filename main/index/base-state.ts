@@ -169,7 +169,7 @@ export class BaseStateStore {
    * `alike`: the views of the same cycle, whose strings a row takes where its values are equal
    * (a synced file has the path, ids and checksum the remote tree and the scan have): the copies
    * read from the database are then dropped at once rather than kept, which at 100,000 files is
-   * about a quarter of a kilobyte each.
+   * about a quarter of a kilobyte each. The key is the path's string where they are equal.
    */
   load(workspaceId: string, alike: { remote?: ReadonlyMap<string, RemoteFile>; local?: ReadonlyMap<string, LocalFile> } = {}): BaseTree {
     const files = new Map<string, BaseFile>();
@@ -177,8 +177,10 @@ export class BaseStateStore {
     for (const [key, path, assetId, versionId, checksum, size, mtimeNs, inode] of this.allFilesStmt.iterate(workspaceId)) {
       const r = remote?.get(key);
       const l = local?.get(key);
-      files.set(key, {
-        path: l?.path === path ? l.path : r?.path === path ? r.path : path,
+      const shared = l?.path === path ? l.path : r?.path === path ? r.path : path;
+      // Most paths are their own key: the key is then the path's string, not a copy of it.
+      files.set(shared === key ? shared : key, {
+        path: shared,
         assetId: r?.assetId === assetId ? r.assetId : assetId,
         versionId: r?.versionId === versionId ? r.versionId : versionId,
         checksum: l?.checksum === checksum ? l.checksum : r?.checksum === checksum ? r.checksum : checksum,

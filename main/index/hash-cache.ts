@@ -6,7 +6,7 @@
  * that lives as long as the index, and every write through these views keeps it current: the
  * engine's later rescans then cost no query but a count.
  */
-import type { HashCache, HashCacheEntry } from '../local/hash-cache-contract.js';
+import type { FolderEntry, HashCache, HashCacheEntry } from '../local/hash-cache-contract.js';
 import { type Packed, WORKSPACE_NUMBER, checksumText, nsText, packChecksum, packNs, packOptionalNs } from './compact-values.js';
 import type { Db } from './database.js';
 
@@ -129,8 +129,8 @@ export class SqliteHashCache implements HashCache {
    * The entries of `keys`, from the mirror if one is loaded, else in one query: a scan asks per
    * folder, so a workspace's entries are never all in memory at once (0.2 KiB a file).
    */
-  getMany(keys: readonly string[]): Map<string, HashCacheEntry> {
-    const found = new Map<string, HashCacheEntry>();
+  getMany(keys: readonly string[]): Map<string, HashCacheEntry | FolderEntry> {
+    const found = new Map<string, HashCacheEntry | FolderEntry>();
     const mirror = this.statements.mirrors.get(this.workspaceId);
     if (mirror && !mirror.loading) {
       for (const key of keys) {
@@ -138,7 +138,7 @@ export class SqliteHashCache implements HashCache {
         if (entry !== undefined) found.set(key, entry);
       }
     } else if (keys.length > 0) {
-      for (const row of this.statements.many.iterate(this.workspaceId, JSON.stringify(keys))) this.keep(found, row);
+      for (const row of this.statements.many.iterate(this.workspaceId, JSON.stringify(keys))) found.set(row[0], this.folderEntry(row));
     }
     return found;
   }
@@ -234,6 +234,15 @@ export class SqliteHashCache implements HashCache {
     const entry: HashCacheEntry = { size, mtimeNs, inode, checksum: same?.checksum === checksum ? same.checksum : checksum };
     if (ctimeNs !== null) entry.ctimeNs = ctimeNs;
     entries.set(same?.path === key ? same.path : key, entry);
+  }
+
+  /** The row as a fresh entry with the synced path (else the key), with the strings of `alike` where equal. */
+  private folderEntry([key, size, mtimeNs, ctimeNs, inode, checksum]: KeyedTuple): FolderEntry {
+    const same = this.alike?.get(key);
+    const path = same?.path ?? key;
+    const shared = same?.checksum === checksum ? same.checksum : checksum;
+    // The property order of a scanned file (LocalFile), so that both share one shape.
+    return ctimeNs === null ? { path, size, mtimeNs, inode, checksum: shared } : { path, size, mtimeNs, ctimeNs, inode, checksum: shared };
   }
 
   /** Keeps the mirror, if any, as the database now is. */

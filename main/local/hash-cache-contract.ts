@@ -19,6 +19,16 @@ export function cacheVouches(entry: HashCacheEntry, stamp: FileStamp): boolean {
   return (entry.ctimeNs === undefined || entry.ctimeNs === stamp.ctimeNs) && sameIgnoringCtime(entry, stamp);
 }
 
+/**
+ * An entry as `getMany` may hand it over: a fresh object with the path the file is expected at
+ * (where it was synced), in the shape of a scanned file. When the scan finds the file at that
+ * path with the entry's stamp, the entry itself serves as the scanned file: no second object
+ * per unchanged file.
+ */
+export interface FolderEntry extends HashCacheEntry {
+  path: string;
+}
+
 export interface HashCache {
   get(key: string): HashCacheEntry | undefined;
   put(key: string, entry: HashCacheEntry): void;
@@ -37,7 +47,7 @@ export interface HashCache {
    * files), so that no copy of the whole cache is held. With it come `count` and `keysAndInodes`,
    * for pruning and for telling renames, which a scan asks only when a file is new or gone.
    */
-  getMany?(keys: readonly string[]): ReadonlyMap<string, HashCacheEntry>;
+  getMany?(keys: readonly string[]): ReadonlyMap<string, HashCacheEntry | FolderEntry>;
   count?(): number;
   keysAndInodes?(): Iterable<readonly [key: string, inode: number]>;
 }

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { LocalFile, LocalFolder } from '../model/views.js';
 import { FolderPlans } from './folder-plans.js';
 import { EntryType, entryText, entryTimes, entryTimesAre, type FolderListing, type FsError, fsWorkers, type ListAnswer, StatResult } from './fs-workers.js';
-import { type FolderwiseHashCache, type HashCache, type HashCacheEntry, isFolderwise } from './hash-cache-contract.js';
+import { type FolderEntry, type FolderwiseHashCache, type HashCache, type HashCacheEntry, isFolderwise } from './hash-cache-contract.js';
 import { type HashAnswer, type HashItem, HashQueue } from './hash-workers.js';
 import { DEFAULT_ALGORITHM, algorithmOf, type HashAlgorithm } from './checksum.js';
 import type { IgnoreMatcher } from './ignore.js';
@@ -271,7 +271,7 @@ class TreeScan {
     rel: string,
     key: string,
     enqueue: (folder: Folder) => void,
-    cached: ReadonlyMap<string, HashCacheEntry> | undefined,
+    cached: ReadonlyMap<string, HashCacheEntry | FolderEntry> | undefined,
   ): void {
     const type = listing.types[index];
     // A file's own lstat has the last word: it may have been replaced since the listing.
@@ -294,7 +294,7 @@ class TreeScan {
   }
 
   /** `inFolder`: the cache's entries of the folder's files, when it is asked a folder at a time. */
-  private takeFile(parent: Folder, rel: string, key: string, listing: FolderListing, index: number, inFolder: ReadonlyMap<string, HashCacheEntry> | undefined): void {
+  private takeFile(parent: Folder, rel: string, key: string, listing: FolderListing, index: number, inFolder: ReadonlyMap<string, HashCacheEntry | FolderEntry> | undefined): void {
     const size = listing.sizes[index] as number;
     const inode = listing.inodes[index] as number;
     const cached = inFolder ? inFolder.get(key) : this.known ? this.known.get(key) : this.opts.hashCache.get(key);
@@ -305,7 +305,9 @@ class TreeScan {
         ctimeNs = entryTimes(listing, index).ctimeNs;
         this.cacheWriter.put(key, { ...cached, ctimeNs });
       }
-      this.files.set(key, { path: rel, size, mtimeNs: cached.mtimeNs, ctimeNs, inode, checksum: cached.checksum });
+      // An entry with this path and the ctime is the file as found (FolderEntry): it serves as is.
+      const same = 'path' in cached && cached.path === rel && cached.ctimeNs !== undefined;
+      this.files.set(key, same ? (cached as LocalFile) : { path: rel, size, mtimeNs: cached.mtimeNs, ctimeNs, inode, checksum: cached.checksum });
       this.hits++;
       this.withEntry++;
     } else {
