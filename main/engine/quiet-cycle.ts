@@ -30,8 +30,8 @@ export interface QuietCycle {
  * skipped entry, in a form that does not depend on the order the workers listed them in: a sum
  * and a xor of each entry's hash in two lanes (FNV-1a, and the same with another seed and
  * multiplier, in one pass), and the counts. A file's path is hashed only where it differs from its key.
- * The fields are hashed where they are, with a separator after each: building a string per
- * file to hash cost more than the hashing (2 s at a million files).
+ * The fields are hashed where they are, each ended by its length: building a string per file to
+ * hash cost more than the hashing (2 s at a million files).
  */
 export function scanFingerprint(scan: ScanResult): string {
   const print = new OrderFreePrint();
@@ -68,19 +68,26 @@ class OrderFreePrint {
   private a = 0x811c9dc5;
   private b = 0x050c5d1f;
 
-  /** The text's UTF-16 units, then a 0 that no field's end can be mistaken for. */
+  /**
+   * The text two UTF-16 units at a time (a multiplication by an odd number keeps every
+   * difference), then its length, which ends it unambiguously.
+   */
   text(value: string): void {
-    for (let i = 0; i < value.length; i += 1) this.unit(value.charCodeAt(i));
-    this.unit(0);
+    let { a, b } = this;
+    for (let i = 0; i < value.length; i += 2) {
+      const c = value.charCodeAt(i) | (value.charCodeAt(i + 1) << 16);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995);
+    }
+    this.a = a;
+    this.b = b;
+    this.unit(value.length);
   }
 
-  /** An integer (sizes, inodes: below 2^53) as four 16-bit units. */
+  /** An integer (sizes, inodes: below 2^53) as two 32-bit units. */
   number(value: number): void {
-    const high = Math.floor(value / 0x1_0000_0000);
-    this.unit(value & 0xffff);
-    this.unit((value >>> 16) & 0xffff);
-    this.unit(high & 0xffff);
-    this.unit((high >>> 16) & 0xffff);
+    this.unit(value | 0);
+    this.unit(Math.floor(value / 0x1_0000_0000) | 0);
   }
 
   add(): void {
