@@ -39,7 +39,9 @@ export function localView(
   baseFolders: ReadonlyMap<string, BaseFolder> = new Map(),
 ): LocalView {
   const { excludedKeys } = options;
-  const { files, waiting, waitingInodes } = settledFiles(scan.files, base, options);
+  const settled = settledFiles(scan.files, base, options);
+  const { waiting, waitingInodes } = settled;
+  let { files } = settled;
   // The scan's folders serve as they are unless some are excluded or a folder must stand below.
   let folders: Map<string, LocalFolder> = scan.folders;
   if (excludedKeys.size > 0) folders = new Map([...scan.folders].filter(([key]) => !isUnder(key, excludedKeys)));
@@ -52,6 +54,7 @@ export function localView(
   if (skippedKeys.size > 0 || held.files.size > 0) {
     for (const [key, synced] of base) {
       if (!files.has(key) && (isUnder(key, skippedKeys) || held.files.has(key))) {
+        if (files === scan.files) files = new Map(files);
         files.set(key, { path: synced.path, size: synced.size, mtimeNs: synced.mtimeNs, ctimeNs: '', inode: synced.inode, checksum: synced.checksum });
         for (const folder of ancestorKeys(synced.path)) standingFolders.add(folder);
       }
@@ -71,24 +74,28 @@ export function localView(
 /**
  * The scanned files the planner may take, in the scan's order: those settled, and those still
  * changing that are exactly as this engine last left them (typically just downloaded), here or
- * moved; the others wait. A new map always: the caller adds files that stand as synced and
- * drops files that stand aside, which must not change the scan's own map.
+ * moved; the others wait. When that is every file (the usual cycle), the scan's own map: a copy
+ * of 100,000 entries costs 4 MiB. The view's maps may thus be the scan's, which the caller's
+ * changes to the view (files standing aside) then change too.
  */
 function settledFiles(
-  scanned: ReadonlyMap<string, LocalFile>,
+  scanned: Map<string, LocalFile>,
   base: ReadonlyMap<string, BaseFile>,
   options: { nowMs: number; quietMs: number; excludedKeys: ReadonlySet<string> },
 ): { files: Map<string, LocalFile>; waiting: string[]; waitingInodes: Set<number> } {
   const { nowMs, quietMs, excludedKeys } = options;
-  const files = new Map<string, LocalFile>();
   const waiting: string[] = [];
   const waitingInodes = new Set<number>();
   const unstable: Array<[string, LocalFile]> = [];
+  let excluded = false;
   for (const [key, f] of scanned) {
-    if (excludedKeys.size > 0 && isUnder(key, excludedKeys)) continue;
-    if (isRecentlyModified(f.mtimeNs, nowMs, quietMs)) unstable.push([key, f]);
-    else files.set(key, f);
+    if (excludedKeys.size > 0 && isUnder(key, excludedKeys)) excluded = true;
+    else if (isRecentlyModified(f.mtimeNs, nowMs, quietMs)) unstable.push([key, f]);
   }
+  if (!excluded && unstable.length === 0) return { files: scanned, waiting, waitingInodes };
+  const files = new Map<string, LocalFile>();
+  const still = new Set(unstable.map(([key]) => key));
+  for (const [key, f] of scanned) if (!still.has(key) && !(excluded && isUnder(key, excludedKeys))) files.set(key, f);
   // Synced files by inode, to recognise one that was only moved or renamed since.
   const byInode = unstable.length > 0 ? new Map([...base.values()].map((b) => [b.inode, b])) : undefined;
   for (const [key, f] of unstable) {
