@@ -49,8 +49,8 @@ const MAX_WORKERS = 4;
 const IDLE_MS = 60_000;
 /**
  * A worker's young generation: what it allocates (a folder's listing, a batch of answers) dies
- * at once, and V8's default (16 MiB semi-spaces) let each worker hold some 30 MiB of it during a
- * scan of 100,000 files, as much as the whole scan result.
+ * at once, so a small one costs no time, and V8's default (16 MiB semi-spaces) is resident
+ * memory: two workers scanning 100,000 files took 62 MiB with it, 51 MiB with this.
  */
 const WORKER_YOUNG_MIB = 4;
 
