@@ -128,20 +128,14 @@ export class SqliteHashCache implements HashCache {
   }
 
   /**
-   * The entries of `keys`, from the mirror if one is loaded, else in one query: a scan asks per
-   * folder, so a workspace's entries are never all in memory at once (0.2 KiB a file).
+   * The entries of `keys`, in one query and always from the database (a mirror, if one is
+   * loaded, may predate another connection's commit): a scan asks per folder, so a workspace's
+   * entries are never all in memory at once (0.2 KiB a file).
    */
-  getMany(keys: readonly string[]): Map<string, HashCacheEntry | FolderEntry> {
-    const found = new Map<string, HashCacheEntry | FolderEntry>();
-    const mirror = this.statements.mirrors.get(this.workspaceId);
-    if (mirror && !mirror.loading) {
-      for (const key of keys) {
-        const entry = mirror.entries.get(key);
-        if (entry !== undefined) found.set(key, entry);
-      }
-    } else if (keys.length > 0) {
-      for (const row of this.statements.many.iterate(this.workspaceId, JSON.stringify(keys))) found.set(row[0], this.folderEntry(row));
-    }
+  getMany(keys: readonly string[]): Map<string, FolderEntry> {
+    const found = new Map<string, FolderEntry>();
+    if (keys.length === 0) return found;
+    for (const row of this.statements.many.iterate(this.workspaceId, JSON.stringify(keys))) found.set(row[0], this.folderEntry(row));
     return found;
   }
 
