@@ -8,7 +8,7 @@
 import type { BaseFile, BaseFolder, LocalFile, LocalFolder, RemoteFile, RemoteFolder } from '../model/views.js';
 import { ancestorKeys } from '../sync/rel-path.js';
 import { pathKey } from '../local/paths.js';
-import { filterUnstable } from '../local/stability.js';
+import { isRecentlyModified } from '../local/stability.js';
 import type { ScanResult } from '../local/scanner.js';
 import type { SkippedEntry } from '../local/skipped-entry.js';
 import type { IgnoreMatcher } from '../local/ignore.js';
@@ -38,46 +38,75 @@ export function localView(
   options: { nowMs: number; quietMs: number; excludedKeys: ReadonlySet<string> },
   baseFolders: ReadonlyMap<string, BaseFolder> = new Map(),
 ): LocalView {
-  const files = new Map<string, LocalFile>();
-  const folders = new Map<string, LocalFolder>();
-  const { stable, unstable } = filterUnstable(scan.files, options.nowMs, options.quietMs);
-  for (const [key, f] of stable) {
-    if (!isUnder(key, options.excludedKeys)) files.set(key, f);
-  }
-  const waiting: string[] = [];
-  const waitingInodes = new Set<number>();
-  // Synced files by inode, to recognise one that was only moved or renamed since.
-  const byInode = unstable.size > 0 ? new Map([...base.values()].map((b) => [b.inode, b])) : undefined;
-  for (const [key, f] of unstable) {
-    if (isUnder(key, options.excludedKeys)) continue;
-    const moved = byInode?.get(f.inode);
-    // A file exactly as this engine last left it (typically just downloaded), here or moved, is not being written.
-    if (sameAsSynced(f, base.get(key)) || sameAsSynced(f, moved)) {
-      files.set(key, f);
-    } else {
-      waiting.push(f.path);
-      waitingInodes.add(f.inode);
-    }
-  }
-  for (const [key, folder] of scan.folders) if (!isUnder(key, options.excludedKeys)) folders.set(key, folder);
+  const { excludedKeys } = options;
+  const settled = settledFiles(scan.files, base, options);
+  const { waiting, waitingInodes } = settled;
+  let { files } = settled;
+  // The scan's folders serve as they are unless some are excluded or a folder must stand below.
+  let folders: Map<string, LocalFolder> = scan.folders;
+  if (excludedKeys.size > 0) folders = new Map([...scan.folders].filter(([key]) => !isUnder(key, excludedKeys)));
 
   const skippedKeys = new Set(scan.skipped.map((s) => pathKey(s.path)));
   const held = heldBySkipped(scan, base, baseFolders);
   for (const key of held.folders.keys()) skippedKeys.add(key);
   // Folders stand with what stands in them, so that none is deleted on either side.
   const standingFolders = new Set<string>();
-  for (const [key, synced] of base) {
-    if (!files.has(key) && (isUnder(key, skippedKeys) || held.files.has(key))) {
-      files.set(key, { path: synced.path, size: synced.size, mtimeNs: synced.mtimeNs, ctimeNs: '', inode: synced.inode, checksum: synced.checksum });
-      for (const folder of ancestorKeys(synced.path)) standingFolders.add(folder);
+  if (skippedKeys.size > 0 || held.files.size > 0) {
+    for (const [key, synced] of base) {
+      if (!files.has(key) && (isUnder(key, skippedKeys) || held.files.has(key))) {
+        if (files === scan.files) files = new Map(files);
+        files.set(key, { path: synced.path, size: synced.size, mtimeNs: synced.mtimeNs, ctimeNs: '', inode: synced.inode, checksum: synced.checksum });
+        for (const folder of ancestorKeys(synced.path)) standingFolders.add(folder);
+      }
     }
   }
-  for (const [key, synced] of baseFolders) {
-    if (!folders.has(key) && (isUnder(key, skippedKeys) || standingFolders.has(key))) {
-      folders.set(key, { path: synced.path, ...(synced.inode === undefined ? {} : { inode: synced.inode }) });
+  if (skippedKeys.size > 0 || standingFolders.size > 0) {
+    for (const [key, synced] of baseFolders) {
+      if (!folders.has(key) && (isUnder(key, skippedKeys) || standingFolders.has(key))) {
+        if (folders === scan.folders) folders = new Map(folders);
+        folders.set(key, { path: synced.path, ...(synced.inode === undefined ? {} : { inode: synced.inode }) });
+      }
     }
   }
-  return { files, folders, waiting, waitingInodes, held: heldPaths(held, base, baseFolders, options.excludedKeys) };
+  return { files, folders, waiting, waitingInodes, held: heldPaths(held, base, baseFolders, excludedKeys) };
+}
+
+/**
+ * The scanned files the planner may take, in the scan's order: those settled, and those still
+ * changing that are exactly as this engine last left them (typically just downloaded), here or
+ * moved; the others wait. When that is every file (the usual cycle), the scan's own map: a copy
+ * of 100,000 entries costs 4 MiB. The view's maps may thus be the scan's, which the caller's
+ * changes to the view (files standing aside) then change too.
+ */
+function settledFiles(
+  scanned: Map<string, LocalFile>,
+  base: ReadonlyMap<string, BaseFile>,
+  options: { nowMs: number; quietMs: number; excludedKeys: ReadonlySet<string> },
+): { files: Map<string, LocalFile>; waiting: string[]; waitingInodes: Set<number> } {
+  const { nowMs, quietMs, excludedKeys } = options;
+  const waiting: string[] = [];
+  const waitingInodes = new Set<number>();
+  const unstable: Array<[string, LocalFile]> = [];
+  let excluded = false;
+  for (const [key, f] of scanned) {
+    if (excludedKeys.size > 0 && isUnder(key, excludedKeys)) excluded = true;
+    else if (isRecentlyModified(f.mtimeNs, nowMs, quietMs)) unstable.push([key, f]);
+  }
+  if (!excluded && unstable.length === 0) return { files: scanned, waiting, waitingInodes };
+  const files = new Map<string, LocalFile>();
+  const still = new Set(unstable.map(([key]) => key));
+  for (const [key, f] of scanned) if (!still.has(key) && !(excluded && isUnder(key, excludedKeys))) files.set(key, f);
+  // Synced files by inode, to recognise one that was only moved or renamed since.
+  const byInode = unstable.length > 0 ? new Map([...base.values()].map((b) => [b.inode, b])) : undefined;
+  for (const [key, f] of unstable) {
+    if (sameAsSynced(f, base.get(key)) || sameAsSynced(f, byInode?.get(f.inode))) {
+      files.set(key, f);
+    } else {
+      waiting.push(f.path);
+      waitingInodes.add(f.inode);
+    }
+  }
+  return { files, waiting, waitingInodes };
 }
 
 /** Each skipped name with the synced paths it holds: folders, and files that are not in them. */

@@ -28,20 +28,23 @@ interface FolderRow {
   inode: number | null;
 }
 
-/** `path_key`, then FILE_COLUMNS: the whole base is read as arrays (see `load`). */
-type FileTuple = [pathKey: string, path: string, assetId: string, versionId: string, checksum: string, size: number, mtimeNs: string, inode: number];
+/**
+ * `path_key`, the path as stored (null where it is the key), then the rest of FILE_COLUMNS: the
+ * whole base is read as arrays (see `load`).
+ */
+type FileTuple = [pathKey: string, path: string | null, assetId: string, versionId: string, checksum: string, size: number, mtimeNs: string, inode: number];
 type FolderTuple = [pathKey: string, path: string, folderId: string, inode: number | null];
 
 /** Reads the compact columns (compact-values.ts) back as the text that was stored. */
-const FILE_COLUMNS = [
-  `${pathText('path', 'path_key')} AS path`,
+const VALUE_COLUMNS = [
   `${idText('asset_id')} AS asset_id`,
   `${idText('version_id')} AS version_id`,
   `${checksumText('checksum')} AS checksum`,
   'size',
   `${nsText('mtime_ns')} AS mtime_ns`,
   'inode',
-].join(', ');
+];
+const FILE_COLUMNS = [`${pathText('path', 'path_key')} AS path`, ...VALUE_COLUMNS].join(', ');
 const WHERE_WORKSPACE = `workspace = ${WORKSPACE_NUMBER}`;
 
 const toFile = (row: FileRow): BaseFile => ({
@@ -112,7 +115,7 @@ export class BaseStateStore {
     );
     // Every cycle reads the whole base (100,000 rows at scale): as arrays, with the key the row
     // is stored under, it costs no row object and no NFC pass per row.
-    this.allFilesStmt = db.prepare<[string], FileTuple>(`SELECT path_key, ${FILE_COLUMNS} FROM base_files WHERE ${WHERE_WORKSPACE}`).raw(true);
+    this.allFilesStmt = db.prepare<[string], FileTuple>(`SELECT path_key, path, ${VALUE_COLUMNS.join(', ')} FROM base_files WHERE ${WHERE_WORKSPACE}`).raw(true);
     this.allFoldersStmt = db.prepare<[string], FolderTuple>('SELECT path_key, path, folder_id, inode FROM base_folders WHERE workspace_id = ?').raw(true);
     this.countFilesStmt = db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM base_files WHERE ${WHERE_WORKSPACE}`);
     this.hasFilesStmt = db.prepare<[string], { any: number }>(`SELECT EXISTS (SELECT 1 FROM base_files WHERE ${WHERE_WORKSPACE}) AS any`);
@@ -169,16 +172,19 @@ export class BaseStateStore {
    * `alike`: the views of the same cycle, whose strings a row takes where its values are equal
    * (a synced file has the path, ids and checksum the remote tree and the scan have): the copies
    * read from the database are then dropped at once rather than kept, which at 100,000 files is
-   * about a quarter of a kilobyte each.
+   * about a quarter of a kilobyte each. The key is the path's string where they are equal.
    */
   load(workspaceId: string, alike: { remote?: ReadonlyMap<string, RemoteFile>; local?: ReadonlyMap<string, LocalFile> } = {}): BaseTree {
     const files = new Map<string, BaseFile>();
     const { remote, local } = alike;
-    for (const [key, path, assetId, versionId, checksum, size, mtimeNs, inode] of this.allFilesStmt.iterate(workspaceId)) {
+    for (const [key, storedPath, assetId, versionId, checksum, size, mtimeNs, inode] of this.allFilesStmt.iterate(workspaceId)) {
       const r = remote?.get(key);
       const l = local?.get(key);
-      files.set(key, {
-        path: l?.path === path ? l.path : r?.path === path ? r.path : path,
+      // Most paths are their own key (stored as null): one string for both.
+      const path = storedPath ?? key;
+      const shared = l?.path === path ? l.path : r?.path === path ? r.path : path;
+      files.set(storedPath === null ? shared : key, {
+        path: shared,
         assetId: r?.assetId === assetId ? r.assetId : assetId,
         versionId: r?.versionId === versionId ? r.versionId : versionId,
         checksum: l?.checksum === checksum ? l.checksum : r?.checksum === checksum ? r.checksum : checksum,

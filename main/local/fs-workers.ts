@@ -47,6 +47,12 @@ const inForm = (answer: HashAnswer, algorithm: HashAlgorithm): HashAnswer => ('c
 /** More threads than this would only queue behind the disk. */
 const MAX_WORKERS = 4;
 const IDLE_MS = 60_000;
+/**
+ * A worker's young generation: what it allocates (a folder's listing, a batch of answers) dies
+ * at once, so a small one costs no time, and V8's default (16 MiB semi-spaces) is resident
+ * memory: two workers scanning 100,000 files took 62 MiB with it, 51 MiB with this.
+ */
+const WORKER_YOUNG_MIB = 4;
 
 /**
  * A file hashed on a worker thread while another thread writes it: `to(end)` once its first
@@ -174,7 +180,7 @@ export class FsWorkerPool {
   }
 
   private start(): PooledWorker {
-    const pooled: PooledWorker = { worker: startModuleWorker(import.meta.url, 'fs-worker'), pending: new Map(), jobs: 0 };
+    const pooled: PooledWorker = { worker: startModuleWorker(import.meta.url, 'fs-worker', { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MIB } }), pending: new Map(), jobs: 0 };
     const { worker, pending } = pooled;
     worker.on('message', ({ id, answer }: WorkerReply) => {
       const waiting = pending.get(id);

@@ -19,6 +19,16 @@ export function cacheVouches(entry: HashCacheEntry, stamp: FileStamp): boolean {
   return (entry.ctimeNs === undefined || entry.ctimeNs === stamp.ctimeNs) && sameIgnoringCtime(entry, stamp);
 }
 
+/**
+ * An entry as `getMany` may hand it over: a fresh object with the path the file is expected at
+ * (where it was synced), in the shape of a scanned file. When the scan finds the file at that
+ * path with the entry's stamp, the entry itself serves as the scanned file: no second object
+ * per unchanged file.
+ */
+export interface FolderEntry extends HashCacheEntry {
+  path: string;
+}
+
 export interface HashCache {
   get(key: string): HashCacheEntry | undefined;
   put(key: string, entry: HashCacheEntry): void;
@@ -32,7 +42,21 @@ export interface HashCache {
    * then also prunes the entries of files that are gone. Read only: write through the cache.
    */
   loadAll?(): ReadonlyMap<string, HashCacheEntry> | Promise<ReadonlyMap<string, HashCacheEntry>>;
+  /**
+   * Optional, and then preferred to `loadAll` by the scanner: the entries of `keys` (one folder's
+   * files), so that no copy of the whole cache is held. With it come `count` and `keysAndInodes`,
+   * for pruning and for telling renames, which a scan asks only when a file is new or gone.
+   */
+  getMany?(keys: readonly string[]): ReadonlyMap<string, HashCacheEntry | FolderEntry>;
+  count?(): number;
+  keysAndInodes?(): Iterable<readonly [key: string, inode: number]>;
 }
+
+/** A cache that the scanner can ask a folder at a time. */
+export type FolderwiseHashCache = HashCache & Required<Pick<HashCache, 'getMany' | 'count' | 'keysAndInodes'>>;
+
+export const isFolderwise = (cache: HashCache): cache is FolderwiseHashCache =>
+  cache.getMany !== undefined && cache.count !== undefined && cache.keysAndInodes !== undefined;
 
 export class MemoryHashCache implements HashCache {
   readonly entries = new Map<string, HashCacheEntry>();

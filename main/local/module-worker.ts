@@ -9,15 +9,15 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /** Starts the worker `name` (its module's file name without extension), found from `from`: the starting module's `import.meta.url`. */
-export function startModuleWorker(from: string, name: string): Worker {
-  if (!from.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, from));
+export function startModuleWorker(from: string, name: string, options: WorkerOptions = {}): Worker {
+  if (!from.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, from), options);
   const entry = new URL(`./${name}.ts`, from).href;
   const tsx = pathToFileURL(tsxEsmApi(from)).href;
   const code = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(entry)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(code)}`));
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(code)}`), options);
 }
 
 /** tsx's ESM API (its CommonJS build resolves its own parts wrongly from a data: URL worker). */

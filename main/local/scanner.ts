@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { LocalFile, LocalFolder } from '../model/views.js';
 import { FolderPlans } from './folder-plans.js';
 import { EntryType, entryText, entryTimes, entryTimesAre, type FolderListing, type FsError, fsWorkers, type ListAnswer, StatResult } from './fs-workers.js';
-import type { HashCache, HashCacheEntry } from './hash-cache-contract.js';
+import { type FolderEntry, type FolderwiseHashCache, type HashCache, type HashCacheEntry, isFolderwise } from './hash-cache-contract.js';
 import { type HashAnswer, type HashItem, HashQueue } from './hash-workers.js';
 import { DEFAULT_ALGORITHM, algorithmOf, type HashAlgorithm } from './checksum.js';
 import type { IgnoreMatcher } from './ignore.js';
@@ -81,6 +81,8 @@ interface PendingHash extends HashItem {
   rel: string;
   key: string;
   stamp: FileStamp;
+  /** The cache had an entry for this key (one that did not vouch). */
+  known: boolean;
 }
 
 export async function scanTree(workspaceDir: string, opts: ScanOptions): Promise<ScanResult> {
@@ -113,8 +115,14 @@ class TreeScan {
   private readonly startedMs = Date.now();
   /** Folders skipped for their name, where to look into them (bytes when the name is not UTF-8). */
   private readonly skippedFolders: Array<{ entry: SkippedEntry; at: string | Uint8Array }> = [];
-  /** The whole cache when it can hand it over at once, else undefined: one lookup per file. */
+  /**
+   * The whole cache when it can hand it over at once and cannot be asked a folder at a time (a
+   * cache in memory), else undefined: one lookup per file, or per folder (`folderwise`).
+   */
   private known: ReadonlyMap<string, HashCacheEntry> | undefined;
+  private readonly folderwise: FolderwiseHashCache | undefined;
+  /** Files found that the cache holds an entry for (vouching or, once read, rewritten). */
+  private withEntry = 0;
   private readonly slice = new TimeSlice(SLICE_MS);
   private readonly plans: FolderPlans;
   /** Files whose stamp matched the cache. */
@@ -130,6 +138,7 @@ class TreeScan {
     this.plans = new FolderPlans(opts.ignore, root);
     this.cacheWriter = new CacheWriter(opts.hashCache);
     this.algorithm = opts.algorithm ?? DEFAULT_ALGORITHM;
+    this.folderwise = isFolderwise(opts.hashCache) ? opts.hashCache : undefined;
     this.hashing = new HashQueue((pending, answer) => this.record(pending, answer), opts.signal, undefined, this.algorithm);
   }
 
@@ -138,7 +147,7 @@ class TreeScan {
     const pool = fsWorkers();
     // The workers boot (tens of ms) while the cache loads (hundreds, once per process).
     pool.warm();
-    this.known = await this.opts.hashCache.loadAll?.();
+    if (!this.folderwise) this.known = await this.opts.hashCache.loadAll?.();
     const slots = pool.size * BATCHES_PER_WORKER;
     const root: Folder = { rel: '', key: '', prefix: withSeparator(this.root) };
     await runPool(
@@ -179,14 +188,19 @@ class TreeScan {
    * scan that saw everything: below an unreadable folder, files are still there.
    */
   async pruneCache(): Promise<void> {
-    const { known } = this;
-    if (!known || this.skipped.some((s) => s.reason === 'unreadable')) return;
+    const { known, folderwise } = this;
+    if ((!known && !folderwise) || this.skipped.some((s) => s.reason === 'unreadable')) return;
     // Usually every entry belongs to a file just seen: then there is nothing to look for.
-    let seen = this.hits;
-    for (const { key } of this.toHash) if (known.has(key) && this.files.has(key)) seen++;
-    if (seen === known.size) return;
     const gone: string[] = [];
-    for (const key of known.keys()) if (!this.files.has(key)) gone.push(key);
+    if (folderwise) {
+      if (this.withEntry === folderwise.count()) return;
+      for (const [key] of folderwise.keysAndInodes()) if (!this.files.has(key)) gone.push(key);
+    } else if (known) {
+      let seen = this.hits;
+      for (const { key } of this.toHash) if (known.has(key) && this.files.has(key)) seen++;
+      if (seen === known.size) return;
+      for (const key of known.keys()) if (!this.files.has(key)) gone.push(key);
+    }
     if (gone.length === 0) return;
     const cache = this.opts.hashCache;
     for (let i = 0; i < gone.length; i += CACHE_BATCH) {
@@ -217,8 +231,9 @@ class TreeScan {
     const plan = this.plans.plan(folder.prefix, listing, folder);
     plan.skipped.forEach((skipped, i) => this.skipped.push(this.withInode(skipped, folder, listing, plan.skippedAt[i] as number)));
     const { kept, rels, keys } = plan;
+    const cached = this.folderwise?.getMany(keys.filter((_, i) => listing.types[kept[i] as number] === EntryType.File));
     for (let i = 0; i < kept.length; i++) {
-      this.visit(folder, listing, kept[i] as number, rels[i] as string, keys[i] as string, enqueue);
+      this.visit(folder, listing, kept[i] as number, rels[i] as string, keys[i] as string, enqueue, cached);
       if (i % 64 === 63 && this.slice.due()) await this.slice.yield();
     }
     this.progress('walk');
@@ -249,13 +264,21 @@ class TreeScan {
     this.skippedFolders.forEach(({ entry }, i) => (entry.inodesBelow = found[i] ?? []));
   }
 
-  private visit(parent: Folder, listing: FolderListing, index: number, rel: string, key: string, enqueue: (folder: Folder) => void): void {
+  private visit(
+    parent: Folder,
+    listing: FolderListing,
+    index: number,
+    rel: string,
+    key: string,
+    enqueue: (folder: Folder) => void,
+    cached: ReadonlyMap<string, HashCacheEntry | FolderEntry> | undefined,
+  ): void {
     const type = listing.types[index];
     // A file's own lstat has the last word: it may have been replaced since the listing.
     const kind = type === EntryType.File ? listing.stats[index] : type;
     switch (kind) {
       case StatResult.File:
-        return this.takeFile(parent, rel, key, listing, index);
+        return this.takeFile(parent, rel, key, listing, index, cached);
       case StatResult.Folder:
         this.folders.set(key, { path: rel });
         return enqueue({ rel, key, prefix: parent.prefix + rel.slice(parent.rel === '' ? 0 : parent.rel.length + 1) + path.sep });
@@ -270,10 +293,11 @@ class TreeScan {
     }
   }
 
-  private takeFile(parent: Folder, rel: string, key: string, listing: FolderListing, index: number): void {
+  /** `inFolder`: the cache's entries of the folder's files, when it is asked a folder at a time. */
+  private takeFile(parent: Folder, rel: string, key: string, listing: FolderListing, index: number, inFolder: ReadonlyMap<string, HashCacheEntry | FolderEntry> | undefined): void {
     const size = listing.sizes[index] as number;
     const inode = listing.inodes[index] as number;
-    const cached = this.known ? this.known.get(key) : this.opts.hashCache.get(key);
+    const cached = inFolder ? inFolder.get(key) : this.known ? this.known.get(key) : this.opts.hashCache.get(key);
     if (cached !== undefined && algorithmOf(cached.checksum) === this.algorithm && cached.size === size && cached.inode === inode && entryTimesAre(listing, index, cached.mtimeNs, cached.ctimeNs)) {
       let { ctimeNs } = cached;
       if (ctimeNs === undefined) {
@@ -281,14 +305,17 @@ class TreeScan {
         ctimeNs = entryTimes(listing, index).ctimeNs;
         this.cacheWriter.put(key, { ...cached, ctimeNs });
       }
-      this.files.set(key, { path: rel, size, mtimeNs: cached.mtimeNs, ctimeNs, inode, checksum: cached.checksum });
+      // An entry with this path and the ctime is the file as found (FolderEntry): it serves as is.
+      const same = 'path' in cached && cached.path === rel && cached.ctimeNs !== undefined;
+      this.files.set(key, same ? (cached as LocalFile) : { path: rel, size, mtimeNs: cached.mtimeNs, ctimeNs, inode, checksum: cached.checksum });
       this.hits++;
+      this.withEntry++;
     } else {
       const absPath = parent.prefix + rel.slice(parent.rel === '' ? 0 : parent.rel.length + 1);
-      const pending: PendingHash = { rel, key, stamp: { size, ...entryTimes(listing, index), inode }, absPath, sizeHint: size };
+      const pending: PendingHash = { rel, key, stamp: { size, ...entryTimes(listing, index), inode }, absPath, sizeHint: size, known: cached !== undefined };
       const from = this.renamedFrom(key, pending.stamp);
       if (from !== undefined) {
-        this.maybeRenamed.push({ pending, from, checksum: (this.known?.get(from) as HashCacheEntry).checksum });
+        this.maybeRenamed.push({ pending, from: from.key, checksum: from.entry.checksum });
         return;
       }
       this.toHash.push(pending);
@@ -304,17 +331,21 @@ class TreeScan {
    * (`settleRenames`), and the mtime must carry sub-second digits: with whole seconds (FAT,
    * ext3), a new file in a reused inode could match by chance.
    */
-  private renamedFrom(key: string, stamp: FileStamp): string | undefined {
-    const { known } = this;
-    if (known === undefined || known.size === 0 || stamp.inode <= 0 || stamp.mtimeNs.endsWith('000000000')) return undefined;
+  private renamedFrom(key: string, stamp: FileStamp): { key: string; entry: HashCacheEntry } | undefined {
+    const { known, folderwise } = this;
+    if ((known === undefined && folderwise === undefined) || stamp.inode <= 0 || stamp.mtimeNs.endsWith('000000000')) return undefined;
     if (this.byInode === undefined) {
-      this.byInode = new Map();
-      for (const [k, entry] of known) this.byInode.set(entry.inode, this.byInode.has(entry.inode) ? null : k);
+      const byInode = new Map<number, string | null>();
+      const add = (k: string, inode: number): void => void byInode.set(inode, byInode.has(inode) ? null : k);
+      if (folderwise) for (const [k, inode] of folderwise.keysAndInodes()) add(k, inode);
+      else if (known) for (const [k, entry] of known) add(k, entry.inode);
+      this.byInode = byInode;
     }
     const from = this.byInode.get(stamp.inode);
     if (from === undefined || from === null || from === key) return undefined;
-    const entry = known.get(from) as HashCacheEntry;
-    return entry.size === stamp.size && entry.mtimeNs === stamp.mtimeNs && algorithmOf(entry.checksum) === this.algorithm ? from : undefined;
+    const entry = known ? known.get(from) : this.opts.hashCache.get(from);
+    if (entry === undefined) return undefined;
+    return entry.size === stamp.size && entry.mtimeNs === stamp.mtimeNs && algorithmOf(entry.checksum) === this.algorithm ? { key: from, entry } : undefined;
   }
 
   /** Whether `key` lies below a folder the walk could not enter: it may still be there. */
@@ -333,6 +364,7 @@ class TreeScan {
     for (const { pending, from, checksum } of this.maybeRenamed) {
       if (!this.files.has(from) && !present.has(from) && !this.skippedBelow(from)) {
         this.renamed++;
+        this.withEntry++;
         this.cacheWriter.put(pending.key, { ...pending.stamp, checksum });
         this.files.set(pending.key, { path: pending.rel, ...pending.stamp, checksum });
       } else {
@@ -342,7 +374,8 @@ class TreeScan {
     }
   }
 
-  private record({ rel, key, stamp }: PendingHash, answer: HashAnswer): void {
+  private record(pending: PendingHash, answer: HashAnswer): void {
+    const { rel, key, stamp } = pending;
     if ('error' in answer) {
       if (!isGone(answer.error)) this.skipped.push({ path: rel, reason: 'unreadable', error: errorText(answer.error) });
       return;
@@ -353,6 +386,9 @@ class TreeScan {
     // go unnoticed, hence no caching for files modified just before the scan.
     if (answer.size === stamp.size && !isRecentlyModified(stamp.mtimeNs, this.startedMs, RACY_WINDOW_MS)) {
       this.cacheWriter.put(key, { ...stamp, checksum: answer.checksum });
+      this.withEntry++;
+    } else if (pending.known) {
+      this.withEntry++;
     }
     this.files.set(key, { path: rel, ...stamp, checksum: answer.checksum });
     this.progress('hash');

@@ -1,6 +1,6 @@
 /**
  * The worker threads run from the build as installed: each worker main/ starts
- * (`startModuleWorker(import.meta.url, name)`) is a file `<name>.js` at the top of dist/node
+ * (`startModuleWorker(import.meta.url, name[, options])`) is a file `<name>.js` at the top of dist/node
  * (test/build-first.ts builds it), and the file-system worker started from there answers.
  */
 import { createHash } from 'node:crypto';
@@ -20,7 +20,7 @@ function startedWorkers(): string[] {
   const names = new Set<string>();
   const files = readdirSync(join(repo, 'main'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
   for (const file of files) {
-    for (const m of readFileSync(join(repo, 'main', file), 'utf8').matchAll(/startModuleWorker\(import\.meta\.url, '([^']+)'\)/g)) names.add(m[1] as string);
+    for (const m of readFileSync(join(repo, 'main', file), 'utf8').matchAll(/startModuleWorker\(import\.meta\.url, '([^']+)'[,)]/g)) names.add(m[1] as string);
   }
   return [...names].sort();
 }
