@@ -27,8 +27,8 @@ const { values } = parseArgs({
 const files = Number(values.files);
 const PER_FOLDER = 100;
 
-/** A fresh string with the same text: each side holds its own copy, as when read from its own source. */
-const own = (s: string): string => (' ' + s).slice(1);
+/** A fresh flat string with the same text: each side holds its own copy, as read from its own source. */
+const own = (s: string): string => Buffer.from(s, 'latin1').toString('latin1');
 const hex = (i: number, salt: string): string => (salt + i.toString(16)).padStart(64, '0');
 
 function build(): PlannerInput {
@@ -141,6 +141,17 @@ for (let run = 1; run <= Number(values.runs); run++) {
     type Node = { selfSize: number; children: Node[] };
     const total = (node: Node): number => node.selfSize + node.children.reduce((sum, c) => sum + total(c), 0);
     allocated = ` allocated=${(total(profile.head as Node) / 2 ** 20).toFixed(1)}MiB`;
+    if (process.env.ALLOC_TOP) {
+      type Frame = Node & { callFrame: { functionName: string; url: string; lineNumber: number } };
+      const bySite = new Map<string, number>();
+      const walk = (node: Frame): void => {
+        const site = `${node.callFrame.functionName} ${node.callFrame.url.split('/').slice(-2).join('/')}:${node.callFrame.lineNumber + 1}`;
+        bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
+        for (const child of node.children as Frame[]) walk(child);
+      };
+      walk(profile.head as Frame);
+      for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`  ${(bytes / 2 ** 20).toFixed(1)} MiB  ${site}`);
+    }
   }
   console.log(
     `files=${files} changes=${values.changes} run=${run} wall=${wall.toFixed(0)}ms cpu=${((used.user + used.system) / 1000).toFixed(0)}ms actions=${result.actions.length}${allocated}`,

@@ -152,31 +152,32 @@ function unsettledFiles(files: SyncState<LocalFile, BaseFile, RemoteFile>, ownCo
   const found: Unsettled = { keys: [], moveCandidates: [], missing: new Map(), fresh: new Map(), strayRemote: [] };
   let localAtBase = 0;
   let remoteAtBase = 0;
-  for (const [key, b] of files.base) {
+  // forEach, not for-of: an entry array per file is most of what a no-op plan would allocate.
+  files.base.forEach((b, key) => {
     const l = files.local.get(key);
     const r = files.remote.get(key);
     if (l !== undefined) localAtBase++;
     if (r !== undefined) remoteAtBase++;
-    if (l !== undefined && r !== undefined && isSettled(key, l, b, r)) continue;
+    if (l !== undefined && r !== undefined && isSettled(key, l, b, r)) return;
     found.keys.push(key);
     if (l === undefined) found.missing.set(key, b);
     if (r !== undefined && r.assetId !== b.assetId) found.strayRemote.push([key, r]);
     if (l === undefined || r?.assetId !== b.assetId) found.moveCandidates.push(key);
-  }
+  });
   // Every local (remote) file at a base key was counted: the side holds no other unless it is larger.
   if (localAtBase < files.local.size) {
-    for (const [key, l] of files.local) {
-      if (files.base.has(key)) continue;
+    files.local.forEach((l, key) => {
+      if (files.base.has(key)) return;
       found.keys.push(key);
       if (!ownCopies.has(key)) found.fresh.set(key, l);
-    }
+    });
   }
   if (remoteAtBase < files.remote.size) {
-    for (const [key, r] of files.remote) {
-      if (files.base.has(key)) continue;
+    files.remote.forEach((r, key) => {
+      if (files.base.has(key)) return;
       if (!files.local.has(key)) found.keys.push(key);
       found.strayRemote.push([key, r]);
-    }
+    });
   }
   return found;
 }
@@ -192,7 +193,9 @@ function remoteKeysOf(files: SyncState<LocalFile, BaseFile, RemoteFile>, unsettl
   const holders = new Map<string, string | null>();
   const hold = (id: string, key: string): void => void holders.set(id, holders.has(id) ? null : key);
   for (const [key, r] of unsettled.strayRemote) if (wanted.has(r.assetId)) hold(r.assetId, key);
-  for (const [key, b] of files.base) if (wanted.has(b.assetId) && files.remote.get(key)?.assetId === b.assetId) hold(b.assetId, key);
+  files.base.forEach((b, key) => {
+    if (wanted.has(b.assetId) && files.remote.get(key)?.assetId === b.assetId) hold(b.assetId, key);
+  });
   const unique = new Map<string, string>();
   for (const [id, key] of holders) if (key !== null) unique.set(id, key);
   return unique;
