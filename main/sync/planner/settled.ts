@@ -13,17 +13,30 @@ import { pathKey } from '../../local/paths.js';
 import type { BaseFile, LocalFile, RemoteFile } from '../../model/views.js';
 
 export function isSettled(key: string, local: LocalFile, base: BaseFile, remote: RemoteFile): boolean {
+  // Numbers first: they sit in the objects, while each string is one more read from memory.
   return (
+    local.size === base.size &&
+    local.inode === base.inode &&
     local.path === base.path &&
     remote.path === base.path &&
     remote.assetId === base.assetId &&
     remote.versionId === base.versionId &&
-    local.size === base.size &&
-    local.inode === base.inode &&
     local.mtimeNs === base.mtimeNs &&
     local.checksum === base.checksum &&
     remote.checksum === base.checksum &&
-    // Keys are the paths case-folded: most paths are their own key, and need no folding to tell.
-    (key === base.path || key === pathKey(base.path))
+    isKeyOf(key, base.path)
   );
+}
+
+/** Whether `key` is `pathKey(path)`, told without making the key for an ASCII path. */
+function isKeyOf(key: string, path: string): boolean {
+  if (key === path) return true;
+  if (key.length !== path.length) return key === pathKey(path);
+  for (let i = 0; i < path.length; i++) {
+    const code = path.charCodeAt(i);
+    // Beyond ASCII, case folding and NFC are pathKey's business.
+    if (code > 0x7f) return key === pathKey(path);
+    if (key.charCodeAt(i) !== (code >= 0x41 && code <= 0x5a ? code + 0x20 : code)) return false;
+  }
+  return true;
 }
