@@ -1,7 +1,7 @@
 /**
  * A file settled on all three sides: on disk and on the service as the base recorded it, at the
  * base's path. Nearly every file of a workspace is settled at nearly every cycle, so this is
- * checked first, field by field, before anything is looked up, copied or allocated for the file.
+ * checked first, field by field, before anything is copied or made for the file.
  *
  * It is exactly the cell of the three-way matrix that plans nothing (plan.ts): the local file
  * unchanged (same checksum, size, mtime and inode as the base), the service's asset unchanged
