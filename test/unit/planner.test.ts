@@ -122,6 +122,39 @@ function cell(l: LocalCell, r: RemoteCell): PlannerInput {
   });
 }
 
+describe('plan: a file that differs from its base in one field only', () => {
+  // Nearly every file is settled on all three sides, and is told so field by field: a field left
+  // out of that comparison would take a change for nothing to do.
+  const path = 'Docs/Report.pdf';
+  const synced = (change: { local?: Partial<LocalFile>; remote?: Partial<RemoteFile> }): PlannerInput =>
+    input({
+      local: [local(path, 'v1', change.local)],
+      base: [base(path, 'v1')],
+      remote: [remote(path, 'v1', { folderId: folderId('Docs'), ...change.remote })],
+      localFolders: ['Docs'],
+      baseFolders: ['Docs'],
+      remoteFolders: ['Docs'],
+    });
+
+  it('in none: nothing to do', () => {
+    expect(plan(synced({})).actions).toEqual([]);
+  });
+
+  it.each<[string, { local?: Partial<LocalFile>; remote?: Partial<RemoteFile> }, ActionKind[]]>([
+    ['the size on disk, with the same checksum', { local: { size: 99 } }, ['record-base']],
+    ['the inode', { local: { inode: 7 } }, ['record-base']],
+    ['the mtime', { local: { mtimeNs: '1800000000000000000' } }, ['record-base']],
+    ['the checksum on disk', { local: { checksum: sha('local edit') } }, ['upload-version']],
+    ['the checksum on the service, at the same version', { remote: { checksum: sha('remote edit') } }, ['download']],
+    ['the version on the service, with the same bytes', { remote: { versionId: 'version:2' } }, ['record-base']],
+    ['the asset on the service, with the same bytes', { remote: { assetId: 'asset:other' } }, ['record-base']],
+    ['the spelling on disk', { local: { path: 'Docs/report.pdf' } }, ['move-remote', 'record-base']],
+    ['the spelling on the service', { remote: { path: 'Docs/REPORT.pdf' } }, ['move-local', 'record-base']],
+  ])('in %s: %j', (_field, change, expected) => {
+    expect(kinds(plan(synced(change)).actions)).toEqual(expected);
+  });
+});
+
 describe('plan: the three-way matrix (base present)', () => {
   it.each<[LocalCell, RemoteCell, ActionKind[]]>([
     ['absent', 'absent', ['forget-base']],

@@ -17,6 +17,7 @@
 import type { BaseFile, LocalFile, RemoteFile, SyncState } from '../../model/views.js';
 import type { MoveLocalFile, MoveRemoteAsset } from '../actions.js';
 import { sortedEntries } from '../rel-path.js';
+import { isSettled } from './settled.js';
 
 /** What sits at one path key once moves are applied. */
 export interface FileSlot {
@@ -27,7 +28,11 @@ export interface FileSlot {
 }
 
 export interface AlignedFiles {
-  /** Every path key with what sits there, in key order (code units): one slot at a time, none kept. */
+  /**
+   * Every path key where anything may need doing, with what sits there, in key order (code
+   * units): one slot at a time, none kept. A key whose file is settled on all three sides
+   * (settled.ts), where the plan would do nothing, is left out: most cycles have only those.
+   */
   slots: Iterable<[string, FileSlot]>;
   moves: Array<MoveLocalFile | MoveRemoteAsset>;
 }
@@ -41,14 +46,16 @@ export function alignMoves(
   localSpelling: (relPath: string) => string,
   ownCopies: { has(key: string): boolean } = new Set(),
 ): AlignedFiles {
+  const unsettled = unsettledFiles(files, ownCopies);
   // Most cycles move nothing: every synced file is still at its key on both sides. Then no move
   // is applied, the views stay as they are, and nothing is copied or indexed.
-  if (!anyMoved(files)) return { slots: slotsOf(files), moves: [] };
-  const local = new Map(files.local);
-  const base = new Map(files.base);
-  const remote = new Map(files.remote);
-  const remoteKeyByAsset = uniqueIndex(remote, (r) => r.assetId);
-  const localMoves = detectLocalMoves(files.local, files.base, ownCopies);
+  if (unsettled.moveCandidates.length === 0) return { slots: slotsAt(unsettled.keys, files), moves: [] };
+  // What the moves change is held apart from the views (which are never copied, nor mutated).
+  const local = new Overlay(files.local);
+  const base = new Overlay(files.base);
+  const remote = new Overlay(files.remote);
+  const remoteKeyByAsset = remoteKeysOf(files, unsettled);
+  const localMoves = pairLocalMoves(unsettled.missing, unsettled.fresh);
   const moves: Array<MoveLocalFile | MoveRemoteAsset> = [];
   // A destination must be free before and after the moves planned so far: a move onto a path
   // another move empties would depend on the order the two run in (a chain), so it falls back.
@@ -59,7 +66,10 @@ export function alignMoves(
     return !to.startsWith(`${from}/`) && !before.has(to) && !now.has(to) && !files.base.has(to) && !base.has(to);
   };
 
-  for (const [key, b] of sortedEntries(files.base)) {
+  // Only a candidate can have moved; a move changes only its own key and keys no base file holds,
+  // so no other base file becomes one.
+  for (const key of unsettled.moveCandidates.sort()) {
+    const b = files.base.get(key) as BaseFile;
     const lk = local.has(key) ? key : localMoves.get(key);
     const rk = remote.get(key)?.assetId === b.assetId ? key : remoteKeyByAsset.get(b.assetId);
     const localMoved = lk !== undefined && lk !== key;
@@ -120,32 +130,122 @@ export function alignMoves(
     relocate(rk, to);
   }
 
-  return { slots: slotsOf({ local, base, remote }), moves };
+  // Every key a move changes was unsettled already: the one it leaves, or one no base file holds.
+  return { slots: slotsAt(unsettled.keys, { local, base, remote }), moves };
+}
+
+/** The files that are not settled, found in one pass over the base and, only if needed, the sides. */
+interface Unsettled {
+  /** Each key once: a base file not settled, or a path the base does not know. */
+  keys: string[];
+  /** Base keys whose file is missing on disk, or whose key holds another asset (or none) on the service. */
+  moveCandidates: string[];
+  /** Base files missing on disk, by key. */
+  missing: Map<string, BaseFile>;
+  /** Local files the base does not know (a conflicted copy of ours aside), by key. */
+  fresh: Map<string, LocalFile>;
+  /** Service files at a key where the base has another asset or none. */
+  strayRemote: Array<[string, RemoteFile]>;
+}
+
+function unsettledFiles(files: SyncState<LocalFile, BaseFile, RemoteFile>, ownCopies: { has(key: string): boolean }): Unsettled {
+  const found: Unsettled = { keys: [], moveCandidates: [], missing: new Map(), fresh: new Map(), strayRemote: [] };
+  let localAtBase = 0;
+  let remoteAtBase = 0;
+  // forEach, not for-of: an entry array per file is most of what a no-op plan would allocate.
+  files.base.forEach((b, key) => {
+    const l = files.local.get(key);
+    const r = files.remote.get(key);
+    if (l !== undefined) localAtBase++;
+    if (r !== undefined) remoteAtBase++;
+    if (l !== undefined && r !== undefined && isSettled(key, l, b, r)) return;
+    found.keys.push(key);
+    if (l === undefined) found.missing.set(key, b);
+    if (r !== undefined && r.assetId !== b.assetId) found.strayRemote.push([key, r]);
+    if (l === undefined || r?.assetId !== b.assetId) found.moveCandidates.push(key);
+  });
+  // Every local (remote) file at a base key was counted: the side holds no other unless it is larger.
+  if (localAtBase < files.local.size) {
+    files.local.forEach((l, key) => {
+      if (files.base.has(key)) return;
+      found.keys.push(key);
+      if (!ownCopies.has(key)) found.fresh.set(key, l);
+    });
+  }
+  if (remoteAtBase < files.remote.size) {
+    files.remote.forEach((r, key) => {
+      if (files.base.has(key)) return;
+      if (!files.local.has(key)) found.keys.push(key);
+      found.strayRemote.push([key, r]);
+    });
+  }
+  return found;
 }
 
 /**
- * Whether any synced file may have moved: one missing at its key on disk, or whose key holds
- * another asset (or none) on the service. When none may have, the loop of `alignMoves` would
- * skip every file, so it is not run.
+ * Asset id -> the key of the one service file holding it, for the assets of the move candidates
+ * (an asset at two keys is at neither). Only stray service files can hold a candidate's asset
+ * elsewhere, unless the base records that asset at two keys: those are counted too.
  */
-function anyMoved(files: SyncState<LocalFile, BaseFile, RemoteFile>): boolean {
-  for (const [key, b] of files.base) if (!files.local.has(key) || files.remote.get(key)?.assetId !== b.assetId) return true;
-  return false;
+function remoteKeysOf(files: SyncState<LocalFile, BaseFile, RemoteFile>, unsettled: Unsettled): Map<string, string> {
+  const wanted = new Set<string>();
+  for (const key of unsettled.moveCandidates) wanted.add((files.base.get(key) as BaseFile).assetId);
+  const holders = new Map<string, string | null>();
+  const hold = (id: string, key: string): void => void holders.set(id, holders.has(id) ? null : key);
+  for (const [key, r] of unsettled.strayRemote) if (wanted.has(r.assetId)) hold(r.assetId, key);
+  files.base.forEach((b, key) => {
+    if (wanted.has(b.assetId) && files.remote.get(key)?.assetId === b.assetId) hold(b.assetId, key);
+  });
+  const unique = new Map<string, string>();
+  for (const [id, key] of holders) if (key !== null) unique.set(id, key);
+  return unique;
 }
 
-function* slotsOf(files: SyncState<LocalFile, BaseFile, RemoteFile>): Generator<[string, FileSlot]> {
-  const keys = new Set(files.base.keys());
-  for (const key of files.local.keys()) keys.add(key);
-  for (const key of files.remote.keys()) keys.add(key);
-  for (const key of [...keys].sort()) {
+/** The slots at `keys` (sorted here), empty ones left out. */
+function* slotsAt(
+  keys: string[],
+  files: { local: Lookup<LocalFile>; base: Lookup<BaseFile>; remote: Lookup<RemoteFile> },
+): Generator<[string, FileSlot]> {
+  // The default sort compares by code unit without calling back into JavaScript.
+  for (const key of keys.sort()) {
     const slot: FileSlot = {};
     const local = files.local.get(key);
     const base = files.base.get(key);
     const remote = files.remote.get(key);
+    if (local === undefined && base === undefined && remote === undefined) continue;
     if (local !== undefined) slot.local = local;
     if (base !== undefined) slot.base = base;
     if (remote !== undefined) slot.remote = remote;
     yield [key, slot];
+  }
+}
+
+interface Lookup<V> {
+  get(key: string): V | undefined;
+  has(key: string): boolean;
+}
+
+/** A view with changes held apart: reads see them, the view underneath stays as it is. */
+class Overlay<V> implements Lookup<V> {
+  /** Key -> its value now; undefined where deleted. */
+  private readonly changed = new Map<string, V | undefined>();
+
+  constructor(private readonly under: ReadonlyMap<string, V>) {}
+
+  get(key: string): V | undefined {
+    return this.changed.has(key) ? this.changed.get(key) : this.under.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  set(key: string, value: V): void {
+    this.changed.set(key, value);
+  }
+
+  delete(key: string): void {
+    this.changed.set(key, undefined);
   }
 }
 
@@ -161,8 +261,16 @@ export function detectLocalMoves(
   base: ReadonlyMap<string, BaseFile>,
   ownCopies: { has(key: string): boolean } = new Set(),
 ): Map<string, string> {
-  const missing = new Map(sortedEntries(onlyIn(base, (key) => !local.has(key))));
-  const fresh = new Map(sortedEntries(onlyIn(local, (key) => !base.has(key) && !ownCopies.has(key))));
+  return pairLocalMoves(
+    onlyIn(base, (key) => !local.has(key)),
+    onlyIn(local, (key) => !base.has(key) && !ownCopies.has(key)),
+  );
+}
+
+/** `detectLocalMoves` from the base files missing on disk and the local files new to the base. */
+function pairLocalMoves(missingFiles: ReadonlyMap<string, BaseFile>, freshFiles: ReadonlyMap<string, LocalFile>): Map<string, string> {
+  const missing = new Map(sortedEntries(missingFiles));
+  const fresh = new Map(sortedEntries(freshFiles));
   const pairs = new Map<string, string>();
   const pairBy = (baseId: (b: BaseFile) => string | null, localId: (l: LocalFile) => string | null): void => {
     const byBase = uniqueIndex(missing, baseId);

@@ -43,7 +43,7 @@ export function alignFolderCase(input: PlannerInput): FolderCaseAlignment {
   const newNames = new Map<string, string>();
   for (const [key, l] of sortedEntries(local)) {
     const r = remote.get(key);
-    if (r === undefined || nameOf(r.path) === nameOf(l.path)) continue;
+    if (r === undefined || r.path === l.path || nameOf(r.path) === nameOf(l.path)) continue;
     const b = base.get(key);
     const baseName = b === undefined ? null : nameOf(b.path);
     // Only a service that kept the base's spelling follows; otherwise the service's spelling wins.

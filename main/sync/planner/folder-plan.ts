@@ -24,21 +24,25 @@ export type FolderAction =
   | ForgetFolderBase;
 
 /**
- * `occupied`: keys of folders that hold a file on either side once the file actions ran.
+ * `occupied`: keys of folders that hold a file on either side once the file actions ran, asked
+ * for only if a folder was deleted on one side (finding them reads every file).
  * `localSpelling` turns a remote path into the path it takes on disk.
  */
 export function planFolders(
   folders: SyncState<LocalFolder, BaseFolder, RemoteFolder>,
-  occupied: ReadonlySet<string>,
+  occupied: () => ReadonlySet<string>,
   localSpelling: (relPath: string) => string,
 ): FolderAction[] {
   const keys = new Set([...folders.local.keys(), ...folders.base.keys(), ...folders.remote.keys()]);
   // Deepest first, so a kept child is known before its parent is judged.
   const ordered = [...keys].sort((a, b) => depthOf(b) - depthOf(a) || compareStrings(a, b));
-  const needed = new Set(occupied);
+  /** Folders kept so far, with their ancestors: needed, as the occupied ones are. */
+  const kept = new Set<string>();
+  let occupiedKeys: ReadonlySet<string> | undefined;
+  const needed = (key: string): boolean => kept.has(key) || (occupiedKeys ??= occupied()).has(key);
   const keep = (key: string, path: string): void => {
-    needed.add(key);
-    for (const ancestor of ancestorKeys(path)) needed.add(ancestor);
+    kept.add(key);
+    for (const ancestor of ancestorKeys(path)) kept.add(ancestor);
   };
   const actions: FolderAction[] = [];
 
@@ -58,7 +62,7 @@ export function planFolders(
         });
       }
     } else if (l !== undefined) {
-      if (b === undefined || needed.has(key)) {
+      if (b === undefined || needed(key)) {
         keep(key, l.path);
         actions.push({
           kind: 'create-remote-folder',
@@ -69,7 +73,7 @@ export function planFolders(
         actions.push({ kind: 'delete-local-folder', path: l.path, reason: 'deleted on the service and nothing is left in it' });
       }
     } else if (r !== undefined) {
-      if (b === undefined || needed.has(key)) {
+      if (b === undefined || needed(key)) {
         const path = localSpelling(r.path);
         keep(key, path);
         actions.push({

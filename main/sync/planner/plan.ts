@@ -74,7 +74,7 @@ export function plan(input: PlannerInput): Plan {
   const fileActions: Action[] = [...moves];
   for (const [key, slot] of slots) fileActions.push(...planSlot(key, slot, context));
 
-  const occupied = foldersHolding(filePathsAfter(views.files, fileActions));
+  const occupied = (): Set<string> => foldersHolding(filePathsAfter(views.files, fileActions));
   // A renamed folder's base row is written by its rename, and only if that succeeds: recorded
   // at the new spelling while the rename failed, it would read as a rename the other way.
   const renamed = new Set(renames.map((r) => pathKey(r.to)));
