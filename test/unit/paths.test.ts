@@ -73,6 +73,13 @@ describe('sanitizeName', () => {
     expect(safe).toBe(`a${'é'.repeat(127)}`);
   });
 
+  it('never gives a service item the name of one of its own files', () => {
+    for (const name of ['.assetsync', '.AssetSync', '.assetsyncignore', '.assetsync-trash', '.assetsync-0011223344556677.part']) {
+      expect(sanitizeName(name)).toBe(`_${name}`);
+      expect(sanitizeName(sanitizeName(name))).toBe(sanitizeName(name));
+    }
+  });
+
   it('always yields a creatable, portable, stable name', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'sanitize-'));
     try {
