@@ -16,7 +16,7 @@ function rawTree(folders: RawFolder[], assets: Array<Pick<RawAsset, 'id' | 'fold
   return {
     folders: new Map(folders.map((f) => [f.id, f])),
     assets: new Map(assets.map((a) => [a.id, { ...a, versionId: 'v', versionNumber: 1, checksum, size: 0, lockedByUserId: null, sequence: 1 }])),
-    sequence: 1,
+    sequence: '1',
     unknown: new Map(),
   };
 }
