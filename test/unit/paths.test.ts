@@ -34,6 +34,8 @@ describe('sanitizeName', () => {
     ['Lpt9', 'Lpt9_'],
     ['COM1 .txt', 'COM1 _.txt'],
     ['console.txt', 'console.txt'],
+    ['falcon.txt', 'falcon.txt'],
+    ['xnul', 'xnul'],
     ['a.', 'a_'],
     ['a ', 'a_'],
     ['a. .', 'a___'],
@@ -327,6 +329,7 @@ describe('whyNotPortable', () => {
     expect(whyNotPortable('CON')).toContain('"CON" is a device name');
     expect(whyNotPortable('NUL .txt')).toContain('"NUL" is a device name');
     expect(whyNotPortable('draft.')).toContain('ends with a dot or a space');
+    expect(whyNotPortable(`${'x'.repeat(254)}.`)).toContain('ends with a dot or a space');
     expect(whyNotPortable('x'.repeat(255))).toBeNull();
     expect(whyNotPortable('x'.repeat(256))).toContain('longer than 255 bytes');
   });
