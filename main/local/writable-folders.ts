@@ -96,7 +96,6 @@ export class WritableFolders {
       this.known.set(dir, { dev: stats.dev, ino: stats.ino });
       // Stryker disable next-line BooleanLiteral: a folder not learned is checked in full, which refuses the same paths
       return true;
-      // Stryker disable next-line BlockStatement: a folder not learned is checked in full, which refuses the same paths
     } catch {
       return false;
     } finally {
