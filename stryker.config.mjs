@@ -23,18 +23,22 @@ export const GROUPS = {
       'main/local/writable-folders.ts',
       // writablePath and ensureParent: every write of the executor goes through them.
       'main/sync/executor/disk.ts:39-59',
-      'main/sync/executor/disk.ts:79-90',
+      'main/sync/executor/disk.ts:80-91',
       // placeRemoteTree's naming: names from the service, their clashes and the path length cap.
       'main/engine/remote-tree.ts:235-244',
     ],
+    // Each mutant is reached by a unit test on a real disk, run first; the engine scenarios
+    // come after, for what only the whole executor shows.
     testFiles: [
       'test/unit/paths.test.ts',
+      'test/unit/rel-path.test.ts',
       'test/unit/writable-folders.test.ts',
+      'test/unit/executor-disk.test.ts',
+      'test/unit/remote-tree-names.test.ts',
       'test/unit/planner.test.ts',
       'test/integration/executor-plan.test.ts',
       'test/integration/executor-download.test.ts',
       'test/integration/engine-names.test.ts',
-      'test/hardening/hostile-service.test.ts',
     ],
   },
   // Downloaded bytes: verified against the announced checksum before they are placed.

@@ -274,7 +274,8 @@ export function resolveInsideRoot(root: string, relPath: string): string {
   if (path.posix.isAbsolute(relPath) || path.win32.isAbsolute(relPath) || /^[A-Za-z]:/u.test(relPath)) {
     throw new PathEscapeError('path is absolute', relPath);
   }
-  const segments = relPath.split(/[\\/]/u).filter((s) => s !== '' && s !== '.');
+  // Empty and "." segments need no filtering: path.resolve skips them.
+  const segments = relPath.split(/[\\/]/u);
   if (segments.includes('..')) throw new PathEscapeError('path has a ".." segment', relPath);
   const base = path.resolve(root);
   const abs = path.resolve(base, ...segments);

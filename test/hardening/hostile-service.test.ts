@@ -14,13 +14,10 @@ import { join, relative, sep } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SyncEngine } from '../../main/engine/engine.js';
-import { placeRemoteTree, treeFromListing } from '../../main/engine/remote-tree.js';
 import { openIndex, type SyncIndex } from '../../main/index/sync-index.js';
 import { MARKER_FILE_NAME, TEMP_FILE_PREFIX, WORKSPACE_TRASH_DIR } from '../../main/local/own-files.js';
-import { MAX_PATH_BYTES, sanitizeName } from '../../main/local/paths.js';
 import { createLogger } from '../../main/logging.js';
 import { ServiceClient, isServiceError } from '../../main/service-client/index.js';
-import { ListingAnswer } from '../../main/service-client/ours.js';
 import type { SyncReport } from '../../shared/engine.js';
 import { TEST_BACKOFF, sha256, walkFiles } from '../helpers/engine.js';
 import { startHostileServers, type HostileServers, type Received } from './hostile-server.js';
@@ -374,32 +371,5 @@ describe(`a hostile service (HOSTILE_SEED=${seed})`, () => {
       expect(received.some((r) => r.origin === 'api' && r.body.includes(CREDENTIALS.secret))).toBe(true);
     });
     expect(unhandled).toEqual([]);
-  });
-
-  it('places a tree 10,000 folders deep only as deep as a disk can hold, and says what it left out', () => {
-    const folders = Array.from({ length: 10_000 }, (_, i) => ({ id: `f${i}`, workspace_id: 'w', parent_id: i === 0 ? null : `f${i - 1}`, name: 'deep-folder', sequence: 1, isActive: true }));
-    const bottom = { id: 'a-bottom', folder_id: 'f9999', name: 'x', file_name: 'x', current_version_id: 'v', version_number: 1, checksum: sha256(''), size: 0, sequence: 1, isActive: true };
-    const placed = placeRemoteTree(treeFromListing(ListingAnswer.parse({ workspace_id: 'w', sequence: 1, folders, assets: [bottom] })));
-    expect(placed.folders.size).toBe(Math.floor((MAX_PATH_BYTES + 1) / 'deep-folder/'.length));
-    for (const folder of placed.folders.values()) expect(Buffer.byteLength(folder.path)).toBeLessThanOrEqual(MAX_PATH_BYTES);
-    expect([...placed.unplaced]).toEqual(['a-bottom']);
-  });
-
-  it('places a path of as many bytes as a disk holds, and leaves out one a byte longer', () => {
-    // 15 folders of 255 bytes and one of 254, then a one-byte name: 4,096 bytes with the slashes.
-    const names = [...Array<string>(15).fill('a'.repeat(255)), 'b'.repeat(254)];
-    const folders = names.map((name, i) => ({ id: `f${i}`, workspace_id: 'w', parent_id: i === 0 ? null : `f${i - 1}`, name, sequence: 1, isActive: true }));
-    const file = (id: string, name: string) => ({ id, folder_id: 'f15', name, file_name: name, current_version_id: 'v', version_number: 1, checksum: sha256(''), size: 0, sequence: 1, isActive: true });
-    const placed = placeRemoteTree(treeFromListing(ListingAnswer.parse({ workspace_id: 'w', sequence: 1, folders, assets: [file('fits', 'x'), file('too-long', 'xy')] })));
-    const fits = [...placed.files.values()].find((f) => f.assetId === 'fits');
-    expect(Buffer.byteLength(fits?.path ?? '')).toBe(MAX_PATH_BYTES);
-    expect([...placed.unplaced]).toEqual(['too-long']);
-  });
-
-  it('never gives a service item the name of one of its own files', () => {
-    for (const name of ['.assetsync', '.AssetSync', '.assetsyncignore', '.assetsync-trash', '.assetsync-0011223344556677.part']) {
-      expect(sanitizeName(name)).toBe(`_${name}`);
-      expect(sanitizeName(sanitizeName(name))).toBe(sanitizeName(name));
-    }
   });
 });

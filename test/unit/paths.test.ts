@@ -34,6 +34,8 @@ describe('sanitizeName', () => {
     ['Lpt9', 'Lpt9_'],
     ['COM1 .txt', 'COM1 _.txt'],
     ['console.txt', 'console.txt'],
+    ['falcon.txt', 'falcon.txt'],
+    ['xnul', 'xnul'],
     ['a.', 'a_'],
     ['a ', 'a_'],
     ['a. .', 'a___'],
@@ -71,6 +73,13 @@ describe('sanitizeName', () => {
     const safe = sanitizeName(`a${'é'.repeat(200)}`);
     expect(bytes(safe)).toBe(MAX_NAME_BYTES);
     expect(safe).toBe(`a${'é'.repeat(127)}`);
+  });
+
+  it('never gives a service item the name of one of its own files', () => {
+    for (const name of ['.assetsync', '.AssetSync', '.assetsyncignore', '.assetsync-trash', '.assetsync-0011223344556677.part']) {
+      expect(sanitizeName(name)).toBe(`_${name}`);
+      expect(sanitizeName(sanitizeName(name))).toBe(sanitizeName(name));
+    }
   });
 
   it('always yields a creatable, portable, stable name', async () => {
@@ -320,6 +329,7 @@ describe('whyNotPortable', () => {
     expect(whyNotPortable('CON')).toContain('"CON" is a device name');
     expect(whyNotPortable('NUL .txt')).toContain('"NUL" is a device name');
     expect(whyNotPortable('draft.')).toContain('ends with a dot or a space');
+    expect(whyNotPortable(`${'x'.repeat(254)}.`)).toContain('ends with a dot or a space');
     expect(whyNotPortable('x'.repeat(255))).toBeNull();
     expect(whyNotPortable('x'.repeat(256))).toContain('longer than 255 bytes');
   });

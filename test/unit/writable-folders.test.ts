@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -45,6 +45,40 @@ describe.runIf(symlinkDisk)('WritableFolders', () => {
     expect(() => folders.check(path.join(root, 'out', 'deep', 'a.txt'))).toThrow(PathEscapeError);
     expect(() => folders.check(path.join(root, 'out', 'new', 'a.txt'))).toThrow(PathEscapeError);
     expect(() => folders.check(path.join(outside, 'x.txt'))).toThrow('path is outside the root');
+  });
+
+  it('refuses the real path of a root given through a symlink: only paths spelled under the root given are inside', () => {
+    const alias = path.join(base, 'alias');
+    symlinkSync(root, alias, 'dir');
+    const folders = new WritableFolders(alias);
+    expect(() => folders.check(path.join(alias, 'real', 'a.txt'))).not.toThrow();
+    expect(() => folders.check(path.join(root, 'real', 'a.txt'))).toThrow('path is outside the root');
+    expect(() => folders.check(path.join(root, 'real', 'deep', 'a.txt'))).toThrow('path is outside the root');
+  });
+
+  it('takes a folder it knew that is gone since for a missing one, and one made again for a new one', () => {
+    const folders = new WritableFolders(root);
+    const file = path.join(root, 'real', 'deep', 'a.txt');
+    expect(() => folders.check(file)).not.toThrow();
+    rmSync(path.join(root, 'real'), { recursive: true });
+    expect(() => folders.check(file)).not.toThrow();
+    symlinkSync(outside, path.join(root, 'real'), 'dir');
+    expect(() => folders.check(file)).toThrow(PathEscapeError);
+    rmSync(path.join(root, 'real'));
+    mkdirSync(path.join(root, 'real', 'deep'), { recursive: true });
+    expect(() => folders.check(file)).not.toThrow();
+  });
+
+  it.runIf(process.platform === 'linux')('leaves no folder open behind it', () => {
+    const folders = new WritableFolders(root);
+    const open = (): number => readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let i = 0; i < 20; i += 1) {
+      mkdirSync(path.join(root, 'many', `f${i}`), { recursive: true });
+      folders.check(path.join(root, 'many', `f${i}`, 'a.txt'));
+    }
+    expect(() => folders.check(path.join(root, 'out', 'deep', 'a.txt'))).toThrow(PathEscapeError);
+    expect(open()).toBe(before);
   });
 
   it('refuses a folder it knew once it, or one above it, is swapped for a symlink leading out', () => {
