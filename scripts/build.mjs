@@ -39,6 +39,8 @@ export const ENTRIES = {
   // Workers: started from a file beside the module that starts them (main/local/module-worker.ts).
   'picture-worker': 'main/media/picture-worker.ts',
   'fs-worker': 'main/local/fs-worker.ts',
+  // The log file's pino transport (main/logging.ts), loaded by pino's worker thread.
+  'log-roll': 'node_modules/pino-roll/pino-roll.js',
 };
 
 /** Pure JavaScript, no files of their own read at run time: bundled into the chunks. */
@@ -91,6 +93,26 @@ const undiciDispatchers = {
   },
 };
 
+/**
+ * pino-roll's `date-fns` is the five functions it calls: the package's index loads its 250
+ * modules, which cost the log's worker thread more CPU at every start than anything else it does.
+ */
+const DATE_FNS_USED = ['format', 'addDays', 'addHours', 'parse', 'isValid'];
+const dateFnsUsed = {
+  name: 'date-fns-used',
+  setup(build) {
+    build.onResolve({ filter: /^date-fns$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]pino-roll[\\/]/.test(args.importer)) return undefined;
+      return { path: 'date-fns', namespace: 'date-fns-used' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'date-fns-used' }, () => ({
+      contents: `module.exports = { ${DATE_FNS_USED.map((name) => `${name}: require('date-fns/${name}').${name}`).join(', ')} };`,
+      loader: 'js',
+      resolveDir: join(ROOT, 'node_modules', 'pino-roll'),
+    }));
+  },
+};
+
 /** Files read at run time beside the module that reads them (the demo's HEIC photos). */
 const ASSETS = [['service/demo/fixtures', 'fixtures']];
 
@@ -115,7 +137,7 @@ function nodeOptions(outdir, extra = {}) {
     chunkNames: 'chunk-[hash]',
     logLevel: 'warning',
     legalComments: 'none',
-    plugins: [englishZodMessages, undiciDispatchers],
+    plugins: [englishZodMessages, undiciDispatchers, dateFnsUsed],
   };
 }
 
