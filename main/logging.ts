@@ -4,6 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pino, { type Logger } from 'pino';
 
 export type { Logger } from 'pino';
@@ -22,12 +23,20 @@ export interface LogOptions {
   stderr?: boolean | undefined;
 }
 
+/**
+ * The module pino's worker thread loads to write the rotating file: built, pino-roll bundled into
+ * `log-roll.js` beside this module with the few date functions it uses (the package's own
+ * `date-fns` import loads the whole library, most of the worker's start-up); run from the
+ * TypeScript sources, the package itself.
+ */
+const ROLLING_FILE_TARGET = import.meta.url.endsWith('.ts') ? 'pino-roll' : fileURLToPath(new URL('./log-roll.js', import.meta.url));
+
 export function createLogger(options: LogOptions = {}): Logger {
   const level = options.level ?? process.env.ASSET_SYNC_LOG_LEVEL ?? 'info';
   const targets: pino.TransportTargetOptions[] = [];
   if (options.file) {
     mkdirSync(dirname(options.file), { recursive: true });
-    targets.push({ target: 'pino-roll', level, options: { file: options.file, frequency: 'daily', size: '10m', limit: { count: 7 }, mkdir: true } });
+    targets.push({ target: ROLLING_FILE_TARGET, level, options: { file: options.file, frequency: 'daily', size: '10m', limit: { count: 7 }, mkdir: true } });
   }
   if (options.stderr) targets.push({ target: 'pino/file', level, options: { destination: 2 } });
   const redact = { paths: REDACTED_PATHS, censor: '[redacted]' };

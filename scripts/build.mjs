@@ -22,7 +22,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { cp, mkdir, readdir, rm } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
@@ -39,6 +39,8 @@ export const ENTRIES = {
   // Workers: started from a file beside the module that starts them (main/local/module-worker.ts).
   'picture-worker': 'main/media/picture-worker.ts',
   'fs-worker': 'main/local/fs-worker.ts',
+  // The log file's pino transport (main/logging.ts), loaded by pino's worker thread.
+  'log-roll': 'node_modules/pino-roll/pino-roll.js',
 };
 
 /** Pure JavaScript, no files of their own read at run time: bundled into the chunks. */
@@ -70,6 +72,47 @@ const englishZodMessages = {
   },
 };
 
+/**
+ * The client's `undici` is the two dispatchers it uses (Agent, Pool) with their request API:
+ * undici's index also loads fetch, WebSocket, cookies, caches and mocks, about 1 MB of code that
+ * every command compiled at start for nothing. The bench's own code keeps the whole package.
+ */
+const UNDICI_DISPATCHERS = `
+const Dispatcher = require('undici/lib/dispatcher/dispatcher');
+Object.assign(Dispatcher.prototype, require('undici/lib/api'));
+module.exports = { Agent: require('undici/lib/dispatcher/agent'), Pool: require('undici/lib/dispatcher/pool') };
+`;
+const undiciDispatchers = {
+  name: 'undici-dispatchers',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, (args) => {
+      if (!args.importer.startsWith(join(ROOT, 'main') + sep)) return undefined;
+      return { path: 'undici', namespace: 'undici-dispatchers' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'undici-dispatchers' }, () => ({ contents: UNDICI_DISPATCHERS, loader: 'js', resolveDir: ROOT }));
+  },
+};
+
+/**
+ * pino-roll's `date-fns` is the five functions it calls: the package's index loads its 250
+ * modules, which cost the log's worker thread more CPU at every start than anything else it does.
+ */
+const DATE_FNS_USED = ['format', 'addDays', 'addHours', 'parse', 'isValid'];
+const dateFnsUsed = {
+  name: 'date-fns-used',
+  setup(build) {
+    build.onResolve({ filter: /^date-fns$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]pino-roll[\\/]/.test(args.importer)) return undefined;
+      return { path: 'date-fns', namespace: 'date-fns-used' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'date-fns-used' }, () => ({
+      contents: `module.exports = { ${DATE_FNS_USED.map((name) => `${name}: require('date-fns/${name}').${name}`).join(', ')} };`,
+      loader: 'js',
+      resolveDir: join(ROOT, 'node_modules', 'pino-roll'),
+    }));
+  },
+};
+
 /** Files read at run time beside the module that reads them (the demo's HEIC photos). */
 const ASSETS = [['service/demo/fixtures', 'fixtures']];
 
@@ -94,7 +137,7 @@ function nodeOptions(outdir, extra = {}) {
     chunkNames: 'chunk-[hash]',
     logLevel: 'warning',
     legalComments: 'none',
-    plugins: [englishZodMessages],
+    plugins: [englishZodMessages, undiciDispatchers, dateFnsUsed],
   };
 }
 

@@ -9,6 +9,12 @@
  * The pool starts on first use and outlives a scan: starting two workers takes 50 to 100 ms,
  * a quarter of a whole rescan. It ends after a minute without work (the engine rescans every
  * 30 s) and never keeps the process alive while idle. The workers run fs-worker.ts.
+ *
+ * It starts one worker, and another only once every running worker has been busy for longer
+ * than booting one takes (GROW_AFTER_MS): each worker is a V8 isolate of its own, about 10 MiB
+ * and 50 ms of CPU to boot, which a small scan (a few thousand files, done in tens of ms on one
+ * worker) would pay for nothing. A long download holds its worker while it hashes behind the
+ * writer, so a second one at the same time gets a worker of its own at once.
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
@@ -53,6 +59,8 @@ const IDLE_MS = 60_000;
  * memory: two workers scanning 100,000 files took 62 MiB with it, 51 MiB with this.
  */
 const WORKER_YOUNG_MIB = 4;
+/** About what booting a worker takes: work that ends sooner is done before a new one is ready. */
+const GROW_AFTER_MS = 50;
 
 /**
  * A file hashed on a worker thread while another thread writes it: `to(end)` once its first
@@ -79,6 +87,12 @@ interface PooledWorker {
   pending: Map<number, Pending>;
   /** `hashBehind` jobs open on this worker: it is not ended while one is. */
   jobs: number;
+  /**
+   * Since when (performance.now()) it has had work without a pause, counted from when it came
+   * online (a new worker would boot as long); undefined while idle.
+   */
+  busySince: number | undefined;
+  online: boolean;
 }
 
 export class FsWorkerPool {
@@ -120,9 +134,10 @@ export class FsWorkerPool {
    * 1.2 s of the 4.5 s it took in all, while the other core waited.
    */
   hashBehind(path: string, algorithm: HashAlgorithm = DEFAULT_ALGORITHM): HashBehind {
-    const target = this.leastBusy();
+    const target = this.leastBusy(true);
     const job = this.nextJob++;
     target.jobs += 1;
+    markBusy(target);
     let ended = false;
     void this.sendTo(target, { kind: 'behind', job, op: 'open', path, algorithm }).catch(() => undefined);
     return {
@@ -135,6 +150,7 @@ export class FsWorkerPool {
         if (!ended) {
           ended = true;
           target.jobs -= 1;
+          markBusy(target);
         }
         return this.sendTo(target, { kind: 'behind', job, op: 'end' }).then((answer) => {
           if (answer === null) throw new Error('a file-system worker answered the end of a hash with nothing');
@@ -144,9 +160,14 @@ export class FsWorkerPool {
     };
   }
 
-  /** Starts the workers now, so they boot while the caller does other work. */
+  /** Workers running now. */
+  get running(): number {
+    return this.workers.length;
+  }
+
+  /** Starts the first worker now, so it boots while the caller does other work; the rest start as work queues. */
   warm(): void {
-    while (this.workers.length < this.size) this.start().worker.unref();
+    if (this.workers.length === 0) this.start().worker.unref();
     if (this.workers.every((w) => w.pending.size === 0)) this.armIdleTimer();
   }
 
@@ -168,23 +189,32 @@ export class FsWorkerPool {
     return new Promise((resolve, reject) => {
       if (target.pending.size === 0) target.worker.ref();
       target.pending.set(id, { resolve: resolve as (answer: unknown) => void, reject });
+      markBusy(target);
       target.worker.postMessage({ id, ...request });
     });
   }
 
-  private leastBusy(): PooledWorker {
+  /** The worker with the least work, or a new one (`now`: as soon as every worker has some). */
+  private leastBusy(now = false): PooledWorker {
     let best: PooledWorker | undefined;
     for (const w of this.workers) if (!best || loadOf(w) < loadOf(best)) best = w;
     if (best && (loadOf(best) === 0 || this.workers.length >= this.size)) return best;
+    if (best && !now && (!best.online || performance.now() - (best.busySince ?? 0) < GROW_AFTER_MS)) return best;
     return this.start();
   }
 
   private start(): PooledWorker {
-    const pooled: PooledWorker = { worker: startModuleWorker(import.meta.url, 'fs-worker', { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MIB } }), pending: new Map(), jobs: 0 };
-    const { worker, pending } = pooled;
+    const worker = startModuleWorker(import.meta.url, 'fs-worker', { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MIB } });
+    const pooled: PooledWorker = { worker, pending: new Map(), jobs: 0, busySince: undefined, online: false };
+    const { pending } = pooled;
+    worker.once('online', () => {
+      pooled.online = true;
+      if (pooled.busySince !== undefined) pooled.busySince = performance.now();
+    });
     worker.on('message', ({ id, answer }: WorkerReply) => {
       const waiting = pending.get(id);
       pending.delete(id);
+      markBusy(pooled);
       if (pending.size === 0) worker.unref();
       this.armIdleTimer();
       waiting?.resolve(answer);
@@ -210,6 +240,11 @@ export class FsWorkerPool {
 
 /** Messages waiting for a worker, and the jobs open on it. */
 const loadOf = (w: PooledWorker): number => w.pending.size + w.jobs;
+
+/** Keeps `busySince` after a change of the worker's load. */
+function markBusy(w: PooledWorker): void {
+  w.busySince = loadOf(w) === 0 ? undefined : (w.busySince ?? performance.now());
+}
 
 let shared: FsWorkerPool | undefined;
 

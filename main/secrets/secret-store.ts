@@ -3,7 +3,7 @@
  * the OS keychain is the default, environment variables serve bare machines (scripts, CI).
  * Secrets never go to SQLite, logs or error messages.
  */
-import { AsyncEntry } from '@napi-rs/keyring';
+import type { AsyncEntry } from '@napi-rs/keyring';
 
 export interface ApiCredentials {
   key: string;
@@ -29,6 +29,15 @@ export class KeychainUnavailableError extends Error {
 
 const SERVICE = 'asset-sync';
 
+/**
+ * The keychain entry of an account. The native binding loads on first use: a run whose
+ * credentials come from the environment never maps it (about 10 MiB and 30 ms at start-up).
+ */
+async function entry(accountRef: string): Promise<AsyncEntry> {
+  const { AsyncEntry } = await import('@napi-rs/keyring');
+  return new AsyncEntry(SERVICE, accountRef);
+}
+
 /** The OS keychain through @napi-rs/keyring (the maintained, keytar-compatible binding). */
 export class KeychainSecretStore implements SecretStore {
   readonly name = 'OS keychain';
@@ -36,7 +45,7 @@ export class KeychainSecretStore implements SecretStore {
   async get(accountRef: string): Promise<ApiCredentials | undefined> {
     let text: string | null;
     try {
-      text = await new AsyncEntry(SERVICE, accountRef).getPassword();
+      text = await (await entry(accountRef)).getPassword();
     } catch (error) {
       throw new KeychainUnavailableError(error);
     }
@@ -47,7 +56,7 @@ export class KeychainSecretStore implements SecretStore {
 
   async set(accountRef: string, credentials: ApiCredentials): Promise<void> {
     try {
-      await new AsyncEntry(SERVICE, accountRef).setPassword(JSON.stringify(credentials));
+      await (await entry(accountRef)).setPassword(JSON.stringify(credentials));
     } catch (error) {
       throw new KeychainUnavailableError(error);
     }
@@ -55,7 +64,7 @@ export class KeychainSecretStore implements SecretStore {
 
   async delete(accountRef: string): Promise<void> {
     try {
-      await new AsyncEntry(SERVICE, accountRef).deleteCredential();
+      await (await entry(accountRef)).deleteCredential();
     } catch (error) {
       throw new KeychainUnavailableError(error);
     }
