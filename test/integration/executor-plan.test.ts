@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Action, Conflict, Download } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
 import type { LocalFile, RemoteFile } from '../../main/model/views.js';
+import { SMALL_IN_FLIGHT, TransferQueue } from '../../main/sync/transfer-queue.js';
 import { symlinkDisk } from '../helpers/disk.js';
 import { bytesOf, putAsset, remoteFileOf, executorWorld, sha256, writeLocal, type Harness } from './executor-fixture.js';
 
@@ -219,5 +220,32 @@ describe('executePlan', () => {
     expect(h.index.base.getFile(h.ws, 'same.txt')).toEqual(row);
     expect(h.deps.folderIds.get('new')).toBe('f1');
     expect(h.problems).toEqual([expect.objectContaining({ kind: 'locked', path: 'held.psd' })]);
+  });
+  it('takes a long run of downloads from the plan a few more at a time than the download slots, whatever the upload slots', async () => {
+    // One download slot of 32 small files, and as many upload slots that these downloads never use.
+    const queue = new TransferQueue({ maxDownloads: 1, maxUploads: 1 });
+    h = await world.setUp({ queue });
+    const asset = await putAsset(h.colleague, h.ws, { name: 'a.bin', bytes: Buffer.from('aaa') });
+    const remote = await remoteFileOf(h.client, h.ws, asset.id, 'a.bin');
+    const files = 120;
+    const plan = Array.from({ length: files }, (_, i) => download(remote, `many/f${i}.bin`));
+    // Every transfer the queue was handed, waiting or running: what the plan has started.
+    const started = new Set<string>();
+    let most = 0;
+    queue.on('progress', (t) => {
+      if (t.state === 'queued' || t.state === 'active') started.add(t.id);
+      else started.delete(t.id);
+      most = Math.max(most, started.size);
+    });
+
+    const result = await executePlan(plan, h.deps);
+
+    expect(result).toMatchObject({ done: files, downloaded: files, failed: [] });
+    expect(await readdir(path.join(h.root, 'many'))).toHaveLength(files);
+    // The 32 download slots and a few ready to take the next free one: a transfer started long
+    // before its slot holds its state (and its garbage) for nothing.
+    const downloadSlots = SMALL_IN_FLIGHT;
+    expect(most).toBeGreaterThanOrEqual(downloadSlots);
+    expect(most).toBeLessThanOrEqual(downloadSlots + 8);
   });
 });

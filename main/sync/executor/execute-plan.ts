@@ -6,7 +6,6 @@
  * others: its error is recorded (with retry backoff) and reported, and the plan goes on.
  */
 import { pathKey } from '../../local/paths.js';
-import { runPool } from '../../local/pool.js';
 import { actionPath, assertNever, type Action } from '../actions.js';
 import { createLocalFolder, createRemoteFolder } from './folders.js';
 import { forgetBase, forgetFolderBase, locked, recordBase, recordFolderBase } from './bookkeeping.js';
@@ -54,7 +53,7 @@ export async function executePlan(actions: readonly Action[], planDeps: Executor
       let end = at;
       const depth = depthOf(action.path);
       while (end < actions.length && actions[end]?.kind === 'create-remote-folder' && depthOf(actionPath(actions[end] as Action)) === depth) end++;
-      await runConcurrently(actions.slice(at, end), FOLDERS_AT_ONCE, deps, result);
+      await runConcurrently(actions, at, end, FOLDERS_AT_ONCE, deps, result);
       at = end;
       continue;
     }
@@ -65,7 +64,7 @@ export async function executePlan(actions: readonly Action[], planDeps: Executor
     }
     let end = at;
     while (end < actions.length && isTransfer(actions[end] as Action)) end++;
-    await runTransfers(actions.slice(at, end), deps, result);
+    await runTransfers(actions, at, end, deps, result);
     at = end;
   }
   return result;
@@ -73,11 +72,20 @@ export async function executePlan(actions: readonly Action[], planDeps: Executor
 
 /**
  * Transfers run concurrently; the queue decides how many move bytes at once. Only a few more
- * than its slots are started, so a plan of 100,000 downloads does not open 100,000 journal
- * entries up front.
+ * than the slots of the directions they use are started, so a plan of 100,000 downloads does
+ * not open 100,000 journal entries up front, nor hold transfers waiting for a slot for long
+ * (what waits long outlives the young generation and fills the old one with garbage).
  */
-async function runTransfers(batch: readonly Action[], deps: ExecutorDeps, result: ExecutionResult): Promise<void> {
-  await runConcurrently(batch, Math.max(8, deps.queue.capacity + 8), deps, result);
+async function runTransfers(actions: readonly Action[], from: number, to: number, deps: ExecutorDeps, result: ExecutionResult): Promise<void> {
+  let downloads = false;
+  let uploads = false;
+  for (let i = from; i < to && !(downloads && uploads); i++) {
+    const kind = (actions[i] as Action).kind;
+    if (kind === 'download' || kind === 'conflict') downloads = true;
+    if (kind !== 'download') uploads = true;
+  }
+  const slots = (downloads ? deps.queue.slotsFor('download') : 0) + (uploads ? deps.queue.slotsFor('upload') : 0);
+  await runConcurrently(actions, from, to, Math.max(8, slots + 8), deps, result);
 }
 
 /** Remote folders created at once (each is one API call on the shared connections). */
@@ -85,10 +93,40 @@ const FOLDERS_AT_ONCE = 8;
 
 const depthOf = (path: string): number => path.split('/').length;
 
-async function runConcurrently(batch: readonly Action[], concurrency: number, deps: ExecutorDeps, result: ExecutionResult): Promise<void> {
-  // runPool takes jobs from the end: reversed, they start in plan order.
-  await runPool([...batch].reverse(), concurrency, (action) => runOne(action, deps, result), deps.signal).catch((err: unknown) => {
-    if (!deps.signal?.aborted) throw err;
+/**
+ * Runs `actions[from..to)` in plan order, at most `concurrency` at once, taking each from the
+ * plan when a place is free: no job list or promise per action up front. Like `runPool`, it
+ * starts nothing after a failure or an abort; an abort ends it quietly (the caller stops).
+ */
+function runConcurrently(actions: readonly Action[], from: number, to: number, concurrency: number, deps: ExecutorDeps, result: ExecutionResult): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let next = from;
+    let active = 0;
+    let over = false;
+    const end = (): void => {
+      over = true;
+      resolve();
+    };
+    const fail = (err: unknown): void => {
+      if (over) return;
+      if (deps.signal?.aborted) return end();
+      over = true;
+      reject(err);
+    };
+    const pump = (): void => {
+      if (over) return;
+      if (deps.signal?.aborted) return end();
+      while (active < concurrency && next < to) {
+        const action = actions[next++] as Action;
+        active++;
+        runOne(action, deps, result).then(() => {
+          active--;
+          pump();
+        }, fail);
+      }
+      if (active === 0 && next >= to) end();
+    };
+    pump();
   });
 }
 
