@@ -40,13 +40,21 @@ export class ActivityLog {
 
   /**
    * A path held by a lock, or failing the same way, says so once, not at every cycle or retry:
-   * the repeats pushed the history out of the 50 lines the app shows within minutes.
+   * the repeats pushed the history out of the 50 lines the app shows within minutes. Only such
+   * lines are remembered: any other line of the path ends the run of repeats, and a line kept
+   * for each of 100,000 downloaded files was garbage the old generation filled with.
    */
   private repeats(item: ActivityItem): boolean {
     if (item.path === null) return false;
+    const repeatable = item.kind === 'locked' || item.kind === 'error';
+    if (!repeatable && this.lastLines.size === 0) return false;
     const key = `${item.workspaceId ?? ''}\0${item.path}`;
+    if (!repeatable) {
+      this.lastLines.delete(key);
+      return false;
+    }
     const line = `${item.kind}\0${item.message}`;
-    const repeated = (item.kind === 'locked' || item.kind === 'error') && this.lastLines.get(key) === line;
+    const repeated = this.lastLines.get(key) === line;
     if (this.lastLines.size >= 10_000) this.lastLines.clear();
     this.lastLines.set(key, line);
     return repeated;
