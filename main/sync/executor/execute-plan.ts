@@ -162,7 +162,7 @@ export async function tidyBeforePlan(
   plan: { actions: readonly Action[]; held: readonly Action[] },
   stillOpen: readonly string[],
 ): Promise<void> {
-  forgetSettledFailures(deps.index, deps.workspaceId, [...plan.actions, ...plan.held], stillOpen);
+  forgetSettledFailures(deps.index, deps.workspaceId, [plan.actions, plan.held], stillOpen);
   await discardUnplannedDownloads(deps, plan.actions);
 }
 
@@ -172,9 +172,13 @@ export async function tidyBeforePlan(
  * a file that is gone would be reported as failing for ever. `stillOpen`: paths held back this
  * cycle, whose failures stand.
  */
-function forgetSettledFailures(index: ExecutorDeps['index'], workspaceId: string, actions: readonly Action[], stillOpen: readonly string[]): void {
-  const open = new Set([...actions.flatMap(pathsOf), ...stillOpen].map((p) => pathKey(p)));
-  for (const failure of index.errors.list(workspaceId)) {
+function forgetSettledFailures(index: ExecutorDeps['index'], workspaceId: string, lists: ReadonlyArray<readonly Action[]>, stillOpen: readonly string[]): void {
+  const failures = index.errors.list(workspaceId);
+  // Usually none: a set of every planned path (100,000 in a first download) would be garbage.
+  if (failures.length === 0) return;
+  const open = new Set(stillOpen.map((p) => pathKey(p)));
+  for (const actions of lists) for (const action of actions) for (const p of pathsOf(action)) open.add(pathKey(p));
+  for (const failure of failures) {
     if (!open.has(pathKey(failure.path))) index.errors.clear(workspaceId, failure.path);
   }
 }
@@ -185,11 +189,15 @@ function forgetSettledFailures(index: ExecutorDeps['index'], workspaceId: string
  * meanwhile), nothing would ever pick the temp file up again: drop it and its journal entry.
  */
 async function discardUnplannedDownloads(deps: Pick<ExecutorDeps, 'index' | 'workspaceId' | 'root'>, actions: readonly Action[]): Promise<void> {
-  const downloading = new Set(
-    actions.flatMap((a) => (a.kind === 'download' ? [a.path] : a.kind === 'conflict' ? [a.steps[2].path] : [])).map((p) => pathKey(p)),
-  );
-  for (const entry of deps.index.journal.open(deps.workspaceId)) {
-    if (entry.kind === 'download' && !downloading.has(pathKey(entry.path))) await discardDownload(deps, entry);
+  const interrupted = deps.index.journal.open(deps.workspaceId).filter((entry) => entry.kind === 'download');
+  if (interrupted.length === 0) return;
+  const downloading = new Set<string>();
+  for (const a of actions) {
+    if (a.kind === 'download') downloading.add(pathKey(a.path));
+    else if (a.kind === 'conflict') downloading.add(pathKey(a.steps[2].path));
+  }
+  for (const entry of interrupted) {
+    if (!downloading.has(pathKey(entry.path))) await discardDownload(deps, entry);
   }
 }
 
