@@ -469,7 +469,8 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
     if (outcome.result !== null || outcome.plan === null) runtime.files = null;
     this.activityLog.flush();
     if (outcome.blocked) problems.push(outcome.blocked);
-    runtime.last = outcome;
+    const { plan: _, ...last } = outcome;
+    runtime.last = last;
     for (const item of runtime.writing.update(workspaceId, outcome.waiting, new Date())) this.activity(item);
     runtime.phase = 'up-to-date';
     if (!outcome.blocked) runtime.lastSyncAt = new Date().toISOString();

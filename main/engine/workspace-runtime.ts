@@ -51,7 +51,8 @@ export interface WorkspaceRuntime {
   cycle: CycleSlot;
   /** Another cycle is asked for once the running one ends. */
   again: boolean;
-  last: CycleOutcome | null;
+  /** What the last cycle ended with; not its plan, which would keep every action it carried out alive. */
+  last: Omit<CycleOutcome, 'plan'> | null;
   lastSyncAt: string | null;
   cycleProblems: Problem[];
   watch: WatchState;

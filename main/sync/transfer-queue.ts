@@ -170,9 +170,9 @@ export class TransferQueue extends EventEmitter<{ progress: [TransferProgress] }
     for (const direction of ['download', 'upload'] as const) this.startWaiting(direction);
   }
 
-  /** Transfers that may run at once, both directions together (when all are small). */
-  get capacity(): number {
-    return this.limits.download + this.limits.upload;
+  /** Transfers of one direction that may run at once (when all are small). */
+  slotsFor(direction: TransferDirection): number {
+    return this.limits[direction];
   }
 
   get paused(): boolean {

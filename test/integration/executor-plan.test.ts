@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Action, Conflict, Download } from '../../main/sync/actions.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
 import type { LocalFile, RemoteFile } from '../../main/model/views.js';
+import { SMALL_IN_FLIGHT, TransferQueue } from '../../main/sync/transfer-queue.js';
 import { symlinkDisk } from '../helpers/disk.js';
 import { bytesOf, putAsset, remoteFileOf, executorWorld, sha256, writeLocal, type Harness } from './executor-fixture.js';
 
@@ -219,5 +220,31 @@ describe('executePlan', () => {
     expect(h.index.base.getFile(h.ws, 'same.txt')).toEqual(row);
     expect(h.deps.folderIds.get('new')).toBe('f1');
     expect(h.problems).toEqual([expect.objectContaining({ kind: 'locked', path: 'held.psd' })]);
+  });
+  it('takes a long run of downloads from the plan a few more at a time than the slots, not all at once', async () => {
+    // One slot of 32 small files each way.
+    const queue = new TransferQueue({ maxDownloads: 1, maxUploads: 1 });
+    h = await world.setUp({ queue });
+    const asset = await putAsset(h.colleague, h.ws, { name: 'a.bin', bytes: Buffer.from('aaa') });
+    const remote = await remoteFileOf(h.client, h.ws, asset.id, 'a.bin');
+    const files = 150;
+    const plan = Array.from({ length: files }, (_, i) => download(remote, `many/f${i}.bin`));
+    // Every transfer the queue was handed, waiting or running: what the plan has started.
+    const started = new Set<string>();
+    let most = 0;
+    queue.on('progress', (t) => {
+      if (t.state === 'queued' || t.state === 'active') started.add(t.id);
+      else started.delete(t.id);
+      most = Math.max(most, started.size);
+    });
+
+    const result = await executePlan(plan, h.deps);
+
+    expect(result).toMatchObject({ done: files, downloaded: files, failed: [] });
+    expect(await readdir(path.join(h.root, 'many'))).toHaveLength(files);
+    // The slots and a few ready to take the next free one, not the whole plan.
+    expect(most).toBeLessThanOrEqual(2 * SMALL_IN_FLIGHT + 8);
+    // Still many at once (how many depends on how fast the first ones finish).
+    expect(most).toBeGreaterThanOrEqual(SMALL_IN_FLIGHT / 2);
   });
 });

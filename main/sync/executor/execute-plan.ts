@@ -6,7 +6,6 @@
  * others: its error is recorded (with retry backoff) and reported, and the plan goes on.
  */
 import { pathKey } from '../../local/paths.js';
-import { runPool } from '../../local/pool.js';
 import { actionPath, assertNever, type Action } from '../actions.js';
 import { createLocalFolder, createRemoteFolder } from './folders.js';
 import { forgetBase, forgetFolderBase, locked, recordBase, recordFolderBase } from './bookkeeping.js';
@@ -54,7 +53,7 @@ export async function executePlan(actions: readonly Action[], planDeps: Executor
       let end = at;
       const depth = depthOf(action.path);
       while (end < actions.length && actions[end]?.kind === 'create-remote-folder' && depthOf(actionPath(actions[end] as Action)) === depth) end++;
-      await runConcurrently(actions.slice(at, end), FOLDERS_AT_ONCE, deps, result);
+      await runConcurrently(actions, at, end, FOLDERS_AT_ONCE, deps, result);
       at = end;
       continue;
     }
@@ -65,7 +64,7 @@ export async function executePlan(actions: readonly Action[], planDeps: Executor
     }
     let end = at;
     while (end < actions.length && isTransfer(actions[end] as Action)) end++;
-    await runTransfers(actions.slice(at, end), deps, result);
+    await runTransfers(actions, at, end, deps, result);
     at = end;
   }
   return result;
@@ -74,10 +73,13 @@ export async function executePlan(actions: readonly Action[], planDeps: Executor
 /**
  * Transfers run concurrently; the queue decides how many move bytes at once. Only a few more
  * than its slots are started, so a plan of 100,000 downloads does not open 100,000 journal
- * entries up front.
+ * entries up front. Both directions' slots count: fewer ready downloads (only the download
+ * slots and a few) left slots idle while the next ones were prepared behind the disk's work,
+ * and a 100,000-file download took a sixth longer.
  */
-async function runTransfers(batch: readonly Action[], deps: ExecutorDeps, result: ExecutionResult): Promise<void> {
-  await runConcurrently(batch, Math.max(8, deps.queue.capacity + 8), deps, result);
+async function runTransfers(actions: readonly Action[], from: number, to: number, deps: ExecutorDeps, result: ExecutionResult): Promise<void> {
+  const slots = deps.queue.slotsFor('download') + deps.queue.slotsFor('upload');
+  await runConcurrently(actions, from, to, Math.max(8, slots + 8), deps, result);
 }
 
 /** Remote folders created at once (each is one API call on the shared connections). */
@@ -85,10 +87,40 @@ const FOLDERS_AT_ONCE = 8;
 
 const depthOf = (path: string): number => path.split('/').length;
 
-async function runConcurrently(batch: readonly Action[], concurrency: number, deps: ExecutorDeps, result: ExecutionResult): Promise<void> {
-  // runPool takes jobs from the end: reversed, they start in plan order.
-  await runPool([...batch].reverse(), concurrency, (action) => runOne(action, deps, result), deps.signal).catch((err: unknown) => {
-    if (!deps.signal?.aborted) throw err;
+/**
+ * Runs `actions[from..to)` in plan order, at most `concurrency` at once, taking each from the
+ * plan when a place is free: no job list or promise per action up front. Like `runPool`, it
+ * starts nothing after a failure or an abort; an abort ends it quietly (the caller stops).
+ */
+function runConcurrently(actions: readonly Action[], from: number, to: number, concurrency: number, deps: ExecutorDeps, result: ExecutionResult): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let next = from;
+    let active = 0;
+    let over = false;
+    const end = (): void => {
+      over = true;
+      resolve();
+    };
+    const fail = (err: unknown): void => {
+      if (over) return;
+      if (deps.signal?.aborted) return end();
+      over = true;
+      reject(err);
+    };
+    const pump = (): void => {
+      if (over) return;
+      if (deps.signal?.aborted) return end();
+      while (active < concurrency && next < to) {
+        const action = actions[next++] as Action;
+        active++;
+        runOne(action, deps, result).then(() => {
+          active--;
+          pump();
+        }, fail);
+      }
+      if (active === 0 && next >= to) end();
+    };
+    pump();
   });
 }
 
@@ -124,7 +156,7 @@ export async function tidyBeforePlan(
   plan: { actions: readonly Action[]; held: readonly Action[] },
   stillOpen: readonly string[],
 ): Promise<void> {
-  forgetSettledFailures(deps.index, deps.workspaceId, [...plan.actions, ...plan.held], stillOpen);
+  forgetSettledFailures(deps.index, deps.workspaceId, [plan.actions, plan.held], stillOpen);
   await discardUnplannedDownloads(deps, plan.actions);
 }
 
@@ -134,9 +166,13 @@ export async function tidyBeforePlan(
  * a file that is gone would be reported as failing for ever. `stillOpen`: paths held back this
  * cycle, whose failures stand.
  */
-function forgetSettledFailures(index: ExecutorDeps['index'], workspaceId: string, actions: readonly Action[], stillOpen: readonly string[]): void {
-  const open = new Set([...actions.flatMap(pathsOf), ...stillOpen].map((p) => pathKey(p)));
-  for (const failure of index.errors.list(workspaceId)) {
+function forgetSettledFailures(index: ExecutorDeps['index'], workspaceId: string, lists: ReadonlyArray<readonly Action[]>, stillOpen: readonly string[]): void {
+  const failures = index.errors.list(workspaceId);
+  // Usually none: a set of every planned path (100,000 in a first download) would be garbage.
+  if (failures.length === 0) return;
+  const open = new Set(stillOpen.map((p) => pathKey(p)));
+  for (const actions of lists) for (const action of actions) for (const p of pathsOf(action)) open.add(pathKey(p));
+  for (const failure of failures) {
     if (!open.has(pathKey(failure.path))) index.errors.clear(workspaceId, failure.path);
   }
 }
@@ -147,11 +183,15 @@ function forgetSettledFailures(index: ExecutorDeps['index'], workspaceId: string
  * meanwhile), nothing would ever pick the temp file up again: drop it and its journal entry.
  */
 async function discardUnplannedDownloads(deps: Pick<ExecutorDeps, 'index' | 'workspaceId' | 'root'>, actions: readonly Action[]): Promise<void> {
-  const downloading = new Set(
-    actions.flatMap((a) => (a.kind === 'download' ? [a.path] : a.kind === 'conflict' ? [a.steps[2].path] : [])).map((p) => pathKey(p)),
-  );
-  for (const entry of deps.index.journal.open(deps.workspaceId)) {
-    if (entry.kind === 'download' && !downloading.has(pathKey(entry.path))) await discardDownload(deps, entry);
+  const interrupted = deps.index.journal.open(deps.workspaceId).filter((entry) => entry.kind === 'download');
+  if (interrupted.length === 0) return;
+  const downloading = new Set<string>();
+  for (const a of actions) {
+    if (a.kind === 'download') downloading.add(pathKey(a.path));
+    else if (a.kind === 'conflict') downloading.add(pathKey(a.steps[2].path));
+  }
+  for (const entry of interrupted) {
+    if (!downloading.has(pathKey(entry.path))) await discardDownload(deps, entry);
   }
 }
 
