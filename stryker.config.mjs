@@ -11,6 +11,25 @@
  * process or by a worker thread is never mutated.
  */
 
+import { readFileSync } from 'node:fs';
+
+/**
+ * `file:a-b` for the lines from the first holding `from` to the first after it holding `to`. A
+ * range given by the code it starts and ends at follows that code when lines above it move; one
+ * given by numbers drifts onto other code without a word. The config refuses to load once an
+ * anchor's text is gone.
+ * @param {string} file
+ * @param {string} from
+ * @param {string} to
+ */
+function span(file, from, to) {
+  const lines = readFileSync(new URL(file, import.meta.url), 'utf8').split('\n');
+  const start = lines.findIndex((line) => line.includes(from));
+  const end = start < 0 ? -1 : lines.findIndex((line, i) => i >= start && line.includes(to));
+  if (start < 0 || end < 0) throw new Error(`stryker.config.mjs: ${file} no longer holds "${start < 0 ? from : to}": point the range at the code it guards`);
+  return `${file}:${start + 1}-${end + 1}`;
+}
+
 /** @typedef {{ mutate: string[], testFiles: string[] }} Group */
 /** @type {Record<string, Group | undefined>} */
 export const GROUPS = {
@@ -22,10 +41,10 @@ export const GROUPS = {
       // The symlink check before every write: folders known inside the root, swapped ones refused.
       'main/local/writable-folders.ts',
       // writablePath and ensureParent: every write of the executor goes through them.
-      'main/sync/executor/disk.ts:39-59',
-      'main/sync/executor/disk.ts:80-91',
+      span('main/sync/executor/disk.ts', '/** The absolute path of `relPath`, safe to write', 'foldersOf(deps).check(abs, ownToo);'),
+      span('main/sync/executor/disk.ts', 'export async function ensureParent(', 'await mkdir(abs, { recursive: true });'),
       // placeRemoteTree's naming: names from the service, their clashes and the path length cap.
-      'main/engine/remote-tree.ts:235-244',
+      span('main/engine/remote-tree.ts', 'const names = assignLocalNames(claims);', 'const key = pathKey(childPath);'),
     ],
     // Each mutant is reached by a unit test on a real disk, run first; the engine scenarios
     // come after, for what only the whole executor shows.
@@ -68,7 +87,7 @@ export const GROUPS = {
       'main/service-client/session.ts',
       'main/service-client/transfers.ts',
       // The Transport's api() and blob(): which requests may carry the token.
-      'main/service-client/http.ts:76-119',
+      span('main/service-client/http.ts', 'constructor(private readonly options: TransportOptions)', "name.toLowerCase() !== 'authorization'"),
     ],
     testFiles: [
       'test/unit/service-client-token.test.ts',
@@ -86,9 +105,9 @@ export const GROUPS = {
       'main/ui-server/guard.ts',
       // route() and routeApi(): which checks a request passes before the app API sees it (the
       // media route's line between them belongs to the media suite); readBody()'s cap.
-      'main/ui-server/server.ts:73-77',
-      'main/ui-server/server.ts:80-121',
-      'main/ui-server/server.ts:150-167',
+      span('main/ui-server/server.ts', 'async function route(req: IncomingMessage', "const url = new URL(req.url ?? '/'"),
+      span('main/ui-server/server.ts', "if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405", 'return sendError(res, result.error);'),
+      span('main/ui-server/server.ts', 'function readBody(req: IncomingMessage)', "req.on('error', reject);"),
     ],
     testFiles: ['test/unit/ui-server.test.ts', 'test/unit/ui-server-token.test.ts'],
   },
