@@ -76,6 +76,8 @@ describe('download', () => {
     expect(h.index.journal.open(h.ws)).toEqual([]);
     expect(h.suppressed).toContain('Brand/hero.psd');
     expect(h.activity.map((a) => [a.kind, a.message])).toContainEqual(['downloaded', 'Downloaded Brand/hero.psd (version 1)']);
+    // The app opens the version a line names from these, not from its text.
+    expect(h.activity.find((a) => a.kind === 'downloaded')?.version).toEqual({ assetId: asset.id, versionId: asset.current_version_id, number: 1 });
   });
 
   /** A file on the service whose first download is cut off mid-body (the truncate fault). */
@@ -160,6 +162,28 @@ describe('download', () => {
       const st = await stat(path.join(h.root, 'Brand', name), { bigint: true });
       expect(Number(st.mode) & 0o222).toBe(0);
       expect(h.index.hashCache(h.ws).get(pathKey(`Brand/${name}`))).toMatchObject({ checksum: sha256(bytes), ctimeNs: st.ctimeNs.toString() });
+    }
+  });
+
+  it('places a file nobody else holds writable, small or large: unlocked, locked by this user, or with this user unknown', async () => {
+    h = await world.setUp();
+    const self = h.demo.user.userId;
+    const cases = [
+      { name: 'free', lockedBy: null, selfUserId: self },
+      { name: 'mine', lockedBy: self, selfUserId: self },
+      { name: 'unknown-self', lockedBy: h.demo.colleague.userId, selfUserId: undefined },
+    ] as const;
+    for (const { name, lockedBy, selfUserId } of cases) {
+      for (const size of [9_000, 17 * 1024 * 1024]) {
+        const file = `${name}-${size}.psd`;
+        const asset = await putAsset(h.colleague, h.ws, { name: file, bytes: bytesOf(size, file) });
+        const remote = await remoteFileOf(h.client, h.ws, asset.id, `Brand/${file}`);
+        const deps = selfUserId === undefined ? h.deps : h.depsWith({ selfUserId });
+        const result = await executePlan([download({ ...remote, lockedByUserId: lockedBy })], deps);
+        expect(result).toMatchObject({ done: 1, failed: [] });
+        const st = await stat(path.join(h.root, 'Brand', file));
+        expect({ file, writable: (st.mode & 0o200) !== 0 }).toEqual({ file, writable: true });
+      }
     }
   });
 
