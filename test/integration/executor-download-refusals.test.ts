@@ -65,6 +65,19 @@ describe('a download whose target is no longer what the plan saw', () => {
     expect(h.problems.map((p) => [p.kind, p.path])).toEqual([['unstable', 'brief.md']]);
   });
 
+  it('keeps an edit the user saved after the plan was made, and says it was not overwritten', async () => {
+    const h = await world.setUp();
+    const { remote } = await onService(h, 'brief.md', 2000);
+    // The plan replaces the file it saw; the user saved other bytes since.
+    writeFileSync(path.join(h.root, 'brief.md'), 'the user\'s edit, saved after the plan');
+    const result = await executePlan([download(remote, sha256('the version the plan saw'))], h.deps);
+
+    expect(result).toMatchObject({ downloaded: 0, deferred: 1, failed: [] });
+    expect(readFileSync(path.join(h.root, 'brief.md'), 'utf8')).toBe('the user\'s edit, saved after the plan');
+    expect(await tempFiles(h.root)).toEqual([]);
+    expect(h.problems.map((p) => [p.kind, p.path, p.message])).toEqual([['unstable', 'brief.md', '"brief.md" changed on disk while its new version was downloading: it was not overwritten']]);
+  });
+
   it.each([
     ['a small file', 'logo.svg', 4000, false],
     ['a large file', 'teaser.mp4', SMALL_TRANSFER_BYTES + 70_000, true],
