@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pathKey } from '../../main/local/paths.js';
@@ -95,6 +95,79 @@ describe('deletions', () => {
     expect(result).toMatchObject({ deleted: 0, deferred: 1, failed: [] });
     expect(await readFile(path.join(h.root, 'notes.md'), 'utf8')).toBe('edited after the plan');
     expect(existsSync(path.join(h.root, '.assetsync-trash'))).toBe(false);
+    expect(h.index.base.getFile(h.ws, 'notes.md')).toEqual(row);
+  });
+
+  it('keeps an edit saved while the file was on its way to the trash, at its name', async () => {
+    h = await world.setUp();
+    const planned = await writeLocal(h.root, 'notes.md', 'as planned');
+    const row = synced(h, planned);
+    const trashed = path.join(h.outside, 'trash');
+    await mkdir(trashed);
+    // The gap between the check and the trash: the user saves in place, then the trash takes the file.
+    const saveThenTrash = async (abs: string): Promise<void> => {
+      await writeFile(abs, 'saved while it was being trashed');
+      await rename(abs, path.join(trashed, 'notes.md'));
+    };
+
+    const result = await executePlan(
+      [{ kind: 'delete-local', path: 'notes.md', expectedChecksum: planned.checksum, reason: 'test' }],
+      h.depsWith({ trash: saveThenTrash }),
+    );
+
+    expect(result).toMatchObject({ deleted: 0, deferred: 1, failed: [] });
+    expect(await readFile(path.join(h.root, 'notes.md'), 'utf8')).toBe('saved while it was being trashed');
+    expect(h.index.base.getFile(h.ws, 'notes.md')).toEqual(row);
+    expect(await readdir(h.root)).toEqual(['notes.md']);
+  });
+
+  it('keeps such an edit as a conflicted copy when a new file took the name meanwhile', async () => {
+    h = await world.setUp();
+    const planned = await writeLocal(h.root, 'Docs/brief.txt', 'as planned');
+    synced(h, planned);
+    const trashed = path.join(h.outside, 'trash');
+    await mkdir(trashed);
+    const saveTrashAndRecreate = async (abs: string): Promise<void> => {
+      await writeFile(abs, 'saved while it was being trashed');
+      await rename(abs, path.join(trashed, 'brief.txt'));
+      await writeFile(abs, 'a new file at the name');
+    };
+
+    const result = await executePlan(
+      [{ kind: 'delete-local', path: 'Docs/brief.txt', expectedChecksum: planned.checksum, reason: 'test' }],
+      h.depsWith({ trash: saveTrashAndRecreate }),
+    );
+
+    expect(result).toMatchObject({ deleted: 0, deferred: 1, failed: [] });
+    expect(await readFile(path.join(h.root, 'Docs/brief.txt'), 'utf8')).toBe('a new file at the name');
+    const names = await readdir(path.join(h.root, 'Docs'));
+    const copy = names.find((n) => n.includes('conflicted copy'));
+    expect(names).toHaveLength(2);
+    expect(await readFile(path.join(h.root, 'Docs', copy ?? ''), 'utf8')).toBe('saved while it was being trashed');
+    expect(h.problems.map((p) => p.kind)).toContain('conflict');
+  });
+
+  it('trashes nothing when a save replaces the file right after the last check', async () => {
+    h = await world.setUp();
+    const planned = await writeLocal(h.root, 'notes.md', 'as planned');
+    const row = synced(h, planned);
+    const abs = path.join(h.root, 'notes.md');
+    // An editor's atomic save: a new file renamed over the name.
+    const atomicSave = (): void => {
+      writeFileSync(`${abs}.tmp`, 'saved by renaming');
+      renameSync(`${abs}.tmp`, abs);
+    };
+    let trashCalls = 0;
+
+    const result = await executePlan(
+      [{ kind: 'delete-local', path: 'notes.md', expectedChecksum: planned.checksum, reason: 'test' }],
+      h.depsWith({ placeHooks: { afterCheck: atomicSave }, trash: () => Promise.resolve(void (trashCalls += 1)) }),
+    );
+
+    expect(result).toMatchObject({ deleted: 0, deferred: 1, failed: [] });
+    expect(await readFile(abs, 'utf8')).toBe('saved by renaming');
+    expect(trashCalls).toBe(0);
+    expect(await readdir(h.root)).toEqual(['notes.md']);
     expect(h.index.base.getFile(h.ws, 'notes.md')).toEqual(row);
   });
 

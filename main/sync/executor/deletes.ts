@@ -8,20 +8,20 @@ import { pathKey, resolveInsideRoot } from '../../local/paths.js';
 import { isServiceError } from '../../service-client/index.js';
 import type { DeleteLocal, DeleteLocalFolder, DeleteRemote, DeleteRemoteFolder } from '../actions.js';
 import { DONE, deferred, lockedBy, recordActivity, signalOpt, suppress, type ExecutorDeps, type Outcome } from './context.js';
-import { currentChecksum, writablePath } from './disk.js';
+import { currentFile, writablePath } from './disk.js';
 import { errorCode, isMissing } from './failures.js';
-import { moveToTrash } from './trash.js';
+import { trashIfUnchanged } from './guarded-trash.js';
 
 export async function deleteLocal(action: DeleteLocal, deps: ExecutorDeps): Promise<Outcome> {
   const abs = await writablePath(deps, action.path);
-  const now = await currentChecksum(deps, action.path, abs);
+  const now = await currentFile(deps, action.path, abs);
   if (now !== null) {
-    if (now !== action.expectedChecksum) {
-      // Edited since the plan: unsynced work is never deleted; the next cycle uploads it.
-      return deferred('the file changed since the plan was made');
-    }
-    const trashed = await moveToTrash(deps, action.path, abs);
-    const where = trashed.where === 'system' ? 'the trash' : `"${trashed.path ?? ''}"`;
+    // Edited since the plan: unsynced work is never deleted; the next cycle uploads it.
+    if (now.checksum !== action.expectedChecksum) return deferred('the file changed since the plan was made');
+    const done = await trashIfUnchanged(deps, action.path, abs, now.stamp);
+    if (done.kind === 'changed') return deferred('the file changed since the plan was made');
+    if (done.kind === 'edited-meanwhile') return deferred('the file was saved while it went to the trash: the edit was kept');
+    const where = done.trashed.where === 'system' ? 'the trash' : `"${done.trashed.path ?? ''}"`;
     recordActivity(deps, 'trashed', action.path, `Moved ${action.path} to ${where} (deleted on the service)`);
   }
   forgetFile(deps, action.path);

@@ -93,7 +93,7 @@ function checkThenRename(from: string, to: string, seen: FileStamp, hooks: Place
 }
 
 /** Whether `abs` is still the file of stamp `seen`. */
-function isStill(abs: string, seen: FileStamp): boolean {
+export function isStill(abs: string, seen: FileStamp): boolean {
   const now = lstatSync(abs, { bigint: true, throwIfNoEntry: false });
   return now !== undefined && now.isFile() && sameStamp(stampOf(now), seen);
 }
@@ -101,7 +101,7 @@ function isStill(abs: string, seen: FileStamp): boolean {
 /** Errors of a file system that has no hard links (FAT answers EPERM, SMB and others ENOTSUP). */
 const NO_HARD_LINKS: ReadonlySet<string | undefined> = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
 
-function noHardLinks(err: unknown): boolean {
+export function noHardLinks(err: unknown): boolean {
   return NO_HARD_LINKS.has(codeOf(err));
 }
 
@@ -109,7 +109,7 @@ function codeOf(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | null)?.code;
 }
 
-function unlinkQuietly(abs: string): void {
+export function unlinkQuietly(abs: string): void {
   try {
     unlinkSync(abs);
   } catch {

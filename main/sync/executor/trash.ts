@@ -20,8 +20,13 @@ export { WORKSPACE_TRASH_DIR };
  * deletes nothing never pays its 20 MiB and 80 ms.
  */
 export async function systemTrash(absPath: string): Promise<void> {
-  const { default: trash } = await import('trash');
+  const trash = await loadSystemTrash();
   await trash(absPath, { glob: false });
+}
+
+/** The `trash` package, loaded once. */
+export async function loadSystemTrash(): Promise<typeof import('trash').default> {
+  return (await import('trash')).default;
 }
 
 export interface Trashed {
@@ -33,10 +38,13 @@ export interface Trashed {
 /** Moves the file at `relPath` (already checked: `abs`) to a trash; throws if it cannot. */
 export async function moveToTrash(deps: ExecutorDeps, relPath: string, abs: string): Promise<Trashed> {
   suppress(deps, relPath);
+  const before = await inodeAt(abs);
   try {
     await (deps.trash ?? systemTrash)(abs);
-    // The package returns quietly for a path it did not find: check the file is really gone.
-    if (!(await exists(abs))) return { where: 'system' };
+    // The package returns quietly for a path it did not find: check the file is really gone
+    // (a new file the user saved at the name since is not it).
+    const now = await inodeAt(abs);
+    if (now === null || now !== before) return { where: 'system' };
   } catch (err) {
     deps.logger.warn({ path: relPath, err: errorMessage(err) }, 'the system trash failed; using the workspace trash');
   }
@@ -53,6 +61,16 @@ export async function moveToTrash(deps: ExecutorDeps, relPath: string, abs: stri
 
 function dateStamp(at: Date): string {
   return at.toISOString().slice(0, 10);
+}
+
+async function inodeAt(abs: string): Promise<bigint | null> {
+  return lstat(abs, { bigint: true }).then(
+    (stats) => stats.ino,
+    (err: unknown) => {
+      if (isMissing(err)) return null;
+      throw err;
+    },
+  );
 }
 
 async function exists(abs: string): Promise<boolean> {
