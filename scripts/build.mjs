@@ -39,7 +39,7 @@ export const ENTRIES = {
   // Workers: started from a file beside the module that starts them (main/local/module-worker.ts).
   'picture-worker': 'main/media/picture-worker.ts',
   'fs-worker': 'main/local/fs-worker.ts',
-  // The log file's pino transport (main/logging.ts), loaded by pino's worker thread.
+  // pino-roll, which writes the log file (main/logging.ts), imported when a log file is opened.
   'log-roll': 'node_modules/pino-roll/pino-roll.js',
 };
 

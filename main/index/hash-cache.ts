@@ -30,6 +30,8 @@ interface KeyedRow extends EntryRow {
 
 /** `path_key`, then the entry's columns as ENTRY_COLUMNS reads them: a page is read as arrays. */
 type KeyedTuple = [pathKey: string, size: number, mtimeNs: string, ctimeNs: string | null, inode: number, checksum: string];
+/** `getMany`'s row: the key's place among the keys asked for, then the entry's columns. */
+type PlacedTuple = [at: number, size: number, mtimeNs: string, ctimeNs: string | null, inode: number, checksum: string];
 
 /** One workspace's rows in memory, and what the database looked like when they were read. */
 interface Mirror {
@@ -74,9 +76,12 @@ export class HashCacheStatements {
       .raw(true);
     this.count = db.prepare<[string], number>(`SELECT count(*) FROM hash_cache WHERE ${WHERE_WORKSPACE}`).pluck();
     // One folder's keys as a JSON array: one statement for any number of keys, each found by
-    // the primary key.
+    // the primary key. A row names its key by its place in the array, so the caller's key
+    // strings serve as they are: no string is made per row only to be dropped. CROSS JOIN keeps
+    // the keys the outer loop: without statistics (a new index) SQLite would otherwise walk the
+    // workspace's whole cache and parse the keys again for each entry, at every folder.
     this.many = db
-      .prepare<[string, string], KeyedTuple>(`SELECT path_key, ${ENTRY_COLUMNS} FROM hash_cache WHERE ${WHERE_WORKSPACE} AND path_key IN (SELECT value FROM json_each(?))`)
+      .prepare<[string, string], PlacedTuple>(`SELECT keys.key, ${ENTRY_COLUMNS} FROM json_each(?) AS keys CROSS JOIN hash_cache ON ${WHERE_WORKSPACE} AND path_key = keys.value`)
       .raw(true);
     this.keysAndInodes = db.prepare<[string], [string, number]>(`SELECT path_key, inode FROM hash_cache WHERE ${WHERE_WORKSPACE}`).raw(true);
     // [`k/`, `k0`) holds exactly the keys below `k` (`0` follows `/`), served by the key index.
@@ -135,7 +140,10 @@ export class SqliteHashCache implements HashCache {
   getMany(keys: readonly string[]): Map<string, FolderEntry> {
     const found = new Map<string, FolderEntry>();
     if (keys.length === 0) return found;
-    for (const row of this.statements.many.iterate(this.workspaceId, JSON.stringify(keys))) found.set(row[0], this.folderEntry(row));
+    for (const row of this.statements.many.iterate(JSON.stringify(keys), this.workspaceId)) {
+      const key = keys[row[0]] as string;
+      found.set(key, this.folderEntry(key, row));
+    }
     return found;
   }
 
@@ -233,7 +241,7 @@ export class SqliteHashCache implements HashCache {
   }
 
   /** The row as a fresh entry with the synced path (else the key), with the strings of `alike` where equal. */
-  private folderEntry([key, size, mtimeNs, ctimeNs, inode, checksum]: KeyedTuple): FolderEntry {
+  private folderEntry(key: string, [, size, mtimeNs, ctimeNs, inode, checksum]: PlacedTuple): FolderEntry {
     const same = this.alike?.get(key);
     const path = same?.path ?? key;
     const shared = same?.checksum === checksum ? same.checksum : checksum;

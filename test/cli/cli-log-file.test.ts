@@ -1,7 +1,7 @@
 /**
- * The built command line writes its log file through the transport built beside it (pino-roll
- * bundled with the few date functions it uses): JSON lines in the state folder's logs, rotated
- * by number, never holding the secret.
+ * The built command line writes its log file through pino-roll as built beside it (bundled with
+ * the few date functions it uses): JSON lines in the state folder's logs, rotated by number,
+ * never holding the secret.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -2,7 +2,9 @@
  * The index's hash cache as the scanner uses it: all rows at once in an in-memory mirror that
  * every write keeps current and that reloads when the database changed behind its back.
  */
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { HashCacheStatements } from '../../main/index/hash-cache.js';
 import { openIndex, type SyncIndex } from '../../main/index/sync-index.js';
 import type { HashCacheEntry } from '../../main/local/hash-cache-contract.js';
 import { checksumOf, useTempIndex, workspace } from './index-fixtures.js';
@@ -134,6 +136,68 @@ describe('the hash cache mirror', () => {
       }
       expect((await index.hashCache('ws-1').loadAll()).get('a.psd')).toEqual(entry(7));
       expect(index.hashCache('ws-1').get('a.psd')).toEqual(entry(7));
+    });
+  });
+});
+
+describe("a folder's entries (getMany)", () => {
+  /** How SQLite runs the folder query, step by step, on the index as it is now. */
+  function folderQueryPlan(): string[] {
+    const db = new Database(file());
+    try {
+      const { many } = new HashCacheStatements(db);
+      return db
+        .prepare<[string, string], { detail: string }>(`EXPLAIN QUERY PLAN ${many.source}`)
+        .all('["a.psd"]', 'ws-1')
+        .map((row) => row.detail);
+    } finally {
+      db.close();
+    }
+  }
+
+  // Taking the cache as the outer loop reads every entry of the workspace for each folder, and
+  // parses the folder's keys again for each entry: a scan of 100,000 files spun for minutes.
+  const walksTheKeys = (plan: string[]): void => {
+    const steps = plan.filter((step) => /^(SCAN|SEARCH)/.test(step));
+    expect(steps[0]).toMatch(/^SCAN keys/);
+    expect(steps[1]).toMatch(/^SEARCH hash_cache USING PRIMARY KEY \(workspace=\? AND path_key=\?\)/);
+  };
+
+  /** A workspace's cache of `count` entries in 5 folders, then `sql` run on the closed index. */
+  async function cacheOf(count: number, sql: string): Promise<void> {
+    await withIndex(async (index) => {
+      index.workspaces.add(workspace('ws-1'));
+      index.hashCache('ws-1').putMany(Array.from({ length: count }, (_, i) => [`d${i % 5}/f${i}.psd`, entry(i)] as const));
+    });
+    const db = new Database(file());
+    db.exec(sql);
+    db.close();
+  }
+
+  it('walks the keys asked for and finds each by the primary key, in a new index without statistics', async () => {
+    // Closing the index may have gathered some (PRAGMA optimize): a first sync runs without.
+    await cacheOf(50, 'DROP TABLE IF EXISTS sqlite_stat1; DROP TABLE IF EXISTS sqlite_stat4;');
+    walksTheKeys(folderQueryPlan());
+  });
+
+  it('and once SQLite has gathered statistics of the tables', async () => {
+    await cacheOf(500, 'ANALYZE');
+    walksTheKeys(folderQueryPlan());
+  });
+
+  it('hands back the entries of the keys asked for that the cache holds, under those keys', async () => {
+    await withIndex(async (index) => {
+      index.workspaces.add(workspace('ws-1'));
+      const cache = index.hashCache('ws-1');
+      cache.putMany([
+        ['a.psd', entry(1)],
+        ['brand/b.psd', entry(2)],
+        ['brand/c.psd', entry(3)],
+      ]);
+      const found = cache.getMany(['brand/c.psd', 'missing.psd', 'a.psd']);
+      expect([...found.keys()].sort()).toEqual(['a.psd', 'brand/c.psd']);
+      expect(found.get('a.psd')).toMatchObject({ path: 'a.psd', ...entry(1) });
+      expect(found.get('brand/c.psd')).toMatchObject({ path: 'brand/c.psd', ...entry(3) });
     });
   });
 });

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -56,6 +57,25 @@ describe('closeLogger', () => {
 
   it('is a no-op for a logger without a file', async () => {
     await expect(closeLogger(createLogger())).resolves.toBeUndefined();
+  });
+});
+
+describe('the log file', () => {
+  // Threads of this process (Linux): a worker thread is one more.
+  const threads = (): number => readdirSync('/proc/self/task').length;
+
+  it.runIf(process.platform === 'linux')('is written from the logging thread, with no worker thread of its own (a V8 isolate of about 10 MiB)', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'logging-'));
+    const logs = path.join(dir, 'logs');
+    // libuv's file-system threads start at the first asynchronous file operation: started already.
+    const before = threads();
+    const logger = createLogger({ file: path.join(logs, 'asset-sync.log') });
+    logger.info('a line');
+    for (let i = 0; i < 100 && (await readdir(logs)).length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(threads()).toBe(before);
+    await closeLogger(logger);
+    expect(await logLines(logs)).toHaveLength(1);
   });
 });
 
