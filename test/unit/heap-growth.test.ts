@@ -10,11 +10,7 @@ import { childArgs } from '../helpers/children.js';
 
 /** The factor of each old-generation limit V8 set: `[HeapController] Limit: old size: A KB, new limit: B KB (F)`. */
 function limitFactors(): number[] {
-  const run = spawnSync(process.execPath, ['--trace-gc-verbose', ...childArgs('heap-churn-child')], {
-    env: { ...process.env, HEAP_CHURN_POLICY: '1' },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const run = spawnSync(process.execPath, ['--trace-gc-verbose', ...childArgs('heap-churn-child')], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   expect(run.status, run.stderr).toBe(0);
   return [...run.stdout.matchAll(/\[HeapController\] Limit: old size: \d+ KB, new limit: \d+ KB \(([\d.]+)\)/g)].map((m) => Number(m[1]));
 }
