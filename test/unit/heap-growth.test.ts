@@ -1,5 +1,5 @@
 /**
- * The engine's process collects its old generation once it has grown by 30% over what
+ * The engine's process collects its old generation once it has grown by 20% over what
  * survived, not by up to 4 times (main/heap-growth.ts): V8 says at each full collection which
  * limit it set (`--trace-gc-verbose`), in a child that churns objects as a download does.
  */
@@ -16,7 +16,7 @@ function limitFactors(): number[] {
 }
 
 describe('heap growth of an engine process', () => {
-  it('sets every old-generation limit at most 30% above what survived the collection', () => {
+  it('sets every old-generation limit at most 20% above what survived the collection', () => {
     const factors = limitFactors();
     expect(factors.length).toBeGreaterThan(0);
     for (const factor of factors) expect(factor).toBeLessThanOrEqual(1 + HEAP_GROWING_PERCENT / 100);
