@@ -5,6 +5,7 @@
 import type { EngineStatus } from '../shared/engine.js';
 import { defaultDeviceName, indexPathFor, logPath } from './config.js';
 import { SyncEngine, type EngineWorkspace } from './engine/engine.js';
+import { growHeapSlowly } from './heap-growth.js';
 import { openIndex, type SyncIndex } from './index/sync-index.js';
 import { closeLogger, createLogger, type Logger } from './logging.js';
 import { checkSyncRoot } from './root-check.js';
@@ -98,6 +99,8 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
 }
 
 export async function openSession(options: SessionOptions): Promise<Session> {
+  // The process now holds a workspace's model and churns per-file garbage (heap-growth.ts).
+  growHeapSlowly();
   // Before anything touches the folder: `/`, the home folder or another root's insides are refused.
   checkSyncRoot(options.root);
   const indexPath = indexPathFor(options.root);

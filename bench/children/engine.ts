@@ -11,6 +11,7 @@
  *                  once the watcher vouches for the folder and they no longer walk it.
  */
 import { SyncEngine } from '../../main/engine/engine.js';
+import { growHeapSlowly } from '../../main/heap-growth.js';
 import { openIndex } from '../../main/index/sync-index.js';
 import { createLogger } from '../../main/logging.js';
 import { MediaService } from '../../main/media/media-service.js';
@@ -72,6 +73,8 @@ const seconds = (since: bigint): number => Number(process.hrtime.bigint() - sinc
 const say = (value: object): void => void process.stdout.write(`${JSON.stringify(value)}\n`);
 
 const config = JSON.parse(process.env.BENCH_ENGINE ?? '{}') as EngineChildConfig;
+// As openSession does for the app and the command line.
+growHeapSlowly();
 const index = openIndex(config.indexPath);
 const client = new ServiceClient({ baseUrl: config.baseUrl, accountId: config.accountId, credentials: { key: config.key, secret: config.secret }, userAgent: 'asset-sync-bench' });
 const engine = new SyncEngine({

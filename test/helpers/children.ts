@@ -15,6 +15,7 @@ export const TEST_CHILDREN = {
   'sync-child': 'test/helpers/sync-child.ts',
   'index-crash-child': 'test/unit/index-crash-child.ts',
   'cache-writer-child': 'test/media/cache-writer-child.ts',
+  'heap-churn-child': 'test/unit/heap-churn-child.ts',
 } as const;
 
 export type TestChild = keyof typeof TEST_CHILDREN;
