@@ -24,7 +24,7 @@ import { DirectWriter, directStart, openDirect } from './direct-writer.js';
 import { eachChunk } from './each-chunk.js';
 import { downloadHash, type DownloadHash } from './download-hash.js';
 import { NO_FOLLOW, checkCreated, checkWritable, currentFile, ensureParent, fsyncDir, writablePath, writablePathNow, type CurrentFile } from './disk.js';
-import { placeAtFreeName, placeOver, type Placed } from './place-file.js';
+import { placeAtFreeName, placeOver, type Placed } from '../../local/place-file.js';
 import { moveToConflictCopy } from './conflict-copy.js';
 import { conflictProblem } from './open-conflicts.js';
 import { ChecksumMismatchError, IncompleteDownloadError, NotAFileError, isTransient } from './failures.js';
