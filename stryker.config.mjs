@@ -66,7 +66,7 @@ export const GROUPS = {
   },
   // Downloaded bytes: verified against the announced checksum before they are placed.
   downloads: {
-    mutate: ['main/sync/executor/download.ts', 'main/sync/executor/download-hash.ts', 'main/local/place-file.ts'],
+    mutate: ['main/sync/executor/download.ts', 'main/sync/executor/download-hash.ts', 'main/sync/executor/place-file.ts'],
     testFiles: [
       'test/unit/place-file.test.ts',
       'test/unit/download-hash.test.ts',

@@ -3,7 +3,6 @@
  * the requests, the answers, and the numbers a listing codes entry types with.
  */
 import type { HashAlgorithm } from './checksum.js';
-import type { PlaceAnswer, PlaceRequest } from './write-and-place.js';
 
 /** What the folder entry's own type says (readdir's d_type). */
 export const EntryType = { File: 1, Folder: 2, Symlink: 3, Other: 4 } as const;
@@ -59,8 +58,7 @@ export type WorkerRequest =
   | { kind: 'behind'; job: number; op: 'open'; path: string; algorithm: HashAlgorithm }
   | { kind: 'behind'; job: number; op: 'to'; end: number }
   | { kind: 'behind'; job: number; op: 'block'; memory: SharedArrayBuffer; offset: number; length: number }
-  | { kind: 'behind'; job: number; op: 'end' }
-  | { kind: 'place'; files: PlaceRequest[]; ids: number[] };
+  | { kind: 'behind'; job: number; op: 'end' };
 
 /** A request as posted: `id` pairs it with its answer. */
 export type WorkerMessage = WorkerRequest & { id: number };
@@ -72,14 +70,9 @@ export interface WorkerAnswers {
   hash: HashAnswer[];
   /** An `end` answers the job's hash; the other steps answer null. */
   behind: HashAnswer | null;
-  /** Each file's answer comes by itself, under its own id in `ids`, as soon as it is placed. */
-  place: PlaceAnswer;
 }
 
 export interface WorkerReply {
   id: number;
   answer: WorkerAnswers[WorkerRequest['kind']];
 }
-
-/** What a worker posts: one answer, or the files placed in one turn of its event loop. */
-export type WorkerPost = WorkerReply | { replies: WorkerReply[] };

@@ -1,9 +1,8 @@
 /**
  * A file-system worker thread (the pool is fs-workers.ts): lists folders and lstats their
- * files, collects inodes below folders, hashes files, hashes files being written behind their
- * writer, and writes and places small downloads (write-and-place.ts). Synchronous calls: a
- * worker has nothing else to wait for, and a promise per call is what made the main thread
- * slow; only a download's fsync goes through the thread pool, so that several run at once. Opening a file to hash it, O_NOFOLLOW keeps a symlink
+ * files, collects inodes below folders, hashes files, and hashes files being written behind
+ * their writer. Synchronous calls: a worker has nothing else to wait for, and a promise per
+ * call is what made the main thread slow. Opening a file to hash it, O_NOFOLLOW keeps a symlink
  * swapped in since the lstat from leading out of the tree, and O_NONBLOCK keeps a FIFO swapped
  * in from blocking the open forever (it has no effect on regular files).
  */
@@ -11,8 +10,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { closeSync, constants, lstatSync, openSync, readdirSync, readSync, type BigIntStats, type Dirent } from 'node:fs';
 import { sep } from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { writeAndPlace } from './write-and-place.js';
-import { EntryType, StatResult, type FolderListing, type FsError, type HashAnswer, type ListAnswer, type WorkerMessage, type WorkerPost, type WorkerReply, type WorkerRequest } from './fs-worker-protocol.js';
+import { EntryType, StatResult, type FolderListing, type FsError, type HashAnswer, type ListAnswer, type WorkerMessage, type WorkerReply, type WorkerRequest } from './fs-worker-protocol.js';
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const buffer = Buffer.allocUnsafe(1024 * 1024);
@@ -199,30 +197,8 @@ function behind(m: Extract<WorkerRequest, { kind: 'behind' }>): HashAnswer | nul
 const port = parentPort;
 if (port === null) throw new Error('fs-worker runs as a worker thread of the file-system pool (fs-workers.ts)');
 
-/**
- * Files placed in this turn of the event loop, answered together at its end: a message wakes
- * the main thread, and one per file cost more than the file's system calls. Their bytes go back
- * with the answers: this thread allocates too little to collect them soon, the main thread
- * frees them at its next minor collection.
- */
-let placed: WorkerReply[] = [];
-let placedBytes: ArrayBuffer[] = [];
-
-function answerPlaced(reply: WorkerReply, bytes: Uint8Array): void {
-  placed.push(reply);
-  placedBytes.push(bytes.buffer as ArrayBuffer);
-  if (placed.length > 1) return;
-  setImmediate(() => {
-    const replies = placed;
-    const transfer = placedBytes;
-    placed = [];
-    placedBytes = [];
-    port?.postMessage({ replies } satisfies WorkerPost, transfer);
-  });
-}
-
 port.on('message', (m: WorkerMessage) => {
-  const reply = (answer: WorkerReply['answer'], transfer: ArrayBuffer[] = []): void => port.postMessage({ id: m.id, answer } satisfies WorkerPost, transfer);
+  const reply = (answer: WorkerReply['answer'], transfer: ArrayBuffer[] = []): void => port.postMessage({ id: m.id, answer } satisfies WorkerReply, transfer);
   switch (m.kind) {
     case 'behind':
       return reply(behind(m));
@@ -240,8 +216,5 @@ port.on('message', (m: WorkerMessage) => {
     }
     case 'hash':
       return reply(m.paths.map((p) => hashOne(p, m.cancel, m.algorithm)));
-    case 'place':
-      // Each file is answered once it is placed; the worker takes other messages meanwhile.
-      return m.files.forEach((file, i) => void writeAndPlace(file).then((answer) => answerPlaced({ id: m.ids[i] as number, answer }, file.bytes)));
   }
 });

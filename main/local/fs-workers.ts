@@ -1,9 +1,9 @@
 /**
  * A few worker threads that do the scanner's system calls (list a folder and lstat its files,
- * read and hash files), hash large downloads behind their writer (`hashBehind`), and write
- * and place small downloads (`place`). On the main thread each lstat of a 100,000-file tree
- * cost about 4 µs of JavaScript around a 1 µs system call (path conversion, a BigIntStats with
- * four Dates), and SHA-256 of every file on a first scan kept one core busy; workers spread both over the cores while the main thread only
+ * read and hash files) and hash large downloads behind their writer (`hashBehind`). On the
+ * main thread each lstat of a 100,000-file tree cost about 4 µs of JavaScript around a 1 µs
+ * system call (path conversion, a BigIntStats with four Dates), and SHA-256 of every file on a
+ * first scan kept one core busy; workers spread both over the cores while the main thread only
  * compares stamps and stays responsive.
  *
  * The pool starts on first use and outlives a scan: starting two workers takes 50 to 100 ms,
@@ -19,9 +19,8 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { DEFAULT_ALGORITHM, fromHex, type HashAlgorithm } from './checksum.js';
-import type { FolderListing, HashAnswer, ListAnswer, WorkerAnswers, WorkerPost, WorkerRequest } from './fs-worker-protocol.js';
+import type { FolderListing, HashAnswer, ListAnswer, WorkerAnswers, WorkerReply, WorkerRequest } from './fs-worker-protocol.js';
 import { startModuleWorker } from './module-worker.js';
-import type { PlaceAnswer, PlaceRequest } from './write-and-place.js';
 
 export { EntryType, StatResult, type FolderListing, type FsError, type HashAnswer, type ListAnswer } from './fs-worker-protocol.js';
 
@@ -101,8 +100,6 @@ export class FsWorkerPool {
   private nextId = 0;
   private nextJob = 0;
   private idleTimer: NodeJS.Timeout | undefined;
-  /** Files to place, sent together at the end of this turn of the event loop. */
-  private placing: Array<{ file: PlaceRequest; resolve: (answer: PlaceAnswer) => void; reject: (err: unknown) => void }> = [];
 
   constructor(readonly size: number) {}
 
@@ -163,32 +160,6 @@ export class FsWorkerPool {
     };
   }
 
-  /**
-   * Writes a small download's verified bytes to its temp file, makes them durable and puts the
-   * file at its name (write-and-place.ts). The bytes' memory is moved to the worker, not copied:
-   * `file.bytes` must own its ArrayBuffer, which is unusable here afterwards. The files asked
-   * for in one turn of the event loop go in one message: a message a file cost the main thread
-   * 200 µs each in waking the worker (10,000 files, both cores busy).
-   */
-  place(file: PlaceRequest): Promise<PlaceAnswer> {
-    return new Promise((resolve, reject) => {
-      this.placing.push({ file, resolve, reject });
-      if (this.placing.length === 1) setImmediate(() => this.sendPlacing());
-    });
-  }
-
-  private sendPlacing(): void {
-    const batch = this.placing.splice(0);
-    // The first worker: a file's calls there take tens of µs, its flush waits on the thread
-    // pool, so one worker keeps up, and a second would be another V8 isolate's memory.
-    const target = this.workers[0] ?? this.leastBusy();
-    clearTimeout(this.idleTimer);
-    // One message, an answer per file under its own id.
-    const ids = batch.map((b) => this.expect(target, b.resolve as (answer: unknown) => void, b.reject));
-    const files = batch.map((b) => b.file);
-    target.worker.postMessage({ id: -1, kind: 'place', files, ids }, files.map((f) => f.bytes.buffer as ArrayBuffer));
-  }
-
   /** Workers running now. */
   get running(): number {
     return this.workers.length;
@@ -214,19 +185,13 @@ export class FsWorkerPool {
   private sendTo<R extends WorkerRequest>(target: PooledWorker, request: R): Promise<WorkerAnswers[R['kind']]> {
     clearTimeout(this.idleTimer);
     if (!this.workers.includes(target)) return Promise.reject(new Error('the file-system worker of this job has ended'));
+    const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const id = this.expect(target, resolve as (answer: unknown) => void, reject);
+      if (target.pending.size === 0) target.worker.ref();
+      target.pending.set(id, { resolve: resolve as (answer: unknown) => void, reject });
+      markBusy(target);
       target.worker.postMessage({ id, ...request });
     });
-  }
-
-  /** A new id whose answer `target` owes; the worker keeps the process alive until it comes. */
-  private expect(target: PooledWorker, resolve: (answer: unknown) => void, reject: (err: unknown) => void): number {
-    const id = this.nextId++;
-    if (target.pending.size === 0) target.worker.ref();
-    target.pending.set(id, { resolve, reject });
-    markBusy(target);
-    return id;
   }
 
   /** The worker with the least work, or a new one (`now`: as soon as every worker has some). */
@@ -246,16 +211,13 @@ export class FsWorkerPool {
       pooled.online = true;
       if (pooled.busySince !== undefined) pooled.busySince = performance.now();
     });
-    worker.on('message', (post: WorkerPost) => {
-      const replies = 'replies' in post ? post.replies : [post];
-      for (const { id, answer } of replies) {
-        const waiting = pending.get(id);
-        pending.delete(id);
-        waiting?.resolve(answer);
-      }
+    worker.on('message', ({ id, answer }: WorkerReply) => {
+      const waiting = pending.get(id);
+      pending.delete(id);
       markBusy(pooled);
       if (pending.size === 0) worker.unref();
       this.armIdleTimer();
+      waiting?.resolve(answer);
     });
     const fail = (err: unknown): void => {
       const index = this.workers.indexOf(pooled);

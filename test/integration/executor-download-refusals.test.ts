@@ -86,15 +86,10 @@ describe('a download whose target is no longer what the plan saw', () => {
     const { remote, bytes } = await onService(h, name, size);
     const secret = path.join(h.outside, 'secret.txt');
     writeFileSync(secret, 'not the sync client\'s to touch');
-    // Once the last bytes came: a small file's are then on their way to the disk, a large
-    // file's in its temp file, and neither is at its name yet.
-    const swapIn = (work: Work, t: TransferHandle) => {
-      const watched = Object.create(t) as TransferHandle;
-      watched.progress = (done) => {
-        t.progress(done);
-        if (done === size) symlinkSync(secret, path.join(h.root, name));
-      };
-      return work(watched);
+    const swapIn = async (work: Work, t: TransferHandle) => {
+      const fetched = await work(t);
+      symlinkSync(secret, path.join(h.root, name));
+      return fetched;
     };
     const deps = h.depsWith({ queue: queueAround(h, swapIn) });
 

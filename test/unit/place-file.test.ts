@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stampOf } from '../../main/local/stamp.js';
-import { placeAtFreeName, placeOver } from '../../main/local/place-file.js';
+import { placeAtFreeName, placeOver } from '../../main/sync/executor/place-file.js';
 import { hardLinkDisk } from '../helpers/disk.js';
 
 /**

@@ -142,31 +142,3 @@ function rest(buffers: Buffer[], written: number): Buffer[] {
   if (i === buffers.length) return [];
   return [(buffers[i] as Buffer).subarray(skip), ...buffers.slice(i + 1)];
 }
-
-/**
- * A small download's body gathered in memory, in one buffer of the announced size that owns its
- * memory, so it can be moved to the file-system worker that writes it (write-and-place.ts).
- */
-export class MemoryWriter implements FileWriter {
-  readonly bytes: Uint8Array;
-  private position = 0;
-
-  constructor(size: number) {
-    this.bytes = new Uint8Array(new ArrayBuffer(size));
-  }
-
-  /** The body never sends more than announced: writeBody refuses that before it gets here. */
-  add(chunk: Buffer): undefined {
-    this.bytes.set(chunk, this.position);
-    this.position += chunk.length;
-    return undefined;
-  }
-
-  end(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  settle(): Promise<void> {
-    return Promise.resolve();
-  }
-}

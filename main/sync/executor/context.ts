@@ -13,7 +13,7 @@ import { sameStamp, type FileStamp } from '../../local/stamp.js';
 import type { ServiceClient } from '../../service-client/index.js';
 import type { TransferQueue } from '../transfer-queue.js';
 import type { Action } from '../actions.js';
-import type { PlaceHooks } from '../../local/place-file.js';
+import type { PlaceHooks } from './place-file.js';
 
 export interface ExecutorDeps {
   workspaceId: string;

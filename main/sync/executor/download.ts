@@ -12,21 +12,19 @@ import type { JournalEntry } from '../../index/journal.js';
 import { DEFAULT_ALGORITHM, algorithmOf, verifies } from '../../local/checksum.js';
 import { tempFileName } from '../../local/own-files.js';
 import { etagSaysOtherBytes } from '../../service-client/ours.js';
-import { PathEscapeError, resolveInsideRoot } from '../../local/paths.js';
-import { fsWorkers } from '../../local/fs-workers.js';
-import type { PlaceError, PlaceRequest } from '../../local/write-and-place.js';
+import { resolveInsideRoot } from '../../local/paths.js';
 import { afterOwnMove, stampOf, type FileStamp } from '../../local/stamp.js';
 import type { Download } from '../actions.js';
 import { versionSuffix, type RemoteFile } from '../../model/views.js';
 import { joinPath, parentOf } from '../rel-path.js';
 import { SMALL_TRANSFER_BYTES, type TransferHandle } from '../transfer-queue.js';
 import { DONE, deferred, recordActivity, reportProblem, signalOpt, suppressWrite, type ExecutorDeps, type Outcome } from './context.js';
-import { BatchedWriter, FileWriteError, MemoryWriter, type FileWriter } from './batched-writer.js';
+import { BatchedWriter, FileWriteError, type FileWriter } from './batched-writer.js';
 import { DirectWriter, directStart, openDirect } from './direct-writer.js';
 import { eachChunk } from './each-chunk.js';
 import { downloadHash, type DownloadHash } from './download-hash.js';
 import { NO_FOLLOW, checkCreated, checkWritable, currentFile, ensureParent, fsyncDir, writablePath, writablePathNow, type CurrentFile } from './disk.js';
-import { placeAtFreeName, placeOver, type Placed } from '../../local/place-file.js';
+import { placeAtFreeName, placeOver, type Placed } from './place-file.js';
 import { moveToConflictCopy } from './conflict-copy.js';
 import { conflictProblem } from './open-conflicts.js';
 import { ChecksumMismatchError, IncompleteDownloadError, NotAFileError, isTransient } from './failures.js';
@@ -43,23 +41,15 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
   // following a symlink.
   // Stryker disable next-line ConditionalExpression,EqualityOperator: either way the path is checked; this way once less
   const temp = parentOf(tempRel) === parentOf(action.path) ? resolveInsideRoot(deps.root, tempRel) : await writablePath(deps, tempRel);
-  const transfer = { workspaceId: deps.workspaceId, path: action.path, direction: 'download', bytesTotal: remote.size, ...signalOpt(deps) } as const;
-
-  // A small file is written and put in place by a file-system worker (write-and-place.ts); a
-  // test stepping into the gap before the rename (placeHooks) takes the main thread's way.
-  if (entry === undefined && fresh && deps.placeHooks === undefined) {
-    const small = await deps.queue.run(transfer, (t) => fetchAndPlace(deps, action, temp, target, t));
-    if (small === 'changed') return changedMeanwhile(action);
-    suppressWrite(deps, action.path, small.stamp);
-    await fsyncDir(path.dirname(target));
-    return landed(deps, action, small, undefined);
-  }
 
   let stamp: FileStamp;
   /** What the bytes hash to: the base row and the hash cache keep it (the remote's checksum, unless that is of a form nobody can tell). */
   let checksum: string;
   try {
-    ({ stamp, checksum } = await deps.queue.run(transfer, (t) => fetchInto(deps, remote, temp, fresh, t)));
+    ({ stamp, checksum } = await deps.queue.run(
+      { workspaceId: deps.workspaceId, path: action.path, direction: 'download', bytesTotal: remote.size, ...signalOpt(deps) },
+      (t) => fetchInto(deps, remote, temp, fresh, t),
+    ));
   } catch (err) {
     // Bytes received are kept for a resume (by the journal entry only a large file has), unless
     // they are wrong or nothing can complete them.
@@ -91,7 +81,13 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
     placed = place(deps, action, temp, target, now);
     if (placed.kind === 'changed') {
       await discardClaim(deps, claim);
-      return changedMeanwhile(action);
+      return deferred('the local file changed after the plan was made', {
+        problem: {
+          kind: 'unstable',
+          message: `"${action.path}" changed on disk while its new version was downloading: it was not overwritten`,
+          hint: 'Nothing to do: the next sync compares both versions again.',
+        },
+      });
     }
     // With the ctime the link or rename left, and before the watcher hears of it (its events
     // come on a later turn).
@@ -104,70 +100,10 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
     throw err;
   }
   await fsyncDir(path.dirname(target));
-  return landed(deps, action, { placed, stamp: placedStamp, checksum }, entry);
-}
-
-/** A download put in place, durably: what it placed, its stamp there, and its bytes' checksum. */
-interface Landed {
-  placed: Placed;
-  stamp: FileStamp;
-  checksum: string;
-}
-
-/** The file is in place and its name durable: the index records it, the user hears of it. */
-async function landed(deps: ExecutorDeps, action: Download, { placed, stamp, checksum }: Landed, entry: JournalEntry | undefined): Promise<Outcome> {
-  const { remote } = action;
-  await recordSyncedFile(deps, { path: action.path, assetId: remote.assetId, versionId: remote.versionId, checksum, stamp }, entry);
+  await recordSyncedFile(deps, { path: action.path, assetId: remote.assetId, versionId: remote.versionId, checksum, stamp: placedStamp }, entry);
   recordActivity(deps, 'downloaded', action.path, `Downloaded ${action.path}${versionSuffix(remote)}`, { assetId: remote.assetId, versionId: remote.versionId, number: remote.versionNumber || null });
   if (placed.kind === 'edited-meanwhile') await keepEditAsConflict(deps, action.path, placed.keptAt);
   return DONE;
-}
-
-const changedMeanwhile = (action: Download): Outcome =>
-  deferred('the local file changed after the plan was made', {
-    problem: {
-      kind: 'unstable',
-      message: `"${action.path}" changed on disk while its new version was downloading: it was not overwritten`,
-      hint: 'Nothing to do: the next sync compares both versions again.',
-    },
-  });
-
-/**
- * A small file: its body gathered in memory and verified, then written, made durable and put in
- * place by a file-system worker if the target is still what the plan saw (as `place` decides;
- * a replaced file's checksum is read here, before anything is written).
- */
-async function fetchAndPlace(deps: ExecutorDeps, action: Download, temp: string, target: string, t: TransferHandle): Promise<Landed | 'changed'> {
-  const { remote } = action;
-  const memory = new MemoryWriter(remote.size);
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: how the hash reads the bytes, not its result (download-hash.ts)
-  const hash = downloadHash(remote.size, temp, false, algorithmOf(remote.checksum) ?? deps.algorithm ?? DEFAULT_ALGORITHM);
-  t.progress(0);
-  const size = remote.size > 0 ? await writeBody(await openVersion(deps, remote, 0, t.signal, false), memory, 0, hash, remote, t) : 0;
-  const checksum = await verifiedChecksum(remote, hash, size);
-  let over: PlaceRequest['over'];
-  let keepRel = '';
-  if (action.replaces !== null) {
-    const now = await currentFile(deps, action.path, target).catch((err: unknown) => {
-      if (err instanceof NotAFileError) return null;
-      throw err;
-    });
-    if (now === null || now.checksum !== action.replaces) return 'changed';
-    keepRel = joinPath(parentOf(action.path), tempFileName());
-    over = { seen: now.stamp, keep: resolveInsideRoot(deps.root, keepRel) };
-  }
-  const answer = await fsWorkers().place({ root: deps.root, temp, target, bytes: memory.bytes, readOnly: lockedByOther(remote, deps), ...(over ? { over } : {}) });
-  if ('error' in answer) throw errorFromWorker(answer.error);
-  const { placed } = answer;
-  if (placed.kind === 'changed') return 'changed';
-  return { placed: placed.kind === 'edited-meanwhile' ? { ...placed, keptAt: keepRel } : placed, stamp: answer.stamp, checksum };
-}
-
-/** A failure on the worker, as the same error here (its code is what the executor reports by). */
-function errorFromWorker({ name, code, message }: PlaceError): Error {
-  const err = name === 'PathEscapeError' ? new PathEscapeError(message, '') : Object.assign(new Error(message), code === undefined ? {} : { code });
-  err.name = name;
-  return err;
 }
 
 /**
@@ -292,7 +228,14 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
     }
     t.progress(offset);
     if (offset < remote.size) {
-      const res = await openVersion(deps, remote, offset, t.signal, direct !== undefined);
+      const signed = await deps.client.getDownloadUrl(deps.workspaceId, remote.assetId, remote.versionId, { signal: t.signal });
+      const res = await openBody(deps, signed.url, offset, t.signal, direct !== undefined);
+      // The ETag is the blob's checksum: other bytes than planned must not complete our prefix
+      // (what `If-Range` would guard against).
+      if (res.etag !== undefined && etagSaysOtherBytes(res.etag, remote.checksum)) {
+        res.destroy();
+        throw new ChecksumMismatchError(`the service serves ${res.etag} for ${remote.path}, not the expected ${remote.checksum}`);
+      }
       if (offset > 0 && res.status === 200) {
         // The range was ignored: the body is the whole file.
         await file.truncate(0);
@@ -305,7 +248,11 @@ async function fetchInto(deps: ExecutorDeps, remote: RemoteFile, temp: string, f
       const writer = direct ? new DirectWriter(file, direct, offset, { hashBlock: hash.block }) : new BatchedWriter(file, offset, (end) => hash?.written(end));
       offset = await writeBody(res, writer, offset, hash, remote, t);
     }
-    const checksum = await verifiedChecksum(remote, hash, offset);
+    if (offset < remote.size) throw new IncompleteDownloadError(`${remote.path}: the body ended at byte ${offset} of ${remote.size}`);
+    const checksum = await hash.digest(offset);
+    if (!verifies(remote, { checksum, size: offset })) {
+      throw new ChecksumMismatchError(`${remote.path}: the bytes received hash to ${checksum}, not ${remote.checksum}`);
+    }
     // Locked by someone else: it arrives read-only, as the file it replaces was (a change of
     // the inode that no write made durable).
     const readOnly = lockedByOther(remote, deps);
@@ -329,29 +276,6 @@ const SYNC_WRITES = constants.O_SYNC ?? 0;
 
 const lockedByOther = (remote: RemoteFile, deps: ExecutorDeps): boolean =>
   deps.selfUserId !== undefined && remote.lockedByUserId !== null && remote.lockedByUserId !== deps.selfUserId;
-
-/** The checksum of the body's `size` bytes received, if they are all the remote's and hash to its checksum. */
-async function verifiedChecksum(remote: RemoteFile, hash: DownloadHash, size: number): Promise<string> {
-  if (size < remote.size) throw new IncompleteDownloadError(`${remote.path}: the body ended at byte ${size} of ${remote.size}`);
-  const checksum = await hash.digest(size);
-  if (!verifies(remote, { checksum, size })) {
-    throw new ChecksumMismatchError(`${remote.path}: the bytes received hash to ${checksum}, not ${remote.checksum}`);
-  }
-  return checksum;
-}
-
-/** The remote version's body from `start` on. */
-async function openVersion(deps: ExecutorDeps, remote: RemoteFile, start: number, signal: AbortSignal, direct: boolean): Promise<Body> {
-  const signed = await deps.client.getDownloadUrl(deps.workspaceId, remote.assetId, remote.versionId, { signal });
-  const res = await openBody(deps, signed.url, start, signal, direct);
-  // The ETag is the blob's checksum: other bytes than planned must not complete our prefix
-  // (what `If-Range` would guard against).
-  if (res.etag !== undefined && etagSaysOtherBytes(res.etag, remote.checksum)) {
-    res.destroy();
-    throw new ChecksumMismatchError(`the service serves ${res.etag} for ${remote.path}, not the expected ${remote.checksum}`);
-  }
-  return res;
-}
 
 /** A response body as the download reads it: chunk by chunk, with back-pressure. */
 interface Body {

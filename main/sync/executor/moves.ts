@@ -18,7 +18,7 @@ import { DONE, deferred, lockedBy, recordActivity, remoteFolderId, signalOpt, su
 import { ensureParent, fsyncDir, writablePath } from './disk.js';
 import { NotAFileError, TargetExistsError, isMissing } from './failures.js';
 import { recordFolder } from './folders.js';
-import { placeAtFreeName } from '../../local/place-file.js';
+import { placeAtFreeName } from './place-file.js';
 
 /**
  * Renames the file `from` to `to` inside the root, creating missing folders, and never over

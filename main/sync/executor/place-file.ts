@@ -14,7 +14,7 @@
  * File systems without hard links (FAT, some network shares) get the check and the rename.
  */
 import { linkSync, lstatSync, renameSync, unlinkSync } from 'node:fs';
-import { sameIgnoringCtime, sameStamp, stampOf, type FileStamp } from './stamp.js';
+import { sameIgnoringCtime, sameStamp, stampOf, type FileStamp } from '../../local/stamp.js';
 
 export type Placed =
   /** The file is at its name. */
