@@ -64,14 +64,18 @@ export function storedState(input: { listed: boolean; errors: number; interrupte
   return 'up-to-date';
 }
 
-/** Remote files (outside the excluded folders) whose listed version is not the synced one. */
+/**
+ * Remote files (outside the excluded folders) whose listed version is not the synced one. The
+ * index finds them; only their paths are read, and only when folders are excluded, since a path
+ * is matched to them as on disk (`pathKey`: Unicode-normalised, case-folded), which SQL cannot.
+ */
 export function filesBehind(index: SyncIndex, workspaceId: string, excluded: readonly string[]): number {
-  const synced = new Map([...index.base.load(workspaceId).files.values()].map((f) => [f.assetId, f.versionId]));
+  if (excluded.length === 0) return index.remote.countBehind(workspaceId);
   const skipped = excluded.map((p) => `${pathKey(p)}/`);
   let behind = 0;
-  for (const file of index.remote.load(workspaceId).files.values()) {
-    if (skipped.some((prefix) => pathKey(file.path).startsWith(prefix))) continue;
-    if (synced.get(file.assetId) !== file.versionId) behind += 1;
+  for (const path of index.remote.pathsBehind(workspaceId)) {
+    const key = pathKey(path);
+    if (!skipped.some((prefix) => key.startsWith(prefix))) behind += 1;
   }
   return behind;
 }
