@@ -9,7 +9,7 @@ import { LAST_SYNC_SETTING, PAUSED_SETTING, SERVICE_SETTING, WORKSPACE_PROBLEMS_
 import { indexPathFor } from '../config.js';
 import { openIndex, type SyncIndex } from '../index/sync-index.js';
 import { notSyncedSetting } from '../engine/skipped.js';
-import { waitingConflicts } from '../sync/executor/index.js';
+import { waitingConflicts } from '../index/conflict-records.js';
 import { pathKey } from '../local/paths.js';
 import type { PathError } from '../index/path-errors.js';
 import { rootHeld } from '../root-lock.js';
