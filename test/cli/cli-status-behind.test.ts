@@ -1,6 +1,6 @@
 /**
  * `asset-sync status` on an index that knows files the disk does not hold in their listed
- * version yet: how many it counts, and that it leaves out those under a folder not synced here
+ * version yet, and operations a stop cut short: how many it counts, and that it leaves out those under a folder not synced here
  * (matched as paths are matched on disk: Unicode-normalised, case-insensitive), and files the
  * disk holds in that version under another name. The index is written through its own stores,
  * as a sync interrupted at these points leaves it; the command line reads it as a user runs it.
@@ -37,8 +37,8 @@ const OTHER_FOLDERS = ['Ärchiv2', 'Archiv', 'Shots', 'Ärchiv.old'];
 
 type Kind = 'synced' | 'older' | 'missing' | 'moved';
 
-describe('asset-sync status: files from the service not on disk yet', () => {
-  it('counts the listed files whose synced version differs, outside the folders not synced here', async () => {
+describe('asset-sync status: what the last sync left to do', () => {
+  it('counts the listed files whose synced version differs, outside the folders not synced here, and the interrupted operations', async () => {
     const rng = new Rng(testSeed('status-behind'));
     const home = tempDir('asset-sync-status-home-');
     const root = tempDir('asset-sync-status-root-');
@@ -68,11 +68,18 @@ describe('asset-sync status: files from the service not on disk yet', () => {
     remote.push({ path: 'Shots/extra.psd', assetId: uuid(rng), folderId: null, versionId: uuid(rng), versionNumber: 1, checksum: hex(rng, 32), size: 1, lockedByUserId: null, sequence: 1000 });
     behind += 1;
 
+    // Operations a stop cut short, and one of another workspace, which is not this one's.
+    const interrupted = rng.int(1, 4);
+    const otherId = uuid(rng);
+
     const index = openIndex(indexPathFor(root, { ASSET_SYNC_HOME: home }));
     try {
       index.workspaces.add({ id: workspaceId, accountId: 'acct', name: 'Campaign', localPath: 'Campaign', excludedPaths: [EXCLUDED] });
+      index.workspaces.add({ id: otherId, accountId: 'acct', name: 'Other', localPath: 'Other' });
       index.remote.replaceAll(workspaceId, { folders: [], files: remote, sequence: '7' });
       index.base.putFiles(workspaceId, base);
+      for (let i = 0; i < interrupted; i += 1) index.journal.begin({ workspaceId, kind: rng.pick(['upload', 'download', 'move'] as const), path: `Shots/cut-${i}.psd` });
+      index.journal.begin({ workspaceId: otherId, kind: 'download', path: 'elsewhere.psd' });
     } finally {
       index.close();
     }
@@ -80,8 +87,9 @@ describe('asset-sync status: files from the service not on disk yet', () => {
     const json = await runCli(['status', '--json', '--root', root], { env: { ASSET_SYNC_HOME: home } });
     expect(json.stderr).toBe('');
     expect(json.code).toBe(0);
-    const status = JSON.parse(json.stdout) as { state: string; workspaces: Array<{ state: string; files: number; behind: number }> };
-    expect(status.workspaces[0]).toMatchObject({ state: 'incomplete', files: base.length, behind });
+    const status = JSON.parse(json.stdout) as { state: string; workspaces: Array<{ id: string; state: string; files: number; behind: number; interrupted: number }> };
+    expect(status.workspaces.find((w) => w.id === workspaceId)).toMatchObject({ state: 'incomplete', files: base.length, behind, interrupted });
+    expect(status.workspaces.find((w) => w.id === otherId)).toMatchObject({ state: 'never-synced', files: 0, behind: 0, interrupted: 1 });
     expect(status.state).toBe('incomplete');
 
     const human = await runCli(['status', '--root', root], { env: { ASSET_SYNC_HOME: home } });
@@ -90,5 +98,6 @@ describe('asset-sync status: files from the service not on disk yet', () => {
     expect(human.stdout).toMatch(new RegExp(`^ {2}from the service +${behind} files? not on disk yet$`, 'm'));
     expect(human.stdout).toMatch(new RegExp(`^ {2}files +${base.length}$`, 'm'));
     expect(human.stdout).toMatch(/^ {2}not synced here +Ärchiv$/m);
+    expect(human.stdout).toMatch(new RegExp(`^ {2}interrupted +${interrupted} operations?$`, 'm'));
   });
 });
