@@ -100,7 +100,7 @@ export function statusFromIndex(root: string, index: SyncIndex | null, activityL
     // As for `sync --once`: a link is left out by design, a name to change needs the user, and
     // so does a conflict; a notice (changes arrive slower) is no problem.
     const errors = problems.filter((p) => !noticeCode(p.code)).length + notSynced.filter((p) => p.kind !== 'not_synced').length + conflicts.length;
-    const interrupted = index.journal.open(ws.id).length;
+    const interrupted = index.journal.countOpen(ws.id);
     const behind = filesBehind(index, ws.id, ws.excludedPaths);
     return {
       id: ws.id,
