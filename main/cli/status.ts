@@ -9,7 +9,7 @@ import { LAST_SYNC_SETTING, PAUSED_SETTING, SERVICE_SETTING, WORKSPACE_PROBLEMS_
 import { indexPathFor } from '../config.js';
 import { openIndex, type SyncIndex } from '../index/sync-index.js';
 import { notSyncedSetting } from '../engine/skipped.js';
-import { waitingConflicts } from '../sync/executor/index.js';
+import { waitingConflicts } from '../index/conflict-records.js';
 import { pathKey } from '../local/paths.js';
 import type { PathError } from '../index/path-errors.js';
 import { rootHeld } from '../root-lock.js';
@@ -64,14 +64,18 @@ export function storedState(input: { listed: boolean; errors: number; interrupte
   return 'up-to-date';
 }
 
-/** Remote files (outside the excluded folders) whose listed version is not the synced one. */
+/**
+ * Remote files (outside the excluded folders) whose listed version is not the synced one. The
+ * index finds them; only their paths are read, and only when folders are excluded, since a path
+ * is matched to them as on disk (`pathKey`: Unicode-normalised, case-folded), which SQL cannot.
+ */
 export function filesBehind(index: SyncIndex, workspaceId: string, excluded: readonly string[]): number {
-  const synced = new Map([...index.base.load(workspaceId).files.values()].map((f) => [f.assetId, f.versionId]));
+  if (excluded.length === 0) return index.remote.countBehind(workspaceId);
   const skipped = excluded.map((p) => `${pathKey(p)}/`);
   let behind = 0;
-  for (const file of index.remote.load(workspaceId).files.values()) {
-    if (skipped.some((prefix) => pathKey(file.path).startsWith(prefix))) continue;
-    if (synced.get(file.assetId) !== file.versionId) behind += 1;
+  for (const path of index.remote.pathsBehind(workspaceId)) {
+    const key = pathKey(path);
+    if (!skipped.some((prefix) => key.startsWith(prefix))) behind += 1;
   }
   return behind;
 }
@@ -96,7 +100,7 @@ export function statusFromIndex(root: string, index: SyncIndex | null, activityL
     // As for `sync --once`: a link is left out by design, a name to change needs the user, and
     // so does a conflict; a notice (changes arrive slower) is no problem.
     const errors = problems.filter((p) => !noticeCode(p.code)).length + notSynced.filter((p) => p.kind !== 'not_synced').length + conflicts.length;
-    const interrupted = index.journal.open(ws.id).length;
+    const interrupted = index.journal.countOpen(ws.id);
     const behind = filesBehind(index, ws.id, ws.excludedPaths);
     return {
       id: ws.id,

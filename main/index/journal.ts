@@ -91,6 +91,7 @@ export class JournalStore {
   private readonly getStmt;
   private readonly openStmt;
   private readonly openAtStmt;
+  private readonly countOpenStmt;
   private readonly updateStmt;
   private readonly deleteStmt;
 
@@ -101,6 +102,7 @@ export class JournalStore {
     );
     this.getStmt = db.prepare<[number], EntryRow>(`SELECT ${COLUMNS} FROM journal WHERE id = ?`);
     this.openStmt = db.prepare<[string], EntryRow>(`SELECT ${COLUMNS} FROM journal WHERE workspace_id = ? ORDER BY id`);
+    this.countOpenStmt = db.prepare<[string], number>('SELECT count(*) FROM journal WHERE workspace_id = ?').pluck();
     this.openAtStmt = db.prepare<[string, string, string], EntryRow>(
       `SELECT ${COLUMNS} FROM journal WHERE workspace_id = ? AND kind = ? AND path_key = ? ORDER BY id`,
     );
@@ -152,5 +154,10 @@ export class JournalStore {
   /** Entries still open for the workspace, oldest first. */
   open(workspaceId: string): JournalEntry[] {
     return this.openStmt.all(workspaceId).map(fromRow);
+  }
+
+  /** How many entries are open for the workspace. */
+  countOpen(workspaceId: string): number {
+    return this.countOpenStmt.get(workspaceId) ?? 0;
   }
 }

@@ -29,7 +29,9 @@ const RESERVED_STEM = /^(CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³]|CONIN\$|C
 const REPLACEMENT = '_';
 
 export const utf8Length = (s: string): number => Buffer.byteLength(s, 'utf8');
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Made at the first long name, not at load: ICU's segmenter costs every command that imports
+// this module 10-15 ms to build, and most never cut a name.
+let graphemes: Intl.Segmenter | undefined;
 
 /** Splits "name.ext" into stem and ".ext"; dotfiles (".bashrc") and long tails have no extension. */
 function splitExtension(name: string): { stem: string; ext: string } {
@@ -43,6 +45,7 @@ function truncateBytes(text: string, maxBytes: number): string {
   if (utf8Length(text) <= maxBytes) return text;
   let out = '';
   let used = 0;
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   for (const { segment } of graphemes.segment(text)) {
     const size = utf8Length(segment);
     if (used + size > maxBytes) break;

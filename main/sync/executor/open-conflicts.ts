@@ -8,27 +8,13 @@
 import type { Problem } from '../../../shared/engine.js';
 import type { SyncIndex } from '../../index/sync-index.js';
 import { pathKey } from '../../local/paths.js';
+import { conflictsSetting, openConflicts, type OpenConflict } from '../../index/conflict-records.js';
 
-export interface OpenConflict {
-  /** The file both sides changed; the service's version keeps this name. */
-  path: string;
-  /** Where the local edit was kept. */
-  copyPath: string;
-  /** When the copy was made (ISO time). */
-  at: string;
-  /**
-   * The user chose to keep both: the copy is a file of its own from now on and the conflict is
-   * not reported again. The record stays while the copy is on disk, so the planner still knows
-   * the copy as ours (`ownCopies`).
-   */
-  kept?: boolean;
-}
-
-const settingOf = (workspaceId: string): string => `conflicts:${workspaceId}`;
+export { openConflicts, waitingConflicts, type OpenConflict } from '../../index/conflict-records.js';
 
 export function recordConflict(index: SyncIndex, workspaceId: string, conflict: OpenConflict): void {
-  const open = index.settings.get<OpenConflict[]>(settingOf(workspaceId)) ?? [];
-  index.settings.set(settingOf(workspaceId), [...open.filter((c) => c.copyPath !== conflict.copyPath), conflict]);
+  const open = openConflicts(index, workspaceId);
+  index.settings.set(conflictsSetting(workspaceId), [...open.filter((c) => c.copyPath !== conflict.copyPath), conflict]);
 }
 
 /** Forgets the conflict whose copy was at `copyPath` (the copy moved on, or was never made). */
@@ -36,8 +22,8 @@ export function forgetConflict(index: SyncIndex, workspaceId: string, copyPath: 
   const open = openConflicts(index, workspaceId);
   const left = open.filter((c) => pathKey(c.copyPath) !== pathKey(copyPath));
   if (left.length === open.length) return;
-  if (left.length === 0) index.settings.delete(settingOf(workspaceId));
-  else index.settings.set(settingOf(workspaceId), left);
+  if (left.length === 0) index.settings.delete(conflictsSetting(workspaceId));
+  else index.settings.set(conflictsSetting(workspaceId), left);
 }
 
 /** Path key of each copy → the file it was made from: the planner's `ownCopies`. */
@@ -45,19 +31,10 @@ export function ownCopies(index: SyncIndex, workspaceId: string): Map<string, st
   return new Map(openConflicts(index, workspaceId).map((c) => [pathKey(c.copyPath), c.path]));
 }
 
-export function openConflicts(index: SyncIndex, workspaceId: string): OpenConflict[] {
-  return index.settings.get<OpenConflict[]>(settingOf(workspaceId)) ?? [];
-}
-
-/** The conflicts that wait for the user (not kept as two files). */
-export function waitingConflicts(index: SyncIndex, workspaceId: string): OpenConflict[] {
-  return openConflicts(index, workspaceId).filter((c) => c.kept !== true);
-}
-
 /** The user keeps both files: the conflict whose copy is at `copyPath` is no longer reported. */
 export function keepBoth(index: SyncIndex, workspaceId: string, copyPath: string): void {
   const open = openConflicts(index, workspaceId);
-  index.settings.set(settingOf(workspaceId), open.map((c) => (pathKey(c.copyPath) === pathKey(copyPath) ? { ...c, kept: true } : c)));
+  index.settings.set(conflictsSetting(workspaceId), open.map((c) => (pathKey(c.copyPath) === pathKey(copyPath) ? { ...c, kept: true } : c)));
 }
 
 /**
@@ -69,8 +46,8 @@ export function stillOpen(index: SyncIndex, workspaceId: string, localKeys: { ha
   if (open.length === 0) return [];
   const left = open.filter((c) => localKeys.has(pathKey(c.copyPath)));
   if (left.length !== open.length) {
-    if (left.length === 0) index.settings.delete(settingOf(workspaceId));
-    else index.settings.set(settingOf(workspaceId), left);
+    if (left.length === 0) index.settings.delete(conflictsSetting(workspaceId));
+    else index.settings.set(conflictsSetting(workspaceId), left);
   }
   return left.filter((c) => c.kept !== true).map((c) => conflictProblem(workspaceId, c));
 }
