@@ -16,14 +16,15 @@
 import type { AssetVersion } from '../../service-client/index.js';
 import { hashFile } from '../../local/hash.js';
 import { pathKey } from '../../local/paths.js';
-import { readStamp, sameStamp } from '../../local/stamp.js';
+import { readStamp, sameStamp, type FileStamp } from '../../local/stamp.js';
 import { conflictDetails, isServiceError } from '../../service-client/index.js';
 import { commitFileAsVersion } from '../commit-version.js';
 import { recordActivity, signalOpt, type ExecutorDeps } from './context.js';
 import { writablePath } from './disk.js';
 import { isMissing } from './failures.js';
 import { forgetConflict, keepBoth, openConflicts, type OpenConflict } from './open-conflicts.js';
-import { moveToTrash, type Trashed } from './trash.js';
+import { trashIfUnchanged } from './guarded-trash.js';
+import type { Trashed } from './trash.js';
 import { nameOf } from '../rel-path.js';
 
 export type KeepSide = 'mine' | 'theirs' | 'both';
@@ -98,14 +99,14 @@ export async function applyConflictChoice(deps: ExecutorDeps, copyPath: string, 
       recordActivity(deps, 'resolved', open.copyPath, `Kept both ${open.path} and ${open.copyPath}`);
       return { ...done, version: null, trashed: null };
     case 'theirs': {
-      const trashed = await moveToTrash(deps, open.copyPath, abs);
+      const trashed = await trashCopy(deps, open.copyPath, abs, stamp, null);
       forgetConflict(deps.index, deps.workspaceId, open.copyPath);
       recordActivity(deps, 'resolved', open.path, `Kept the service's version of ${open.path}; ${open.copyPath} went to the trash`);
       return { ...done, version: null, trashed };
     }
     case 'mine': {
       const version = await keepMine(deps, open, abs, stamp, theirsVersionId);
-      const trashed = await moveToTrash(deps, open.copyPath, abs);
+      const trashed = await trashCopy(deps, open.copyPath, abs, stamp, version);
       forgetConflict(deps.index, deps.workspaceId, open.copyPath);
       recordActivity(deps, 'resolved', open.path, `Kept your version of ${open.path} as version ${version.version_number}; ${open.copyPath} went to the trash`);
       return { ...done, version: { id: version.id, number: version.version_number }, trashed };
@@ -150,6 +151,13 @@ async function keepMine(
   // What went up is what was checked: a copy written since holds bytes the service does not.
   if (!sameStamp(await readStamp(abs), stamp)) throw new CopyChangingError(open.copyPath, version);
   return version;
+}
+
+/** The copy to the trash, unless it was written since the user chose (then it stays, and the choice fails). */
+async function trashCopy(deps: ExecutorDeps, copyPath: string, abs: string, stamp: FileStamp, version: AssetVersion | null): Promise<Trashed> {
+  const done = await trashIfUnchanged(deps, copyPath, abs, stamp);
+  if (done.kind !== 'trashed') throw new CopyChangingError(copyPath, version);
+  return done.trashed;
 }
 
 function failWith(err: unknown): never {
