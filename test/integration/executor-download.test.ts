@@ -1,5 +1,5 @@
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
-import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pathKey } from '../../main/local/paths.js';
@@ -225,6 +225,34 @@ describe('download', () => {
     expect(client.starts).toEqual([]);
     expect(await readFile(path.join(h.root, 'storyboard.pdf'))).toEqual(bytes);
     expect(h.index.journal.open(h.ws)).toEqual([]);
+    await client.close();
+  });
+
+  it('leaves a folder found where its temp file was kept alone, says the temp file is not a file, and downloads afresh next time', async () => {
+    const bytes = bytesOf(1_200_000, 'animatic');
+    const { remote, tempPath } = await journalledTemp('animatic.mov', bytes, Buffer.alloc(0));
+    // Something put a folder, with a file in it, where the interrupted download kept its bytes.
+    await rm(path.join(h.root, tempPath));
+    await mkdir(path.join(h.root, tempPath));
+    await writeFile(path.join(h.root, tempPath, 'kept.txt'), 'not ours to delete');
+    const client = recordingClient();
+    const deps = h.depsWith({ client });
+
+    const first = await executePlan([download(remote)], deps);
+
+    expect(first.failed.map((f) => [f.path, (f.error as { code?: string }).code])).toEqual([['animatic.mov', 'not_a_file']]);
+    expect(h.problems.map((p) => [p.kind, p.path])).toEqual([['error', 'animatic.mov']]);
+    expect(client.starts).toEqual([]);
+    expect(await readFile(path.join(h.root, tempPath, 'kept.txt'), 'utf8')).toBe('not ours to delete');
+    expect(existsSync(path.join(h.root, 'animatic.mov'))).toBe(false);
+    // The entry no longer names a temp file to resume from: the next attempt starts over beside it.
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+
+    const second = await executePlan([download(remote)], deps);
+    expect(second).toMatchObject({ downloaded: 1, failed: [] });
+    expect(client.starts).toEqual([0]);
+    expect(await readFile(path.join(h.root, 'animatic.mov'))).toEqual(bytes);
+    expect(await readFile(path.join(h.root, tempPath, 'kept.txt'), 'utf8')).toBe('not ours to delete');
     await client.close();
   });
 
