@@ -306,6 +306,23 @@ describe('download', () => {
     await client.close();
   });
 
+  it('downloads from the start, at the first attempt, when the temp file its journal entry names is gone', async () => {
+    const bytes = bytesOf(1_200_000, 'reel');
+    const { remote, tempPath } = await journalledTemp('reel.mov', bytes, bytes.subarray(0, 400_000));
+    // Deleted by the user, or by a cleaner, between two attempts.
+    await rm(path.join(h.root, tempPath));
+    const client = recordingClient();
+
+    const result = await executePlan([download(remote)], h.depsWith({ client }));
+
+    expect(result).toMatchObject({ downloaded: 1, failed: [] });
+    expect(client.starts).toEqual([0]);
+    expect(await readFile(path.join(h.root, 'reel.mov'))).toEqual(bytes);
+    expect(await tempFiles(h.root)).toEqual([]);
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+    await client.close();
+  });
+
   it('leaves a folder found where its temp file was kept alone, says the temp file is not a file, and downloads afresh next time', async () => {
     const bytes = bytesOf(1_200_000, 'animatic');
     const { remote, tempPath } = await journalledTemp('animatic.mov', bytes, Buffer.alloc(0));
