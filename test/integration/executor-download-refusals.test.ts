@@ -160,6 +160,37 @@ describe('a large download the user stops midway', () => {
     expect(await tempFiles(h.root)).toEqual([]);
   });
 
+  it('keeps its verified bytes when stopped while the file it replaces is read, and does not say that file changed', async () => {
+    const h = await world.setUp();
+    const size = SMALL_TRANSFER_BYTES * 2;
+    const { remote, bytes } = await onService(h, 'master.mov', size);
+    const synced = Buffer.from('the version the plan saw');
+    writeFileSync(path.join(h.root, 'master.mov'), synced);
+    const stop = new AbortController();
+    // Stopped once all bytes are in, before the file they replace is read to see it is unchanged.
+    const queue = queueAround(h, async (work, t) => {
+      const fetched = await work(t);
+      stop.abort();
+      return fetched;
+    });
+
+    const stopped = await executePlan([download(remote, sha256(synced))], h.depsWith({ queue, signal: stop.signal }));
+
+    expect(stopped).toMatchObject({ downloaded: 0, deferred: 0 });
+    expect(h.problems.filter((p) => p.kind === 'unstable')).toEqual([]);
+    expect(readFileSync(path.join(h.root, 'master.mov'))).toEqual(synced);
+    const temps = await tempFiles(h.root);
+    expect(temps).toHaveLength(1);
+    expect(sha256(await readFile(path.join(h.root, temps[0] as string)))).toBe(sha256(bytes));
+
+    // The next run places them without asking for them again.
+    const client = Object.create(h.client) as typeof h.client;
+    client.getDownloadUrl = () => Promise.reject(new Error('asked for the bytes again'));
+    expect(await executePlan([download(remote, sha256(synced))], h.depsWith({ client }))).toMatchObject({ downloaded: 1, failed: [] });
+    expect(sha256(await readFile(path.join(h.root, 'master.mov')))).toBe(sha256(bytes));
+    expect(await tempFiles(h.root)).toEqual([]);
+  });
+
   it('leaves no temp file nor journal entry when stopped before its first byte', async () => {
     const h = await world.setUp();
     const { remote } = await onService(h, 'master.mov', SMALL_TRANSFER_BYTES * 2);

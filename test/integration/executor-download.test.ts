@@ -1,5 +1,5 @@
-import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
-import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { appendFileSync, constants, existsSync, fstatSync, readFileSync, statSync, writeFileSync, type Mode } from 'node:fs';
+import { mkdir, open, readFile, readdir, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pathKey } from '../../main/local/paths.js';
@@ -7,6 +7,7 @@ import { ServiceClient, type DownloadOptions, type DownloadResponse, type Socket
 import type { Download } from '../../main/sync/actions.js';
 import { DIRECT_IO_MIN_BYTES, directStart } from '../../main/sync/executor/direct-writer.js';
 import { executePlan } from '../../main/sync/executor/execute-plan.js';
+import { SMALL_TRANSFER_BYTES } from '../../main/sync/transfer-queue.js';
 import type { RemoteFile } from '../../main/model/views.js';
 import type { FaultOptions } from '../../service/index.js';
 import { bytesOf, clientOptions, putAsset, putVersion, remoteFileOf, executorWorld, sha256, type Harness } from './executor-fixture.js';
@@ -48,6 +49,59 @@ const download = (remote: RemoteFile, replaces: string | null = null, at = remot
 const recordingClient = (): RangeRecordingClient => new RangeRecordingClient(clientOptions(world.service, h.demo.accountId, h.demo.user));
 
 const tempFiles = async (dir: string): Promise<string[]> => (await readdir(dir)).filter((n) => n.startsWith('.assetsync-') && n.endsWith('.part'));
+
+/**
+ * Whether each file's bytes and mode are on disk, as this process asked for it (Linux): every
+ * write through a descriptor without O_SYNC (read from /proc/self/fdinfo) and every chmod must be
+ * followed by an fsync of the file. Wraps FileHandle's write, writev, chmod and sync until `stop()`.
+ */
+async function watchDurability(scratch: string) {
+  const probe = await open(path.join(scratch, 'probe'), 'w');
+  const proto = Object.getPrototypeOf(probe) as FileHandle;
+  await probe.close();
+  const original = { write: proto.write, writev: proto.writev, chmod: proto.chmod, sync: proto.sync };
+  let clock = 0;
+  /** Per inode: when it was last changed with nothing making the change durable, and last fsynced. */
+  const unsynced = new Map<bigint, { change: number; what: string }>();
+  const synced = new Map<bigint, number>();
+  const inode = (fd: number): bigint => fstatSync(fd, { bigint: true }).ino;
+  const oSync = (fd: number): boolean => {
+    const flags = Number.parseInt(/flags:\s*([0-7]+)/.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1] ?? '0', 8);
+    return (flags & constants.O_SYNC) === constants.O_SYNC;
+  };
+  const changed = (fd: number, what: string): void => {
+    unsynced.set(inode(fd), { change: ++clock, what });
+  };
+  proto.write = function (this: FileHandle, ...args: unknown[]) {
+    if (!oSync(this.fd)) changed(this.fd, 'a write without O_SYNC');
+    return (original.write as (...a: unknown[]) => unknown).apply(this, args);
+  } as FileHandle['write'];
+  proto.writev = function (this: FileHandle, ...args: unknown[]) {
+    if (!oSync(this.fd)) changed(this.fd, 'a write without O_SYNC');
+    return (original.writev as (...a: unknown[]) => unknown).apply(this, args);
+  } as FileHandle['writev'];
+  proto.chmod = async function (this: FileHandle, mode: Mode) {
+    await original.chmod.call(this, mode);
+    changed(this.fd, 'a chmod');
+  };
+  proto.sync = async function (this: FileHandle) {
+    const ino = inode(this.fd);
+    const at = ++clock;
+    await original.sync.call(this);
+    synced.set(ino, at);
+  };
+  return {
+    /** What of the file at `abs` was not made durable ('' when all was). */
+    notDurable(abs: string): string {
+      const ino = statSync(abs, { bigint: true }).ino;
+      const last = unsynced.get(ino);
+      return last !== undefined && (synced.get(ino) ?? 0) < last.change ? `${last.what}, with no fsync after it` : '';
+    },
+    stop(): void {
+      Object.assign(proto, original);
+    },
+  };
+}
 
 describe('download', () => {
   it('writes the bytes, the base row and the hash cache entry, and leaves no temp file', async () => {
@@ -187,8 +241,9 @@ describe('download', () => {
     }
   });
 
-  it('fetches a small file cut off mid-body whole again, leaving no temp file or entry between', async () => {
-    const { bytes, remote, client, deps } = await cutOffOnce('sting.wav', 300_000);
+  // A small file is one of SMALL_TRANSFER_BYTES or fewer, the transfer queue's measure too.
+  it.each([300_000, SMALL_TRANSFER_BYTES])('fetches a small file cut off mid-body whole again, leaving no temp file or entry between (%i bytes)', async (size) => {
+    const { bytes, remote, client, deps } = await cutOffOnce('sting.wav', size);
     expect(h.index.journal.open(h.ws)).toEqual([]);
     expect(await tempFiles(h.root)).toEqual([]);
 
@@ -198,6 +253,29 @@ describe('download', () => {
     expect(sha256(await readFile(path.join(h.root, 'sting.wav')))).toBe(sha256(bytes));
     expect(await tempFiles(h.root)).toEqual([]);
     await client.close();
+  });
+
+  // A power cut after the rename must not leave the new name on missing bytes: each download's
+  // bytes (and a read-only mode) reach the disk before it takes the name.
+  it.runIf(process.platform === 'linux')('puts each file\'s bytes and mode on disk before it takes its name: small, large, written directly, read-only, resumed', async () => {
+    const resumed = bytesOf(1_300_000, 'resumed');
+    const { remote: resumedRemote } = await journalledTemp('resumed.mov', resumed, resumed.subarray(0, 600_000));
+    const remotes = [resumedRemote];
+    for (const [name, size] of [['small.png', 9_000], ['large.mov', 1_500_000], ['direct.mov', DIRECT_IO_MIN_BYTES + 5_000], ['locked-small.psd', 9_000], ['locked-large.psd', 1_500_000]] as const) {
+      const asset = await putAsset(h.colleague, h.ws, { name, bytes: bytesOf(size, name) });
+      const remote = await remoteFileOf(h.client, h.ws, asset.id, name);
+      remotes.push(name.startsWith('locked') ? { ...remote, lockedByUserId: h.demo.colleague.userId } : remote);
+    }
+    const watch = await watchDurability(h.outside);
+    try {
+      const result = await executePlan(remotes.map((remote) => download(remote)), h.depsWith({ selfUserId: h.demo.user.userId }));
+      expect(result).toMatchObject({ downloaded: remotes.length, failed: [] });
+      const notDurable = remotes.map((r) => [r.path, watch.notDurable(path.join(h.root, r.path))]).filter(([, what]) => what !== '');
+      expect(notDurable).toEqual([]);
+      expect(await readFile(path.join(h.root, 'resumed.mov'))).toEqual(resumed);
+    } finally {
+      watch.stop();
+    }
   });
 
   it('resumes from a temp file the journal names, asking only for the rest', async () => {
@@ -225,6 +303,51 @@ describe('download', () => {
     expect(client.starts).toEqual([]);
     expect(await readFile(path.join(h.root, 'storyboard.pdf'))).toEqual(bytes);
     expect(h.index.journal.open(h.ws)).toEqual([]);
+    await client.close();
+  });
+
+  it('downloads from the start, at the first attempt, when the temp file its journal entry names is gone', async () => {
+    const bytes = bytesOf(1_200_000, 'reel');
+    const { remote, tempPath } = await journalledTemp('reel.mov', bytes, bytes.subarray(0, 400_000));
+    // Deleted by the user, or by a cleaner, between two attempts.
+    await rm(path.join(h.root, tempPath));
+    const client = recordingClient();
+
+    const result = await executePlan([download(remote)], h.depsWith({ client }));
+
+    expect(result).toMatchObject({ downloaded: 1, failed: [] });
+    expect(client.starts).toEqual([0]);
+    expect(await readFile(path.join(h.root, 'reel.mov'))).toEqual(bytes);
+    expect(await tempFiles(h.root)).toEqual([]);
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+    await client.close();
+  });
+
+  it('leaves a folder found where its temp file was kept alone, says the temp file is not a file, and downloads afresh next time', async () => {
+    const bytes = bytesOf(1_200_000, 'animatic');
+    const { remote, tempPath } = await journalledTemp('animatic.mov', bytes, Buffer.alloc(0));
+    // Something put a folder, with a file in it, where the interrupted download kept its bytes.
+    await rm(path.join(h.root, tempPath));
+    await mkdir(path.join(h.root, tempPath));
+    await writeFile(path.join(h.root, tempPath, 'kept.txt'), 'not ours to delete');
+    const client = recordingClient();
+    const deps = h.depsWith({ client });
+
+    const first = await executePlan([download(remote)], deps);
+
+    expect(first.failed.map((f) => [f.path, (f.error as { code?: string }).code])).toEqual([['animatic.mov', 'not_a_file']]);
+    expect(h.problems.map((p) => [p.kind, p.path])).toEqual([['error', 'animatic.mov']]);
+    expect(client.starts).toEqual([]);
+    expect(await readFile(path.join(h.root, tempPath, 'kept.txt'), 'utf8')).toBe('not ours to delete');
+    expect(existsSync(path.join(h.root, 'animatic.mov'))).toBe(false);
+    // The entry no longer names a temp file to resume from: the next attempt starts over beside it.
+    expect(h.index.journal.open(h.ws)).toEqual([]);
+
+    const second = await executePlan([download(remote)], deps);
+    expect(second).toMatchObject({ downloaded: 1, failed: [] });
+    expect(client.starts).toEqual([0]);
+    expect(await readFile(path.join(h.root, 'animatic.mov'))).toEqual(bytes);
+    expect(await readFile(path.join(h.root, tempPath, 'kept.txt'), 'utf8')).toBe('not ours to delete');
     await client.close();
   });
 

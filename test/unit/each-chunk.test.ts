@@ -65,4 +65,23 @@ describe('eachChunk', () => {
     aborted.destroy();
     await expect(cut).rejects.toThrow('closed before it ended');
   });
+
+  // A caller may await something else between receiving a body and handing it over (a resume
+  // whose Range was ignored empties its temp file first): the body may break meanwhile, and its
+  // 'error' and 'close' are then gone by.
+  it('rejects a body that broke or was closed before it was handed over, rather than waiting for events gone by', async () => {
+    const broken = new PassThrough();
+    broken.write(Buffer.alloc(10));
+    broken.on('error', () => undefined);
+    broken.destroy(new Error('socket hang up'));
+    await new Promise((resolve) => broken.once('close', resolve));
+    const seen: number[] = [];
+    await expect(eachChunk(broken, (chunk) => void seen.push(chunk.length))).rejects.toThrow('socket hang up');
+
+    const closed = new PassThrough();
+    closed.destroy();
+    await new Promise((resolve) => closed.once('close', resolve));
+    await expect(eachChunk(closed, (chunk) => void seen.push(chunk.length))).rejects.toThrow('closed before it ended');
+    expect(seen).toEqual([]);
+  });
 });

@@ -14,6 +14,10 @@ import type { Readable } from 'node:stream';
  */
 export function eachChunk(body: Readable, onChunk: (chunk: Buffer) => Promise<void> | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
+    // Broken or closed while the caller awaited something else: its 'error' and 'close' have
+    // gone by, and no event will come again.
+    if (body.errored !== null) return reject(body.errored);
+    if (body.destroyed) return reject(new Error('the body was closed before it ended'));
     let last: Promise<void> | undefined;
     let settled = false;
     const stop = (): void => {

@@ -8,6 +8,7 @@ import { TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX } from '../../local/own-files.js';
 import { resolveInsideRoot } from '../../local/paths.js';
 import { nameOf } from '../rel-path.js';
 import type { ExecutorDeps } from './context.js';
+import { errorCode } from './failures.js';
 
 /** Open entries of `kind` for `relPath` (compared by key), oldest first. */
 export function openEntriesAt(deps: ExecutorDeps, kind: JournalKind, relPath: string): JournalEntry[] {
@@ -25,9 +26,17 @@ export function tempPathOf(entry: JournalEntry): string | undefined {
   return typeof temp === 'string' && isTempName(nameOf(temp)) ? temp : undefined;
 }
 
-/** Removes the entry's temp file, if any, and closes the entry. */
+/**
+ * Removes the entry's temp file, if any, and closes the entry. A folder found at the temp file's
+ * name is not ours (we only ever make files there): it is left with all it holds, and the entry
+ * closed all the same, or every later attempt at the path would stop on it.
+ */
 export async function discardDownload(deps: Pick<ExecutorDeps, 'index' | 'root'>, entry: JournalEntry): Promise<void> {
   const temp = tempPathOf(entry);
-  if (temp !== undefined) await rm(resolveInsideRoot(deps.root, temp), { force: true });
+  if (temp !== undefined) {
+    await rm(resolveInsideRoot(deps.root, temp), { force: true }).catch((err: unknown) => {
+      if (errorCode(err) !== 'ERR_FS_EISDIR') throw err;
+    });
+  }
   deps.index.journal.finish(entry.id);
 }
