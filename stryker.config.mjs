@@ -85,6 +85,20 @@ export const GROUPS = {
       'test/hardening/changing-files.test.ts',
     ],
   },
+  // Local deletions: a file goes to the trash only while it holds the bytes the plan judged
+  // safe to delete, and a save made while it goes there is kept.
+  deletes: {
+    mutate: [
+      'main/sync/executor/guarded-trash.ts',
+      span('main/sync/executor/deletes.ts', 'export async function deleteLocal(', 'return DONE;'),
+      span('main/sync/executor/trash.ts', 'export async function moveToTrash(', "return { where: 'workspace', path: destRel };"),
+    ],
+    testFiles: [
+      'test/integration/executor-moves-deletes.test.ts',
+      'test/integration/executor-conflict-choice-trash.test.ts',
+      'test/integration/executor-trash.test.ts',
+    ],
+  },
   // The bearer token goes to the API origin only; signed URLs and their redirects get none.
   tokens: {
     mutate: [

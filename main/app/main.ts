@@ -8,7 +8,7 @@ import { app, dialog, ipcMain, session, shell } from 'electron';
 import { AppApi } from '../app-api/index.js';
 import { sessionOpener } from '../app-api/open-session.js';
 import { configPath, loadConfig, logPath } from '../config.js';
-import { createLogger } from '../logging.js';
+import { closeLogger, createLogger, type Logger } from '../logging.js';
 import { mediaServiceFor } from '../media/index.js';
 import { packageRoot } from '../ui-server/static-files.js';
 import { KeychainSecretStore } from '../secrets/secret-store.js';
@@ -32,6 +32,7 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   let window: MainWindow | null = null;
   let api: AppApi | null = null;
+  let logger: Logger | null = null;
   // Held for the life of the app: a collected Tray disappears from the screen.
   let tray: AppTray | null = null;
   let stopped = false;
@@ -49,17 +50,22 @@ if (!app.requestSingleInstanceLock()) {
     event.preventDefault();
     if (stopping) return;
     stopping = true;
-    void api.close().finally(() => {
-      stopped = true;
-      app.quit();
-    });
+    // The log file last: the engine's closing lines go into it, and its last writes reach the disk.
+    void api
+      .close()
+      .finally(() => (logger ? closeLogger(logger) : undefined))
+      .finally(() => {
+        stopped = true;
+        app.quit();
+      });
   });
 
   app
     .whenReady()
     .then(async () => {
       app.setAppUserModelId(APP_ID);
-      const logger = createLogger({ file: logPath() });
+      const appLogger = createLogger({ file: logPath() });
+      logger = appLogger;
       const configFile = configPath();
       const config = loadConfig(configFile);
       const devServer = app.isPackaged ? undefined : process.env.ASSET_SYNC_RENDERER_URL;
@@ -86,9 +92,9 @@ if (!app.requestSingleInstanceLock()) {
         config,
         secrets: new KeychainSecretStore(),
         hooks: electronHooks(mainWindow),
-        openSession: sessionOpener({ logger }),
-        logger,
-        media: mediaServiceFor(config, logger),
+        openSession: sessionOpener({ logger: appLogger }),
+        logger: appLogger,
+        media: mediaServiceFor(config, appLogger),
       });
       api = appApi;
       registerIpc(ipcMain, appApi, () => mainWindow.current, target.origin);

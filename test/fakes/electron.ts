@@ -230,8 +230,13 @@ export const app = Object.assign(new EventEmitter(), {
   requestSingleInstanceLock: (): boolean => true,
   whenReady: (): Promise<void> => Promise.resolve(),
   setAppUserModelId(): void {},
+  /** As Electron: 'before-quit' may hold the quit back; if none does, 'will-quit' and 'quit' follow. */
   quit(): void {
-    app.emit('before-quit', fakeEvent({}));
+    const event = fakeEvent({});
+    app.emit('before-quit', event);
+    if (event.defaultPrevented) return;
+    app.emit('will-quit', fakeEvent({}));
+    app.emit('quit', fakeEvent({}));
   },
   exit(): void {},
 });

@@ -24,7 +24,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The app quits once its engine and its log file are closed: nothing writes in `home` after.
+  const quit = new Promise((resolve) => electron.app.once('quit', resolve));
   electron.app.quit();
+  await quit;
   if (previousHome === undefined) delete process.env.ASSET_SYNC_HOME;
   else process.env.ASSET_SYNC_HOME = previousHome;
   await rm(home, { recursive: true, force: true });
