@@ -1,5 +1,5 @@
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pathKey } from '../../main/local/paths.js';
@@ -81,7 +81,7 @@ describe('deletions', () => {
     // The test's "OS" has no trash: the workspace trash keeps it.
     expect(await readFile(path.join(h.root, '.assetsync-trash/2024-03-05/Brand/old-logo.svg'), 'utf8')).toBe('<svg/>');
     expect(h.index.base.getFile(h.ws, 'Brand/old-logo.svg')).toBeUndefined();
-    expect(h.activity.map((a) => a.kind)).toEqual(['trashed']);
+    expect(h.activity.map((a) => [a.kind, a.message])).toEqual([['trashed', 'Moved Brand/old-logo.svg to ".assetsync-trash/2024-03-05/Brand/old-logo.svg" (deleted on the service)']]);
   });
 
   it('keeps a file whose content changed since the plan, whatever the plan says', async () => {
@@ -98,15 +98,31 @@ describe('deletions', () => {
     expect(h.index.base.getFile(h.ws, 'notes.md')).toEqual(row);
   });
 
-  it('keeps an edit saved while the file was on its way to the trash, at its name', async () => {
+  // A save in place changes the size, the mtime or both; each alone must be enough to keep it.
+  const saves: [string, (abs: string, planned: { mtimeNs: string }) => Promise<void>][] = [
+    ['longer', (abs) => writeFile(abs, 'saved while it was being trashed')],
+    ['as long, a later mtime', async (abs, planned) => {
+      await writeFile(abs, 'as PLANNED');
+      const later = new Date(Number(BigInt(planned.mtimeNs) / 1_000_000n) + 5_000);
+      await utimes(abs, later, later);
+    }],
+    ['longer, its mtime put back', async (abs, planned) => {
+      await writeFile(abs, 'saved while it was being trashed, mtime restored');
+      const same = Number(BigInt(planned.mtimeNs) / 1_000_000n) / 1000;
+      await utimes(abs, same, same);
+    }],
+  ];
+  it.each(saves)('keeps an edit saved while the file was on its way to the trash, at its name (%s)', async (_kind, save) => {
     h = await world.setUp();
     const planned = await writeLocal(h.root, 'notes.md', 'as planned');
     const row = synced(h, planned);
     const trashed = path.join(h.outside, 'trash');
     await mkdir(trashed);
+    let saved = '';
     // The gap between the check and the trash: the user saves in place, then the trash takes the file.
     const saveThenTrash = async (abs: string): Promise<void> => {
-      await writeFile(abs, 'saved while it was being trashed');
+      await save(abs, planned);
+      saved = await readFile(abs, 'utf8');
       await rename(abs, path.join(trashed, 'notes.md'));
     };
 
@@ -116,9 +132,42 @@ describe('deletions', () => {
     );
 
     expect(result).toMatchObject({ deleted: 0, deferred: 1, failed: [] });
-    expect(await readFile(path.join(h.root, 'notes.md'), 'utf8')).toBe('saved while it was being trashed');
+    expect(await readFile(path.join(h.root, 'notes.md'), 'utf8')).toBe(saved);
     expect(h.index.base.getFile(h.ws, 'notes.md')).toEqual(row);
     expect(await readdir(h.root)).toEqual(['notes.md']);
+    expect(h.activity.map((a) => a.message)).toEqual(['notes.md was saved while it went to the trash: your edit is kept at its name']);
+  });
+
+  it('forgets a deleted file that is already gone, and trashes nothing', async () => {
+    h = await world.setUp();
+    const planned = await writeLocal(h.root, 'gone.md', 'as planned');
+    synced(h, planned);
+    await rm(path.join(h.root, 'gone.md'));
+    let trashCalls = 0;
+
+    const result = await executePlan(
+      [{ kind: 'delete-local', path: 'gone.md', expectedChecksum: planned.checksum, reason: 'test' }],
+      h.depsWith({ trash: () => Promise.resolve(void (trashCalls += 1)) }),
+    );
+
+    expect(result).toMatchObject({ deleted: 1, failed: [] });
+    expect(trashCalls).toBe(0);
+    expect(h.index.base.getFile(h.ws, 'gone.md')).toBeUndefined();
+    expect(h.activity).toEqual([]);
+  });
+
+  it('numbers a deleted file whose name is taken in the workspace trash already', async () => {
+    h = await world.setUp();
+    for (const content of ['first', 'second']) {
+      const local = await writeLocal(h.root, 'Brand/old-logo.svg', content);
+      synced(h, local);
+      const result = await executePlan([{ kind: 'delete-local', path: 'Brand/old-logo.svg', expectedChecksum: local.checksum, reason: 'test' }], h.deps);
+      expect(result).toMatchObject({ deleted: 1, failed: [] });
+    }
+    const day = path.join(h.root, '.assetsync-trash/2024-03-05/Brand');
+    expect((await readdir(day)).sort()).toEqual(['old-logo (2).svg', 'old-logo.svg']);
+    expect(await readFile(path.join(day, 'old-logo (2).svg'), 'utf8')).toBe('second');
+    expect(h.activity.map((a) => a.message)[1]).toBe('Moved Brand/old-logo.svg to ".assetsync-trash/2024-03-05/Brand/old-logo (2).svg" (deleted on the service)');
   });
 
   it('keeps such an edit as a conflicted copy when a new file took the name meanwhile', async () => {
@@ -145,6 +194,23 @@ describe('deletions', () => {
     expect(names).toHaveLength(2);
     expect(await readFile(path.join(h.root, 'Docs', copy ?? ''), 'utf8')).toBe('saved while it was being trashed');
     expect(h.problems.map((p) => p.kind)).toContain('conflict');
+    expect(h.activity.map((a) => a.message)).toEqual([`Docs/brief.txt was saved while it went to the trash: your edit is kept as Docs/${copy ?? ''}`]);
+  });
+
+  it('leaves no hidden link behind when the trash fails', async () => {
+    h = await world.setUp();
+    const planned = await writeLocal(h.root, 'notes.md', 'as planned');
+    synced(h, planned);
+    // A trash that lost the file and then failed: the workspace trash finds nothing to move either.
+    const brokenTrash = async (abs: string): Promise<void> => {
+      await rm(abs);
+      throw new Error('the trash broke');
+    };
+
+    const result = await executePlan([{ kind: 'delete-local', path: 'notes.md', expectedChecksum: planned.checksum, reason: 'test' }], h.depsWith({ trash: brokenTrash }));
+
+    expect(result.failed).toHaveLength(1);
+    expect((await readdir(h.root)).filter((name) => name !== '.assetsync-trash')).toEqual([]);
   });
 
   it('trashes nothing when a save replaces the file right after the last check', async () => {

@@ -47,6 +47,7 @@ describe.runIf(process.platform === 'linux')('the system trash', () => {
     );
 
     expect(result).toMatchObject({ deleted: 1, failed: [] });
+    expect(h.activity.map((a) => a.message)).toEqual(['Moved shots/take[1].mov to the trash (deleted on the service)']);
     expect(await readdir(path.join(h.root, 'shots'))).toEqual(['take1.mov']);
     const trashFiles = path.join(home.dir, 'data', 'Trash', 'files');
     const [trashed] = await readdir(trashFiles);
