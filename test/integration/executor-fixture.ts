@@ -61,13 +61,20 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+export interface SetUpOptions {
+  assets?: number;
+  queue?: TransferQueue;
+  /** The folder to make the workspace folder in (another disk, say); the index stays in the temp folder. */
+  rootParent?: string;
+}
+
 /** A fresh workspace (its own demo account, `assets` seeded assets), folder and index. */
-export async function setUp(service: RunningService, options: { assets?: number; queue?: TransferQueue } = {}): Promise<Harness> {
+export async function setUp(service: RunningService, options: SetUpOptions = {}): Promise<Harness> {
   const demo = await service.seedDemo({ assets: options.assets ?? 0 });
   const dir = mkdtempSync(path.join(tmpdir(), 'executor-test-'));
-  const root = path.join(dir, 'workspace');
+  const root = options.rootParent === undefined ? path.join(dir, 'workspace') : mkdtempSync(path.join(options.rootParent, 'workspace-'));
   const outside = path.join(dir, 'outside');
-  mkdirSync(root);
+  if (options.rootParent === undefined) mkdirSync(root);
   mkdirSync(outside);
   const index = openIndex(path.join(dir, 'index.db'));
   index.workspaces.add({ id: demo.workspaceId, accountId: demo.accountId, name: 'Test', localPath: root });
@@ -112,6 +119,7 @@ export async function setUp(service: RunningService, options: { assets?: number;
       await Promise.all([client.close(), colleague.close()]);
       index.close();
       removeTreeSync(dir);
+      if (options.rootParent !== undefined) removeTreeSync(root);
     },
   };
 }

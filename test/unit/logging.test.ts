@@ -1,24 +1,18 @@
 import { readdirSync } from 'node:fs';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect } from '../../main/bootstrap.js';
 import { closeLogger, createLogger } from '../../main/logging.js';
 import { removeTreeSync } from '../helpers/disk.js';
+import { logLines } from '../helpers/log-file.js';
 
 let dir: string | undefined;
 afterEach(() => {
   if (dir) removeTreeSync(dir);
   dir = undefined;
 });
-
-/** The lines of every log file in `logs` (pino-roll numbers them: asset-sync.1.log, …). */
-async function logLines(logs: string): Promise<string[]> {
-  const files = (await readdir(logs)).sort();
-  const texts = await Promise.all(files.map((f) => readFile(path.join(logs, f), 'utf8')));
-  return texts.join('').split('\n').filter(Boolean);
-}
 
 describe('closeLogger', () => {
   it('writes out what was logged, and a line logged after the close is dropped without a crash', async () => {
