@@ -31,7 +31,7 @@ export async function resolve(fileArg: string, options: ResolveOptions, globals:
       print(`Kept both: ${done.path} and ${done.copyPath} are two files from now on.`);
       return EXIT_OK;
     }
-    const trashed = done.trashed?.where === 'workspace' ? `the trash folder in the workspace (${done.trashed.path ?? ''})` : 'the trash';
+    const trashed = done.trashed?.where === 'workspace' ? `the trash folder in the workspace (${done.trashed.path})` : 'the trash';
     print(
       done.keep === 'mine'
         ? `Kept your version of ${done.path}: it is version ${done.version?.number ?? '?'} on the service. ${done.copyPath} went to ${trashed}.`

@@ -8,17 +8,36 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CopyChangingError, applyConflictChoice } from '../../main/sync/executor/conflict-choice.js';
 import { openConflicts, recordConflict } from '../../main/sync/executor/open-conflicts.js';
-import { executorWorld, writeLocal } from './executor-fixture.js';
+import { executorWorld, writeLocal, type Harness } from './executor-fixture.js';
 
 const world = executorWorld();
+const copyPath = 'Docs/brief (conflicted copy Test-Box 2024-03-05).txt';
+
+/** Docs/brief.txt in conflict: theirs at the name, mine in its conflicted copy. */
+async function openConflict(h: Harness): Promise<void> {
+  await writeLocal(h.root, 'Docs/brief.txt', 'theirs');
+  await writeLocal(h.root, copyPath, 'mine');
+  recordConflict(h.index, h.ws, { path: 'Docs/brief.txt', copyPath, at: '2024-03-05T14:07:09.000Z' });
+}
 
 describe('the copy a resolved conflict trashes', () => {
+  it('goes to the trash, and the conflict closes (keep theirs)', async () => {
+    const h = await world.setUp();
+    await openConflict(h);
+
+    const resolved = await applyConflictChoice(h.deps, copyPath, 'theirs');
+
+    // The test's "OS" has no trash: where the copy went is what the app and the CLI tell the user.
+    const trashedAt = `.assetsync-trash/2024-03-05/${copyPath}`;
+    expect(resolved.trashed).toEqual({ where: 'workspace', path: trashedAt });
+    expect(await readFile(path.join(h.root, trashedAt), 'utf8')).toBe('mine');
+    expect(await readdir(path.join(h.root, 'Docs'))).toEqual(['brief.txt']);
+    expect(openConflicts(h.index, h.ws)).toEqual([]);
+  });
+
   it('stays, with the edit, when it is saved while it goes to the trash (keep theirs)', async () => {
     const h = await world.setUp();
-    await writeLocal(h.root, 'Docs/brief.txt', 'theirs');
-    const copyPath = 'Docs/brief (conflicted copy Test-Box 2024-03-05).txt';
-    await writeLocal(h.root, copyPath, 'mine');
-    recordConflict(h.index, h.ws, { path: 'Docs/brief.txt', copyPath, at: '2024-03-05T14:07:09.000Z' });
+    await openConflict(h);
     const trashed = path.join(h.outside, 'trash');
     await mkdir(trashed);
     const saveThenTrash = async (abs: string): Promise<void> => {

@@ -19,9 +19,11 @@ export async function deleteLocal(action: DeleteLocal, deps: ExecutorDeps): Prom
     // Edited since the plan: unsynced work is never deleted; the next cycle uploads it.
     if (now.checksum !== action.expectedChecksum) return deferred('the file changed since the plan was made');
     const done = await trashIfUnchanged(deps, action.path, abs, now.stamp);
-    if (done.kind === 'changed') return deferred('the file changed since the plan was made');
-    if (done.kind === 'edited-meanwhile') return deferred('the file was saved while it went to the trash: the edit was kept');
-    const where = done.trashed.where === 'system' ? 'the trash' : `"${done.trashed.path ?? ''}"`;
+    // Only a file the trash holds is forgotten: whatever else happened, the next cycle looks again.
+    if (done.kind !== 'trashed') {
+      return deferred(done.kind === 'changed' ? 'the file changed since the plan was made' : 'the file was saved while it went to the trash: the edit was kept');
+    }
+    const where = done.trashed.where === 'system' ? 'the trash' : `"${done.trashed.path}"`;
     recordActivity(deps, 'trashed', action.path, `Moved ${action.path} to ${where} (deleted on the service)`);
   }
   forgetFile(deps, action.path);

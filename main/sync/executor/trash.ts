@@ -29,11 +29,11 @@ export async function loadSystemTrash(): Promise<typeof import('trash').default>
   return (await import('trash')).default;
 }
 
-export interface Trashed {
-  where: 'system' | 'workspace';
-  /** Relative to the root, for the workspace trash. */
-  path?: string;
-}
+export type Trashed =
+  /** The OS trash. */
+  | { where: 'system' }
+  /** The workspace trash, at `path` (relative to the root). */
+  | { where: 'workspace'; path: string };
 
 /** Moves the file at `relPath` (already checked: `abs`) to a trash; throws if it cannot. */
 export async function moveToTrash(deps: ExecutorDeps, relPath: string, abs: string): Promise<Trashed> {
@@ -48,10 +48,11 @@ export async function moveToTrash(deps: ExecutorDeps, relPath: string, abs: stri
   } catch (err) {
     deps.logger.warn({ path: relPath, err: errorMessage(err) }, 'the system trash failed; using the workspace trash');
   }
-  const folder = joinPath(WORKSPACE_TRASH_DIR, joinPath(dateStamp(nowOf(deps)), parentOf(relPath)));
+  // The file's folders under the day's folder; a file at the root goes straight in it.
+  const inTrash = (name: string): string => joinPath(joinPath(WORKSPACE_TRASH_DIR, dateStamp(nowOf(deps))), joinPath(parentOf(relPath), name));
   let name = nameOf(relPath);
-  for (let n = 2; await exists(await writablePath(deps, joinPath(folder, name))); n++) name = numberedName(nameOf(relPath), n);
-  const destRel = joinPath(folder, name);
+  for (let n = 2; await exists(await writablePath(deps, inTrash(name))); n++) name = numberedName(nameOf(relPath), n);
+  const destRel = inTrash(name);
   const dest = await writablePath(deps, destRel);
   await mkdir(path.dirname(dest), { recursive: true });
   await rename(abs, dest);
