@@ -36,7 +36,7 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // The command line, the demo and the service are tested as built, as they are installed.
     globalSetup: ['test/build-first.ts'],
-    setupFiles: ['test/setup/byte-equality.ts'],
+    setupFiles: ['test/setup/byte-equality.ts', 'test/setup/sandbox-trash.ts'],
     reporters: ['default'],
     projects: [
       { extends: true, test: { name: 'default', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'] } },
