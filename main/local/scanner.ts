@@ -228,6 +228,7 @@ class TreeScan {
     try {
       if (!this.folderwise) this.known = await this.opts.hashCache.loadAll?.();
       for (let d = 0; d < deferred.length; d++) {
+        this.opts.signal?.throwIfAborted();
         const { folder, listing, plan } = deferred[d] as (typeof deferred)[number];
         // Each listing goes once its files are taken: no second copy of the tree builds up.
         deferred[d] = undefined as never;

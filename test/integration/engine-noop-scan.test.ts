@@ -6,12 +6,12 @@
  * that leaves the size and the mtime as they were; and a file whose checksum the cache could
  * not keep (modified just before the scan) must still be read again. SEED=n replays a run.
  */
-import { mkdir, readdir, rename, rm, stat, symlink, utimes } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, symlink, utimes } from 'node:fs/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SqliteHashCache } from '../../main/index/hash-cache.js';
 import { openIndex } from '../../main/index/sync-index.js';
 import { FsWorkerPool } from '../../main/local/fs-workers.js';
-import { bytesFor, localChecksums, remoteChecksums, worlds, type Device, type World } from '../helpers/engine.js';
+import { bytesFor, localChecksums, localFolders, remoteChecksums, remoteFolders, worlds, type Device, type World } from '../helpers/engine.js';
 import { Rng, testSeed } from '../helpers/rng.js';
 
 const world = worlds();
@@ -51,28 +51,6 @@ async function filePaths(laptop: Device): Promise<string[]> {
   return (await localChecksums(laptop.dir)).map(([rel]) => rel);
 }
 
-/** The folders on the service and on disk, as sorted relative paths. */
-async function foldersBothSides(w: World, laptop: Device): Promise<{ remote: string[]; local: string[] }> {
-  const listing = await w.user.hierarchy();
-  const byId = new Map(listing.folders.map((f) => [f.id, f]));
-  const pathOf = (id: string): string => {
-    const f = byId.get(id);
-    if (!f) return '?';
-    return f.parent_id === null ? f.name : `${pathOf(f.parent_id)}/${f.name}`;
-  };
-  const local: string[] = [];
-  const visit = async (rel: string): Promise<void> => {
-    for (const e of await readdir(laptop.path(rel === '' ? '.' : rel), { withFileTypes: true })) {
-      if (!e.isDirectory() || e.name.startsWith('.')) continue;
-      const child = rel === '' ? e.name : `${rel}/${e.name}`;
-      local.push(child);
-      await visit(child);
-    }
-  };
-  await visit('');
-  return { remote: listing.folders.map((f) => pathOf(f.id)).sort(), local: local.sort() };
-}
-
 interface Context {
   rng: Rng;
   laptop: Device;
@@ -89,8 +67,7 @@ interface Change {
 const bothSidesAgree = async ({ laptop, w, round }: Context, kind: string): Promise<void> => {
   const context = { seed, round, kind };
   expect({ ...context, files: await localChecksums(laptop.dir) }).toEqual({ ...context, files: await remoteChecksums(w.user.client, w.workspaceId) });
-  const folders = await foldersBothSides(w, laptop);
-  expect({ ...context, folders: folders.local }).toEqual({ ...context, folders: folders.remote });
+  expect({ ...context, folders: await localFolders(laptop.dir) }).toEqual({ ...context, folders: await remoteFolders(w.user) });
 };
 
 const problemAt = (report: Awaited<ReturnType<Device['sync']>>, path: string): boolean => report.workspaces.some((ws) => ws.problems.some((p) => p.path === path));
