@@ -260,7 +260,7 @@ class TreeScan {
   /** Phase 2: the last of the files the cache could not vouch for are read. */
   async hashPending(): Promise<void> {
     try {
-      if (this.hashQueue) await this.hashQueue.finish();
+      await this.hashing.finish();
     } finally {
       // Checksums computed before an abort or an error are still right: keep them.
       this.cacheWriter.flush();
