@@ -9,7 +9,9 @@
  * being written, failures waiting out a backoff, items held or unplaced) leaves no memo.
  */
 import type { Problem } from '../../shared/engine.js';
+import { OrderFreePrint } from '../local/order-free-print.js';
 import type { ScanResult } from '../local/scanner.js';
+import { addFoldersAndSkipped } from '../local/stamp-print.js';
 import type { Plan } from '../sync/planner/plan.js';
 import type { PlacedRemoteTree } from './remote-tree.js';
 import type { ScanMark } from './scan-trust.js';
@@ -17,6 +19,13 @@ import type { ScanMark } from './scan-trust.js';
 export interface QuietCycle {
   remote: PlacedRemoteTree;
   scan: string;
+  /**
+   * What its scan's walk saw without checksums (ScanResult.stamps), when the hash cache vouched
+   * for every checksum the scan found; else null. While the index is unchanged, so is the cache,
+   * and a walk that sees these stamps again would take the same checksums from it: the next
+   * cycle then asks the cache nothing (`scanUnlessUnchanged`).
+   */
+  stamps: string | null;
   /** The watcher as the scan began (scan-trust.ts): while it saw nothing, the folder need not be walked again. */
   local: ScanMark | null;
   index: string;
@@ -28,10 +37,8 @@ export interface QuietCycle {
 /**
  * Every file with its size, inode, times and checksum, every folder with its inode, and every
  * skipped entry, in a form that does not depend on the order the workers listed them in: a sum
- * and a xor of each entry's hash in two lanes (FNV-1a, and the same with another seed and
- * multiplier, in one pass), and the counts. A file's path is hashed only where it differs from its key.
- * The fields are hashed where they are, each ended by its length: building a string per file to
- * hash cost more than the hashing (2 s at a million files).
+ * and a xor of each entry's hash (order-free-print.ts), and the counts. A file's path is hashed
+ * only where it differs from its key.
  */
 export function scanFingerprint(scan: ScanResult): string {
   const print = new OrderFreePrint();
@@ -45,66 +52,14 @@ export function scanFingerprint(scan: ScanResult): string {
     print.text(f.checksum);
     print.add();
   }
-  for (const [key, d] of scan.folders) {
-    print.text('d');
-    print.text(key);
-    print.text(d.path === key ? '' : d.path);
-    print.number(d.inode ?? -1);
-    print.add();
-  }
-  for (const s of scan.skipped) {
-    print.text(`s\0${JSON.stringify(s)}`);
-    print.add();
-  }
-  return `${scan.files.size}/${scan.folders.size}/${scan.skipped.length}/${print.sumA}/${print.sumB}/${print.xorA}/${print.xorB}`;
-}
-
-/** Entries hashed field by field (`text`, `number`), each then added (`add`) to sums and xors. */
-class OrderFreePrint {
-  sumA = 0;
-  sumB = 0;
-  xorA = 0;
-  xorB = 0;
-  private a = 0x811c9dc5;
-  private b = 0x050c5d1f;
-
-  /**
-   * The text two UTF-16 units at a time (a multiplication by an odd number keeps every
-   * difference), then its length, which ends it unambiguously.
-   */
-  text(value: string): void {
-    let { a, b } = this;
-    for (let i = 0; i < value.length; i += 2) {
-      const c = value.charCodeAt(i) | (value.charCodeAt(i + 1) << 16);
-      a = Math.imul(a ^ c, 0x01000193);
-      b = Math.imul(b ^ c, 0x5bd1e995);
-    }
-    this.a = a;
-    this.b = b;
-    this.unit(value.length);
-  }
-
-  /** An integer (sizes, inodes: below 2^53) as two 32-bit units. */
-  number(value: number): void {
-    this.unit(value | 0);
-    this.unit(Math.floor(value / 0x1_0000_0000) | 0);
-  }
-
-  add(): void {
-    this.sumA = (this.sumA + (this.a >>> 0)) >>> 0;
-    this.sumB = (this.sumB + (this.b >>> 0)) >>> 0;
-    this.xorA = (this.xorA ^ this.a) >>> 0;
-    this.xorB = (this.xorB ^ this.b) >>> 0;
-    this.a = 0x811c9dc5;
-    this.b = 0x050c5d1f;
-  }
-
-  private unit(c: number): void {
-    this.a = Math.imul(this.a ^ c, 0x01000193);
-    this.b = Math.imul(this.b ^ c, 0x5bd1e995);
-  }
+  addFoldersAndSkipped(print, scan.folders, scan.skipped);
+  return print.result(scan.files.size, scan.folders.size, scan.skipped.length);
 }
 
 /** Whether a cycle that saw `remote`, `scan` and the index at `index` would plan what `quiet` planned: nothing. */
 export const stillQuiet = (quiet: QuietCycle | null, remote: PlacedRemoteTree, scan: string, index: string): quiet is QuietCycle =>
   quiet !== null && quiet.remote === remote && quiet.scan === scan && quiet.index === index;
+
+/** Whether a cycle whose walk saw `stamps` would scan what `quiet` scanned, and so plan nothing (`QuietCycle.stamps`). */
+export const stillQuietByStamps = (quiet: QuietCycle | null, remote: PlacedRemoteTree, stamps: string, index: string): quiet is QuietCycle =>
+  quiet !== null && quiet.stamps === stamps && quiet.remote === remote && quiet.index === index;

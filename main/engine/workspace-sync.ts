@@ -11,7 +11,7 @@ import { loadIgnoreMatcher, type IgnoreMatcher } from '../local/ignore.js';
 import type { FileStamp } from '../local/stamp.js';
 import { checkMarker, newMarker, writeMarker } from '../local/marker.js';
 import { pathKey } from '../local/paths.js';
-import { scanTree } from '../local/scanner.js';
+import { scanTree, scanUnlessUnchanged } from '../local/scanner.js';
 import type { Logger } from '../logging.js';
 import type { ServiceClient } from '../service-client/index.js';
 import { isServiceError } from '../service-client/service-error.js';
@@ -27,7 +27,7 @@ import { foreignLocks, guardLockedFiles } from './locked-files.js';
 import { recentDeletesSetting } from './recent-deletes.js';
 import type { PlacedRemoteTree } from './remote-tree.js';
 import { RemoteMirror } from './remote-mirror.js';
-import { scanFingerprint, stillQuiet, type QuietCycle } from './quiet-cycle.js';
+import { scanFingerprint, stillQuiet, stillQuietByStamps, type QuietCycle } from './quiet-cycle.js';
 import { FULL_RESCAN_INTERVAL_MS, markBeforeScan, unchangedSince } from './scan-trust.js';
 import type { TreeWatcher } from '../local/watcher.js';
 
@@ -159,8 +159,14 @@ export class WorkspaceSync {
     // Before the walk: what changes while it runs moves the watcher's count past the mark.
     const localMark = markBeforeScan(watcher, Date.now());
     let scan;
+    // After a quiet cycle, the walk asks the hash cache nothing unless its stamps differ.
+    const sameStamps = (stamps: string): QuietCycle | undefined => {
+      const memo = this.quiet;
+      return stillQuietByStamps(memo, remote, stamps, index.writeMark()) ? memo : undefined;
+    };
     try {
-      scan = await scanTree(ws.dir, { hashCache, ignore, algorithm, ...(options.signal ? { signal: options.signal } : {}) });
+      const scanOptions = { hashCache, ignore, algorithm, ...(options.signal ? { signal: options.signal } : {}) };
+      scan = quietBefore?.stamps ? await scanUnlessUnchanged(ws.dir, scanOptions, sameStamps) : await scanTree(ws.dir, scanOptions);
     } catch (error) {
       const gone = await this.markerProblem(hasBase);
       if (gone !== null && gone !== 'unguarded') return { ...idle, blocked: gone };
@@ -170,6 +176,7 @@ export class WorkspaceSync {
     // missed must not read as deletions.
     const gone = await this.markerProblem(hasBase);
     if (gone !== null && gone !== 'unguarded') return { ...idle, blocked: gone };
+    if ('unchanged' in scan) return this.replayQuiet({ ...scan.unchanged, local: localMark }, remote, options.signal);
     const scanPrint = scanFingerprint(scan);
     const quiet = this.quiet;
     this.quiet = null;
@@ -248,7 +255,7 @@ export class WorkspaceSync {
       await this.guardLocks(remote, actions, options.signal);
       // A plan the brake emptied is not quiet: a confirmation would give it its deletions.
       const clean = decided.brake === null && local.waiting.length === 0 && notYetDue.size === 0 && !remote.held.incomplete && remote.held.assetIds.size + remote.held.pathKeys.size + remote.unplaced.size === 0;
-      if (clean) this.quiet = { remote, scan: scanPrint, local: localMark, index: index.writeMark(), plan: decided, problems: told };
+      if (clean) this.quiet = { remote, scan: scanPrint, stamps: scan.stamps, local: localMark, index: index.writeMark(), plan: decided, problems: told };
       return { ...idle, plan: decided, waiting: local.waiting };
     }
 

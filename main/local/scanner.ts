@@ -11,7 +11,7 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { LocalFile, LocalFolder } from '../model/views.js';
-import { FolderPlans } from './folder-plans.js';
+import { type FolderPlan, FolderPlans } from './folder-plans.js';
 import { EntryType, entryText, entryTimes, entryTimesAre, type FolderListing, type FsError, fsWorkers, type ListAnswer, StatResult } from './fs-workers.js';
 import { type FolderEntry, type FolderwiseHashCache, type HashCache, type HashCacheEntry, isFolderwise } from './hash-cache-contract.js';
 import { type HashAnswer, type HashItem, HashQueue } from './hash-workers.js';
@@ -20,6 +20,7 @@ import type { IgnoreMatcher } from './ignore.js';
 import { pathKey } from './paths.js';
 import { runPool } from './pool.js';
 import { isRecentlyModified } from './stability.js';
+import { StampPrint } from './stamp-print.js';
 import type { FileStamp } from './stamp.js';
 import type { SkippedEntry } from './skipped-entry.js';
 
@@ -53,6 +54,13 @@ export interface ScanResult {
   hashed: number;
   /** Files found under a new name whose checksum the cache vouched for by inode (not read). */
   renamed: number;
+  /**
+   * What the walk saw without a checksum (stamp-print.ts), when the cache now vouches for every
+   * file's checksum as found; else null (a file modified too recently for its checksum to be
+   * kept, one that could not be read). While the cache does not change, a later walk with the
+   * same print would find the same checksums: see `scanUnlessUnchanged`.
+   */
+  stamps: string | null;
 }
 
 /** Batches of folders in flight per worker: each worker always has the next one queued. */
@@ -86,18 +94,26 @@ interface PendingHash extends HashItem {
 }
 
 export async function scanTree(workspaceDir: string, opts: ScanOptions): Promise<ScanResult> {
-  const scan = new TreeScan(path.resolve(workspaceDir), opts);
-  try {
-    await scan.walk();
-  } catch (error) {
-    scan.abandon();
-    throw error;
-  }
-  await scan.lookBelowSkippedFolders();
-  scan.settleRenames();
-  await scan.hashPending();
-  await scan.pruneCache();
-  return { files: scan.files, folders: scan.folders, skipped: scan.skipped, hashed: scan.hashed, renamed: scan.renamed };
+  const scan = new TreeScan(path.resolve(workspaceDir), opts, false);
+  await scan.walkAll();
+  return scan.finish();
+}
+
+/**
+ * A scan that first only lists the folder and lstats its files, asking the hash cache nothing,
+ * and stops there when `unchanged` knows the stamps the walk saw (stamp-print.ts), with what it
+ * answered: the caller knows the scan it would complete. Otherwise it completes the scan as `scanTree`
+ * does, from the listings it kept (one per folder, no object per file). A cycle after a quiet
+ * one (engine/quiet-cycle.ts) on an unchanged folder so costs the walk alone: the cache's
+ * lookups, one query per folder, were more than half of it.
+ */
+export async function scanUnlessUnchanged<T>(workspaceDir: string, opts: ScanOptions, unchanged: (stamps: string) => T | undefined): Promise<ScanResult | { unchanged: T }> {
+  const scan = new TreeScan(path.resolve(workspaceDir), opts, true);
+  await scan.walkAll();
+  const known = unchanged(scan.stamps);
+  if (known !== undefined) return { unchanged: known };
+  await scan.lookUpDeferred();
+  return scan.finish();
 }
 
 class TreeScan {
@@ -128,26 +144,62 @@ class TreeScan {
   /** Files whose stamp matched the cache. */
   private hits = 0;
   private readonly cacheWriter: CacheWriter;
-  /** Files the cache does not vouch for are read while the walk goes on. */
-  private readonly hashing: HashQueue<PendingHash>;
+  /** Files the cache does not vouch for are read while the walk goes on (made at the first). */
+  private hashQueue: HashQueue<PendingHash> | undefined;
+  private readonly stampPrint = new StampPrint();
+  /** The walk's print, once it is over (`walkAll`). */
+  stamps = '';
+  /** Files whose checksum the cache does not hold for their stamp after this scan. */
+  private unvouched = 0;
+  /** In a deferred scan, the folders with files, whose lookups wait for `lookUpDeferred`. */
+  private deferred: Array<{ folder: Folder; listing: FolderListing; plan: FolderPlan }> | undefined;
+  /** Files listed whose lookup waits. */
+  private deferredFiles = 0;
 
+  /** `deferred`: the walk asks the cache nothing (`scanUnlessUnchanged`). */
   constructor(
     private readonly root: string,
     private readonly opts: ScanOptions,
+    deferred: boolean,
   ) {
     this.plans = new FolderPlans(opts.ignore, root);
     this.cacheWriter = new CacheWriter(opts.hashCache);
     this.algorithm = opts.algorithm ?? DEFAULT_ALGORITHM;
     this.folderwise = isFolderwise(opts.hashCache) ? opts.hashCache : undefined;
-    this.hashing = new HashQueue((pending, answer) => this.record(pending, answer), opts.signal, undefined, this.algorithm);
+    if (deferred) this.deferred = [];
   }
 
-  /** Phase 1: list every folder and lstat every file; cache hits are final here. */
+  private get hashing(): HashQueue<PendingHash> {
+    return (this.hashQueue ??= new HashQueue((pending, answer) => this.record(pending, answer), this.opts.signal, undefined, this.algorithm));
+  }
+
+  /** The walk and what it saw, or nothing kept of a walk that failed. */
+  async walkAll(): Promise<void> {
+    try {
+      await this.walk();
+    } catch (error) {
+      this.abandon();
+      throw error;
+    }
+    await this.lookBelowSkippedFolders();
+    this.stamps = this.stampPrint.result(this.folders, this.skipped);
+  }
+
+  /** The files the cache could not vouch for are read, and the cache is brought up to date. */
+  async finish(): Promise<ScanResult> {
+    this.settleRenames();
+    await this.hashPending();
+    await this.pruneCache();
+    const { files, folders, skipped, hashed, renamed } = this;
+    return { files, folders, skipped, hashed, renamed, stamps: this.unvouched === 0 ? this.stamps : null };
+  }
+
+  /** Phase 1: list every folder and lstat every file; cache hits are final here (unless deferred). */
   async walk(): Promise<void> {
     const pool = fsWorkers();
     // The workers boot (tens of ms) while the cache loads (hundreds, once per process).
     pool.warm();
-    if (!this.folderwise) this.known = await this.opts.hashCache.loadAll?.();
+    if (!this.folderwise && !this.deferred) this.known = await this.opts.hashCache.loadAll?.();
     const slots = pool.size * BATCHES_PER_WORKER;
     const root: Folder = { rel: '', key: '', prefix: withSeparator(this.root) };
     await runPool(
@@ -166,9 +218,42 @@ class TreeScan {
     this.plans.commit();
   }
 
+  /**
+   * Phase 1 of a deferred scan, completed: the kept listings' files are looked up in the cache,
+   * a folder at a time, and those it does not vouch for are read.
+   */
+  async lookUpDeferred(): Promise<void> {
+    const deferred = this.deferred ?? [];
+    this.deferred = undefined;
+    try {
+      if (!this.folderwise) this.known = await this.opts.hashCache.loadAll?.();
+      for (let d = 0; d < deferred.length; d++) {
+        this.opts.signal?.throwIfAborted();
+        const { folder, listing, plan } = deferred[d] as (typeof deferred)[number];
+        // Each listing goes once its files are taken: no second copy of the tree builds up.
+        deferred[d] = undefined as never;
+        const cached = this.folderwise?.getMany(fileKeys(listing, plan));
+        const { kept, rels, keys } = plan;
+        for (let i = 0; i < kept.length; i++) {
+          const index = kept[i] as number;
+          if (fileAt(listing, index)) {
+            this.deferredFiles--;
+            this.takeFile(folder, rels[i] as string, keys[i] as string, listing, index, cached);
+          }
+          if (i % 64 === 63 && this.slice.due()) await this.slice.yield();
+        }
+        this.progress('walk');
+        if (this.slice.due()) await this.slice.yield();
+      }
+    } catch (error) {
+      this.abandon();
+      throw error;
+    }
+  }
+
   /** Stops hashing after a failed walk, keeping the checksums already computed. */
   abandon(): void {
-    this.hashing.abandon();
+    this.hashQueue?.abandon();
     this.cacheWriter.flush();
   }
 
@@ -213,7 +298,7 @@ class TreeScan {
 
   private progress(phase: ScanProgress['phase']): void {
     const { folders, files, toHash, hashed } = this;
-    this.opts.onProgress?.({ phase, folders: folders.size, files: files.size + toHash.length - hashed, toHash: toHash.length, hashed });
+    this.opts.onProgress?.({ phase, folders: folders.size, files: files.size + toHash.length - hashed + this.deferredFiles, toHash: toHash.length, hashed });
   }
 
   /** Takes in what a worker found in `folder`, and queues its subfolders. */
@@ -231,11 +316,13 @@ class TreeScan {
     const plan = this.plans.plan(folder.prefix, listing, folder);
     plan.skipped.forEach((skipped, i) => this.skipped.push(this.withInode(skipped, folder, listing, plan.skippedAt[i] as number)));
     const { kept, rels, keys } = plan;
-    const cached = this.folderwise?.getMany(keys.filter((_, i) => listing.types[kept[i] as number] === EntryType.File));
+    const before = this.deferredFiles;
+    const cached = this.deferred ? undefined : this.folderwise?.getMany(fileKeys(listing, plan));
     for (let i = 0; i < kept.length; i++) {
       this.visit(folder, listing, kept[i] as number, rels[i] as string, keys[i] as string, enqueue, cached);
       if (i % 64 === 63 && this.slice.due()) await this.slice.yield();
     }
+    if (this.deferredFiles > before) this.deferred?.push({ folder, listing, plan });
     this.progress('walk');
     if (this.slice.due()) await this.slice.yield();
   }
@@ -278,6 +365,8 @@ class TreeScan {
     const kind = type === EntryType.File ? listing.stats[index] : type;
     switch (kind) {
       case StatResult.File:
+        this.stampPrint.file(key, rel, listing, index);
+        if (this.deferred) return void this.deferredFiles++;
         return this.takeFile(parent, rel, key, listing, index, cached);
       case StatResult.Folder:
         this.folders.set(key, { path: rel });
@@ -377,6 +466,7 @@ class TreeScan {
   private record(pending: PendingHash, answer: HashAnswer): void {
     const { rel, key, stamp } = pending;
     if ('error' in answer) {
+      this.unvouched++;
       if (!isGone(answer.error)) this.skipped.push({ path: rel, reason: 'unreadable', error: errorText(answer.error) });
       return;
     }
@@ -387,13 +477,21 @@ class TreeScan {
     if (answer.size === stamp.size && !isRecentlyModified(stamp.mtimeNs, this.startedMs, RACY_WINDOW_MS)) {
       this.cacheWriter.put(key, { ...stamp, checksum: answer.checksum });
       this.withEntry++;
-    } else if (pending.known) {
-      this.withEntry++;
+    } else {
+      // Read again by the next scan: its checksum may then differ under the same stamp.
+      this.unvouched++;
+      if (pending.known) this.withEntry++;
     }
     this.files.set(key, { path: rel, ...stamp, checksum: answer.checksum });
     this.progress('hash');
   }
 }
+
+/** Whether entry `index` of `listing` is a file by its own lstat (a listing may be older). */
+const fileAt = (listing: FolderListing, index: number): boolean => listing.types[index] === EntryType.File && listing.stats[index] === StatResult.File;
+
+/** The keys of a folder's files, for one lookup in the cache. */
+const fileKeys = (listing: FolderListing, { kept, keys }: FolderPlan): string[] => keys.filter((_, i) => listing.types[kept[i] as number] === EntryType.File);
 
 /** 0 when it cannot be read: a folder without one holds nothing back. */
 function inodeOf(absPath: string): number {

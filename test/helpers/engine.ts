@@ -229,6 +229,33 @@ export async function localChecksums(dir: string): Promise<Array<[string, string
 const byFirst = (a: [string, string], b: [string, string]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
 /** True when a report says nothing was transferred, moved or deleted. */
+/** The folders on the service, as paths of names, sorted. */
+export async function remoteFolders(actor: RemoteActor): Promise<string[]> {
+  const listing = await actor.hierarchy();
+  const byId = new Map(listing.folders.map((f) => [f.id, f]));
+  const pathOf = (id: string): string => {
+    const f = byId.get(id);
+    if (!f) return '?';
+    return f.parent_id === null ? f.name : `${pathOf(f.parent_id)}/${f.name}`;
+  };
+  return listing.folders.map((f) => pathOf(f.id)).sort();
+}
+
+/** The folders below `dir` but hidden ones, as sorted relative paths. */
+export async function localFolders(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const visit = async (rel: string): Promise<void> => {
+    for (const e of await readdir(rel === '' ? dir : join(dir, ...rel.split('/')), { withFileTypes: true })) {
+      if (!e.isDirectory() || e.name.startsWith('.')) continue;
+      const child = rel === '' ? e.name : `${rel}/${e.name}`;
+      out.push(child);
+      await visit(child);
+    }
+  };
+  await visit('');
+  return out.sort();
+}
+
 export function idle(report: SyncReport): boolean {
   return report.workspaces.every((w) => w.downloaded + w.uploaded + w.deleted + w.moved + w.conflicts + w.failed === 0);
 }

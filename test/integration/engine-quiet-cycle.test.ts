@@ -4,40 +4,13 @@
  * must still be synced by the next one: each round makes quiet cycles, then one random change,
  * and checks both sides agree afterwards. SEED=n replays the random choices of a failed run.
  */
-import { mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
+import { mkdir, rename, rm, rmdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { bytesFor, localChecksums, remoteChecksums, worlds, type Device, type World } from '../helpers/engine.js';
+import { bytesFor, localChecksums, localFolders, remoteChecksums, remoteFolders, worlds, type Device, type World } from '../helpers/engine.js';
 import { Rng, testSeed } from '../helpers/rng.js';
 
 const world = worlds();
 const seed = testSeed('engine-quiet-cycle');
-
-/** The folders on the service, as paths of names. */
-async function remoteFolders(w: World): Promise<string[]> {
-  const listing = await w.user.hierarchy();
-  const byId = new Map(listing.folders.map((f) => [f.id, f]));
-  const pathOf = (id: string): string => {
-    const f = byId.get(id);
-    if (!f) return '?';
-    return f.parent_id === null ? f.name : `${pathOf(f.parent_id)}/${f.name}`;
-  };
-  return listing.folders.map((f) => pathOf(f.id)).sort();
-}
-
-/** The folders on disk, as relative paths. */
-async function localFolders(device: Device): Promise<string[]> {
-  const out: string[] = [];
-  const visit = async (rel: string): Promise<void> => {
-    for (const e of await readdir(device.path(rel === '' ? '.' : rel), { withFileTypes: true })) {
-      if (!e.isDirectory() || e.name.startsWith('.')) continue;
-      const child = rel === '' ? e.name : `${rel}/${e.name}`;
-      out.push(child);
-      await visit(child);
-    }
-  };
-  await visit('');
-  return out.sort();
-}
 
 type Change = (rng: Rng, laptop: Device, w: World, round: number) => Promise<void>;
 
@@ -83,7 +56,7 @@ describe('after a cycle that planned nothing', () => {
       await laptop.converge();
       const context = { seed, round, kind };
       expect({ ...context, files: await localChecksums(laptop.dir) }).toEqual({ ...context, files: await remoteChecksums(w.user.client, w.workspaceId) });
-      expect({ ...context, folders: await localFolders(laptop) }).toEqual({ ...context, folders: await remoteFolders(w) });
+      expect({ ...context, folders: await localFolders(laptop.dir) }).toEqual({ ...context, folders: await remoteFolders(w.user) });
     }
   });
 });

@@ -3,15 +3,16 @@
  * a time, never loaded whole, and vouches, tells renames and forgets gone files as the cache in
  * memory does (scanner.test.ts).
  */
-import { mkdir, mkdtemp, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openIndex, type SyncIndex } from '../../main/index/sync-index.js';
 import { hashBuffer } from '../../main/local/hash.js';
-import type { HashCache } from '../../main/local/hash-cache-contract.js';
+import { type HashCache, MemoryHashCache } from '../../main/local/hash-cache-contract.js';
 import { createIgnoreMatcher } from '../../main/local/ignore.js';
-import { type ScanOptions, scanTree } from '../../main/local/scanner.js';
+import { type ScanOptions, scanTree, scanUnlessUnchanged } from '../../main/local/scanner.js';
+import { Rng, testSeed } from '../helpers/rng.js';
 import { workspace } from './index-fixtures.js';
 
 /** Older than the scanner's racy window, with sub-second digits (renames are told by them). */
@@ -119,5 +120,61 @@ describe('scanTree with the index hash cache', () => {
     expect(second.hashed).toBe(0);
     expect(second.files.get('a.txt')).toEqual(first.files.get('a.txt'));
     expect(cache.get('a.txt')?.ctimeNs).toBe(ctimeNs);
+  });
+});
+
+describe('scanUnlessUnchanged', () => {
+  const seed = testSeed('scanner-index deferred');
+
+  /** A few random changes: new, edited, renamed and deleted files, new folders, a symlink. */
+  async function changeSome(rng: Rng, round: number): Promise<void> {
+    for (let i = rng.int(0, 4); i > 0; i--) {
+      const kind = rng.pick(['new', 'edit', 'rename', 'delete', 'folder', 'link'] as const);
+      const files = [...(await scanTree(root, { hashCache: new MemoryHashCache(), ignore: createIgnoreMatcher() })).files.values()].map((f) => f.path);
+      const some = files.length > 0 ? rng.pick(files) : undefined;
+      if (kind === 'new' || some === undefined) await put(`${rng.pick(['', 'Brand/', 'New/'])}f-${round}-${i}.txt`, `new ${rng.next()}`);
+      else if (kind === 'edit') await put(some, `edited ${rng.next()}`);
+      else if (kind === 'rename') await rename(path.join(root, some), path.join(root, `${some}-${round}-${i}`));
+      else if (kind === 'delete') await rm(path.join(root, some));
+      else if (kind === 'folder') await mkdir(path.join(root, `Empty-${round}-${i}`));
+      else await symlink('/nowhere', path.join(root, `link-${round}-${i}`));
+    }
+  }
+
+  it('asks the cache nothing when the stamps are known, and else completes to what scanTree finds', async () => {
+    const rng = new Rng(seed, 'deferred');
+    let known = (await scan()).stamps;
+    for (let round = 0; round < 12; round++) {
+      await changeSome(rng, round);
+      const cache = folderwiseCache();
+      let asked = 0;
+      const getMany = cache.getMany?.bind(cache);
+      cache.getMany = (keys) => {
+        asked++;
+        return (getMany as NonNullable<typeof getMany>)(keys);
+      };
+      const seen: string[] = [];
+      const deferred = await scanUnlessUnchanged(root, { hashCache: cache, ignore: createIgnoreMatcher() }, (stamps) => (seen.push(stamps), stamps === known ? 'known' : undefined));
+      const full = await scan();
+      const context = { seed, round };
+      if ('unchanged' in deferred) {
+        // Only a round that changed nothing on disk.
+        expect({ ...context, asked, stamps: full.stamps }).toEqual({ ...context, asked: 0, stamps: known });
+      } else {
+        expect({ ...context, files: deferred.files, folders: deferred.folders, skipped: deferred.skipped }).toEqual({ ...context, files: full.files, folders: full.folders, skipped: full.skipped });
+        expect({ ...context, stamps: seen }).toEqual({ ...context, stamps: [full.stamps] });
+      }
+      known = full.stamps;
+    }
+  });
+
+  it('keeps no stamps for a scan that read a file too fresh for the cache', async () => {
+    await scan();
+    await writeFile(path.join(root, 'a.txt'), 'fresh');
+    const fresh = await scan();
+    expect(fresh.hashed).toBe(1);
+    expect(fresh.stamps).toBeNull();
+    await utimes(path.join(root, 'a.txt'), PAST, PAST);
+    expect((await scan()).stamps).not.toBeNull();
   });
 });
