@@ -1,4 +1,6 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=4
+// The young generation of an engine's process (main/heap-growth.ts, YOUNG_SEMI_SPACE_MIB): V8 reads
+// it only when node starts, so it is given here; npm's shims pass this line's flags on too.
 // Runs the command line as built by `npm run build` (npm ci builds it): plain JavaScript, so it
 // starts without compiling anything. Stack traces name the TypeScript sources (source maps).
 import { existsSync } from 'node:fs';

@@ -15,6 +15,17 @@
  */
 import { setFlagsFromString } from 'node:v8';
 
+/**
+ * The largest semi-space of an engine's young generation (two of them make it), in MiB: the
+ * command line's first line (bin/asset-sync.js) starts node with it. V8 fixes it when the process
+ * starts (set later, through setFlagsFromString, it changes nothing), and grows the young
+ * generation to it while an engine builds its model, whose objects all survive: at V8's default
+ * of 16 MiB a no-op start-up of 100,000 assets kept 32 MiB of young generation, 22 MiB of it
+ * resident at its peak. With 4 MiB the same start-up peaked 22 MiB lower (208-219 against
+ * 233 MiB) for the same CPU time: the model's objects are promoted as they are anyway.
+ */
+export const YOUNG_SEMI_SPACE_MIB = 4;
+
 /** The old generation collects again once it has grown by this share of what survived. */
 export const HEAP_GROWING_PERCENT = 20;
 

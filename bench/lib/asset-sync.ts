@@ -23,7 +23,7 @@ import { indexPathFor } from '../../main/config.js';
 import type { SyncReport } from '../../shared/engine.js';
 import { builtChild } from './build.js';
 import { load1, type Run } from './measure.js';
-import { CLI_SCRIPT, ROOT, runScript, ScriptChild, TIME_BIN } from './proc.js';
+import { CLI_NODE_FLAGS, CLI_SCRIPT, ROOT, runScript, ScriptChild, TIME_BIN } from './proc.js';
 import type { ServiceProcess, Tenant } from './service-process.js';
 
 export interface SyncTarget {
@@ -78,7 +78,8 @@ function prepareHome(target: SyncTarget): NodeJS.ProcessEnv {
 /** Where the run's index is (db; the WAL and shared-memory files beside it). */
 export const indexOf = (target: SyncTarget): string => indexPathFor(target.root, { ASSET_SYNC_HOME: target.home });
 
-const nodeArgs = (profileDir: string | undefined): string[] => (profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
+/** The command's node flags as installed, and the profiler's. */
+const nodeArgs = (profileDir: string | undefined): string[] => [...CLI_NODE_FLAGS, ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [])];
 
 /** A line the command prints when a transfer is done (non-terminal output: one per file). */
 const TRANSFERRED = /^(\[[^\]]*\] )?(downloaded|uploaded) /;

@@ -67,6 +67,9 @@ export const SERVICE_SCRIPT = join(ROOT, 'dist', 'node', 'service.js');
 /** The command line as installed: `asset-sync` is this file. */
 export const CLI_SCRIPT = join(ROOT, 'bin', 'asset-sync.js');
 
+/** The node flags of its first line (`#!/usr/bin/env -S node …`), which a shell or npm's shim passes on. */
+export const CLI_NODE_FLAGS: readonly string[] = (/^#!\S*env -S node(.*)$/.exec(readFileSync(CLI_SCRIPT, 'utf8').split('\n', 1)[0] ?? '')?.[1] ?? '').split(' ').filter(Boolean);
+
 export interface ScriptOptions {
   env?: NodeJS.ProcessEnv;
   /** Keep stdin open for `send()` (default: no stdin). */

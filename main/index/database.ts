@@ -12,6 +12,16 @@ export type Db = Database.Database;
 
 export const MEMORY = ':memory:';
 
+/**
+ * Each connection's page cache, in KiB: SQLite's own default, not the 16 MiB better-sqlite3
+ * compiles in. An engine reads its index once at start-up into its model, so a larger cache only
+ * held pages already copied into the heap: a no-op start-up of 100,000 assets peaked 11 MiB
+ * lower with it (about 20 MiB with the young generation's cap too), and neither that, a first
+ * sync of 100,000 files over the same files on disk (one transaction writes the whole listing)
+ * nor a download of 20,000 took more CPU time. Pages it does not hold are in the OS's cache.
+ */
+export const PAGE_CACHE_KIB = 2048;
+
 export interface DatabaseOptions {
   /** How long a statement waits for another connection's lock before failing with SQLITE_BUSY. */
   busyTimeoutMs?: number;
@@ -33,6 +43,7 @@ export function openDatabase(filePath: string, options: DatabaseOptions = {}): D
     db.pragma('synchronous = NORMAL');
     db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
     db.pragma('foreign_keys = ON');
+    db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   } catch (err) {
     db.close();
     throw err;
