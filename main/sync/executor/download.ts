@@ -12,7 +12,7 @@ import type { JournalEntry } from '../../index/journal.js';
 import { DEFAULT_ALGORITHM, algorithmOf, verifies } from '../../local/checksum.js';
 import { tempFileName } from '../../local/own-files.js';
 import { etagSaysOtherBytes } from '../../service-client/ours.js';
-import { resolveInsideRoot } from '../../local/paths.js';
+import { PathEscapeError, resolveInsideRoot } from '../../local/paths.js';
 import { afterOwnMove, stampOf, type FileStamp } from '../../local/stamp.js';
 import type { Download } from '../actions.js';
 import { versionSuffix, type RemoteFile } from '../../model/views.js';
@@ -34,11 +34,14 @@ import { recordSyncedFile } from './bookkeeping.js';
 export async function download(action: Download, deps: ExecutorDeps): Promise<Outcome> {
   const { remote } = action;
   await ensureParent(deps, action.path);
-  const target = await writablePath(deps, action.path);
+  // Only resolved here: its folder is checked right before the temp file is created and again
+  // right before the rename, and the name itself where the file is put (place()). A first look
+  // at a name not yet on disk waits for the folder's lock while other downloads create files in it.
+  const target = resolveInsideRoot(deps.root, action.path);
   const claim = await claimTemp(action, deps);
   const { entry, fresh, tempRel } = claim;
-  // Beside the target, whose folder was just checked: the temp file itself is opened without
-  // following a symlink.
+  // Beside the target: its folder is checked right before the temp file is created, which is
+  // opened without following a symlink.
   // Stryker disable next-line ConditionalExpression,EqualityOperator: either way the path is checked; this way once less
   const temp = parentOf(tempRel) === parentOf(action.path) ? resolveInsideRoot(deps.root, tempRel) : await writablePath(deps, tempRel);
 
@@ -68,18 +71,28 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
   let placedStamp: FileStamp;
   try {
     // The user may have written the target since the plan was made (Syncthing's
-    // scanIfItemChanged): their bytes win, the next cycle sees both sides changed.
-    const now = await currentFile(deps, action.path, target).catch((err: unknown) => {
-      // Stryker disable next-line StringLiteral: any string stands for "not a file" in place(): a string has no checksum, so it is never the one the plan replaces
-      if (err instanceof NotAFileError) return 'not-a-file' as const;
-      throw err;
-    });
+    // scanIfItemChanged): their bytes win, the next cycle sees both sides changed. A new file
+    // needs no look first: the link that puts it in place takes a free name only.
+    const isNew = action.replaces === null;
+    const now = isNew
+      ? null
+      : await currentFile(deps, action.path, target).catch((err: unknown) => {
+          // Stryker disable next-line StringLiteral: any string stands for "not a file" in place(): a string has no checksum, so it is never the one the plan replaces
+          if (err instanceof NotAFileError) return 'not-a-file' as const;
+          throw err;
+        });
     // The download may have taken long: check again that no symlink was swapped in meanwhile,
-    // with nothing of ours between this check and the rename.
-    writablePathNow(deps, action.path);
+    // with nothing of ours between this check and the rename. For a new file, its folder: the
+    // link neither follows nor replaces whatever is at the name.
+    if (isNew) checkWritable(deps, target, false);
+    else writablePathNow(deps, action.path);
     // The check that counts is made again in place(), synchronously with the rename: nothing of
     // ours runs between them, and the thread pool cannot hold the rename up behind fsyncs.
     placed = place(deps, action, temp, target, now);
+    // A symlink at the name is refused as a way out of the root, not taken for the user's file.
+    if (placed.kind === 'changed' && isNew && lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink()) {
+      throw new PathEscapeError('path is a symbolic link', action.path);
+    }
     if (placed.kind === 'changed') {
       await discardClaim(deps, claim);
       return deferred('the local file changed after the plan was made', {
