@@ -12,7 +12,7 @@ import type { JournalEntry } from '../../index/journal.js';
 import { DEFAULT_ALGORITHM, algorithmOf, verifies } from '../../local/checksum.js';
 import { tempFileName } from '../../local/own-files.js';
 import { etagSaysOtherBytes } from '../../service-client/ours.js';
-import { PathEscapeError, resolveInsideRoot } from '../../local/paths.js';
+import { resolveInsideRoot } from '../../local/paths.js';
 import { afterOwnMove, stampOf, type FileStamp } from '../../local/stamp.js';
 import type { Download } from '../actions.js';
 import { versionSuffix, type RemoteFile } from '../../model/views.js';
@@ -73,27 +73,24 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
     // The user may have written the target since the plan was made (Syncthing's
     // scanIfItemChanged): their bytes win, the next cycle sees both sides changed. A new file
     // needs no look first: the link that puts it in place takes a free name only.
-    const isNew = action.replaces === null;
-    const now = isNew
+    // Stryker disable next-line ConditionalExpression: looking first at a name that should be free refuses the same
+    const now = action.replaces === null
       ? null
       : await currentFile(deps, action.path, target).catch((err: unknown) => {
           // Stryker disable next-line StringLiteral: any string stands for "not a file" in place(): a string has no checksum, so it is never the one the plan replaces
           if (err instanceof NotAFileError) return 'not-a-file' as const;
           throw err;
         });
-    // The download may have taken long: check again that no symlink was swapped in meanwhile,
-    // with nothing of ours between this check and the rename. For a new file, its folder: the
-    // link neither follows nor replaces whatever is at the name.
-    if (isNew) checkWritable(deps, target, false);
-    else writablePathNow(deps, action.path);
+    // The download may have taken long: check again that no symlink was swapped in for the
+    // folder meanwhile, with nothing of ours between this check and the rename. The name itself
+    // is looked at by place(): a link neither follows nor replaces what is there.
+    checkWritable(deps, target, false);
     // The check that counts is made again in place(), synchronously with the rename: nothing of
     // ours runs between them, and the thread pool cannot hold the rename up behind fsyncs.
     placed = place(deps, action, temp, target, now);
-    // A symlink at the name is refused as a way out of the root, not taken for the user's file.
-    if (placed.kind === 'changed' && isNew && lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink()) {
-      throw new PathEscapeError('path is a symbolic link', action.path);
-    }
     if (placed.kind === 'changed') {
+      // A symlink at the name is refused as a way out of the root, not taken for the user's file.
+      writablePathNow(deps, action.path);
       await discardClaim(deps, claim);
       return deferred('the local file changed after the plan was made', {
         problem: {
