@@ -84,6 +84,7 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
     // The download may have taken long: check again that no symlink was swapped in for the
     // folder meanwhile, with nothing of ours between this check and the rename. The name itself
     // is looked at by place(): a link neither follows nor replaces what is there.
+    // Stryker disable next-line BooleanLiteral: looking at the name here as well refuses the same symlinks, only sooner
     checkWritable(deps, target, false);
     // The check that counts is made again in place(), synchronously with the rename: nothing of
     // ours runs between them, and the thread pool cannot hold the rename up behind fsyncs.
