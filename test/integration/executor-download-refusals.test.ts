@@ -53,6 +53,20 @@ describe('a download whose target is no longer what the plan saw', () => {
     expect(h.problems.map((p) => [p.kind, p.path])).toEqual([['unstable', 'renders']]);
   });
 
+  it('leaves a folder made where the file it replaces was', async () => {
+    const h = await world.setUp();
+    const { remote } = await onService(h, 'renders', 3000);
+    mkdirSync(path.join(h.root, 'renders'));
+    writeFileSync(path.join(h.root, 'renders', 'frame-001.png'), 'the user\'s frame');
+
+    const result = await executePlan([download(remote, sha256('the version the plan saw'))], h.deps);
+
+    expect(result).toMatchObject({ downloaded: 0, deferred: 1, failed: [] });
+    expect(readFileSync(path.join(h.root, 'renders', 'frame-001.png'), 'utf8')).toBe('the user\'s frame');
+    expect(await tempFiles(h.root)).toEqual([]);
+    expect(h.problems.map((p) => [p.kind, p.path])).toEqual([['unstable', 'renders']]);
+  });
+
   it('does not bring back a file the user deleted after the plan was made', async () => {
     const h = await world.setUp();
     const { remote } = await onService(h, 'brief.md', 2000);
@@ -79,21 +93,25 @@ describe('a download whose target is no longer what the plan saw', () => {
   });
 
   it.each([
-    ['a small file', 'logo.svg', 4000, false],
-    ['a large file', 'teaser.mp4', SMALL_TRANSFER_BYTES + 70_000, true],
-  ])('never writes through a symlink put at its name while its bytes came (%s)', async (_what, name, size, journalled) => {
+    ['a small file', 'logo.svg', 4000, false, false],
+    ['a large file', 'teaser.mp4', SMALL_TRANSFER_BYTES + 70_000, true, false],
+    ['a small file replacing one', 'mark.svg', 4000, false, true],
+  ])('never writes through a symlink put at its name while its bytes came (%s)', async (_what, name, size, journalled, replacing) => {
     const h = await world.setUp();
     const { remote, bytes } = await onService(h, name, size);
     const secret = path.join(h.outside, 'secret.txt');
     writeFileSync(secret, 'not the sync client\'s to touch');
+    const old = 'the version the plan saw';
+    if (replacing) writeFileSync(path.join(h.root, name), old);
     const swapIn = async (work: Work, t: TransferHandle) => {
       const fetched = await work(t);
+      rmSync(path.join(h.root, name), { force: true });
       symlinkSync(secret, path.join(h.root, name));
       return fetched;
     };
     const deps = h.depsWith({ queue: queueAround(h, swapIn) });
 
-    const result = await executePlan([download(remote)], deps);
+    const result = await executePlan([download(remote, replacing ? sha256(old) : null)], deps);
 
     expect(result.downloaded).toBe(0);
     expect(result.failed.map((f) => [f.path, (f.error as { code?: string }).code])).toEqual([[name, 'path_escape']]);

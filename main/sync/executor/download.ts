@@ -34,11 +34,14 @@ import { recordSyncedFile } from './bookkeeping.js';
 export async function download(action: Download, deps: ExecutorDeps): Promise<Outcome> {
   const { remote } = action;
   await ensureParent(deps, action.path);
-  const target = await writablePath(deps, action.path);
+  // Only resolved here: its folder is checked right before the temp file is created and again
+  // right before the rename, and the name itself where the file is put (place()). A first look
+  // at a name not yet on disk waits for the folder's lock while other downloads create files in it.
+  const target = resolveInsideRoot(deps.root, action.path);
   const claim = await claimTemp(action, deps);
   const { entry, fresh, tempRel } = claim;
-  // Beside the target, whose folder was just checked: the temp file itself is opened without
-  // following a symlink.
+  // Beside the target: its folder is checked right before the temp file is created, which is
+  // opened without following a symlink.
   // Stryker disable next-line ConditionalExpression,EqualityOperator: either way the path is checked; this way once less
   const temp = parentOf(tempRel) === parentOf(action.path) ? resolveInsideRoot(deps.root, tempRel) : await writablePath(deps, tempRel);
 
@@ -68,19 +71,27 @@ export async function download(action: Download, deps: ExecutorDeps): Promise<Ou
   let placedStamp: FileStamp;
   try {
     // The user may have written the target since the plan was made (Syncthing's
-    // scanIfItemChanged): their bytes win, the next cycle sees both sides changed.
-    const now = await currentFile(deps, action.path, target).catch((err: unknown) => {
-      // Stryker disable next-line StringLiteral: any string stands for "not a file" in place(): a string has no checksum, so it is never the one the plan replaces
-      if (err instanceof NotAFileError) return 'not-a-file' as const;
-      throw err;
-    });
-    // The download may have taken long: check again that no symlink was swapped in meanwhile,
-    // with nothing of ours between this check and the rename.
-    writablePathNow(deps, action.path);
+    // scanIfItemChanged): their bytes win, the next cycle sees both sides changed. A new file
+    // needs no look first: the link that puts it in place takes a free name only.
+    // Stryker disable next-line ConditionalExpression: looking first at a name that should be free refuses the same
+    const now = action.replaces === null
+      ? null
+      : await currentFile(deps, action.path, target).catch((err: unknown) => {
+          // Stryker disable next-line StringLiteral: any string stands for "not a file" in place(): a string has no checksum, so it is never the one the plan replaces
+          if (err instanceof NotAFileError) return 'not-a-file' as const;
+          throw err;
+        });
+    // The download may have taken long: check again that no symlink was swapped in for the
+    // folder meanwhile, with nothing of ours between this check and the rename. The name itself
+    // is looked at by place(): a link neither follows nor replaces what is there.
+    // Stryker disable next-line BooleanLiteral: looking at the name here as well refuses the same symlinks, only sooner
+    checkWritable(deps, target, false);
     // The check that counts is made again in place(), synchronously with the rename: nothing of
     // ours runs between them, and the thread pool cannot hold the rename up behind fsyncs.
     placed = place(deps, action, temp, target, now);
     if (placed.kind === 'changed') {
+      // A symlink at the name is refused as a way out of the root, not taken for the user's file.
+      writablePathNow(deps, action.path);
       await discardClaim(deps, claim);
       return deferred('the local file changed after the plan was made', {
         problem: {
