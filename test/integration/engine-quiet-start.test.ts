@@ -9,17 +9,19 @@
  */
 import { chmod, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { lstatSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openIndex } from '../../main/index/sync-index.js';
 import type { LockedHere } from '../../main/engine/locked-files.js';
 import { bytesFor, idle, localChecksums, remoteChecksums, worlds, type Device, type DeviceOptions, type World } from '../helpers/engine.js';
 import { keptLogger, linesStarting, type LogLine } from '../helpers/kept-logger.js';
 import type { Rng } from '../helpers/rng.js';
 import { runRng } from '../helpers/run-seed.js';
+import { cyclesWithoutScan } from '../helpers/scan-streak.js';
 
 const world = worlds();
 const rng = runRng('QUIET_START_SEED');
 const REPLAYED = 'nothing changed since the quiet cycle the index kept';
+const WAIT = { timeout: 30_000, interval: 100 };
 
 /** Closes the device and starts a new process on its root and index, whose log is kept at debug level. */
 async function restart(w: World, device: Device, options: DeviceOptions = {}): Promise<{ device: Device; lines: LogLine[] }> {
@@ -204,4 +206,27 @@ describe('a fresh process after a change while none ran', () => {
       expect({ ...context, replays: replays(lines) }).toEqual({ ...context, replays: 0 });
     }
   });
+});
+
+describe('a running engine started on a workspace nothing changed in', () => {
+  it('replays the kept quiet cycle, then idles without walking the folder, and still syncs what changes', async () => {
+    const w = await world({ demo: { assets: 6 } });
+    const first = await w.device('laptop');
+    await first.converge();
+    await first.sync();
+    const { device, lines } = await restart(w, first, { engine: { pollIntervalMs: 200, debounceMs: 50 } });
+    const streak = cyclesWithoutScan(device);
+    await device.engine.start();
+    await vi.waitFor(() => expect(streak()).toBeGreaterThanOrEqual(3), WAIT);
+    expect(replays(lines)).toBeGreaterThan(0);
+    const bothSidesAgree = (change: string) => async (): Promise<void> => {
+      expect({ change, files: await localChecksums(device.dir) }).toEqual({ change, files: await remoteChecksums(w.user.client, w.workspaceId) });
+    };
+    // One change at a time: a change on the service alone makes the next cycle a full one.
+    const path = rng.pick(await localFiles(device));
+    await device.write(path, bytesFor(`edit ${rng.next()}`, rng.int(1, 5000)));
+    await vi.waitFor(bothSidesAgree(`edit ${path}`), WAIT);
+    await w.colleague.createFile('Colleague/while-idle.txt', bytesFor(`colleague ${rng.next()}`, 100));
+    await vi.waitFor(bothSidesAgree("a colleague's new file"), WAIT);
+  }, 120_000);
 });
