@@ -12,7 +12,7 @@ import { lstatSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { openIndex } from '../../main/index/sync-index.js';
 import type { LockedHere } from '../../main/engine/locked-files.js';
-import { bytesFor, idle, localChecksums, remoteChecksums, worlds, type Device, type DeviceOptions, type World } from '../helpers/engine.js';
+import { bytesFor, faults, idle, localChecksums, remoteChecksums, worlds, type Device, type DeviceOptions, type World } from '../helpers/engine.js';
 import { keptLogger, linesStarting, type LogLine } from '../helpers/kept-logger.js';
 import type { Rng } from '../helpers/rng.js';
 import { runRng } from '../helpers/run-seed.js';
@@ -180,6 +180,19 @@ describe('a fresh process on a workspace nothing changed in', () => {
 });
 
 describe('a fresh process after a change while none ran', () => {
+  it.each([404, 501])('syncs a colleague\'s new file from a service whose changes feed answers %i', async (status) => {
+    const w = await world({ demo: { assets: 4 }, service: { faults: faults({ routes: [{ method: 'GET', path: '/workspaces/changes', answer: status }] }) } });
+    const first = await w.device('laptop');
+    await first.converge();
+    expect(idle(await first.sync())).toBe(true);
+    await first.close();
+    await w.colleague.createFile('Colleague/without-feed.txt', bytesFor(`colleague ${rng.next()}`, 100));
+    const { device, lines } = await restart(w, first);
+    await device.converge();
+    expect(await localChecksums(device.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
+    expect(replays(lines)).toBe(0);
+  });
+
   it('syncs the change, whatever it was', async () => {
     const w = await world({ demo: { assets: 6 } });
     let device = await w.device('laptop');
