@@ -175,6 +175,31 @@ export class RemoteMirror {
     return this.placed;
   }
 
+  /**
+   * Whether the tree the index keeps is still the service's, learned without reading it: this
+   * process holds no tree yet, no listing is due, and the feed answers nothing after the stored
+   * cursor (a cursor it does not move). False whenever that cannot be told (no feed, a stale
+   * cursor, an error, a change): `placedTree` then does what it always does.
+   */
+  async storedTreeCurrent(signal?: AbortSignal): Promise<boolean> {
+    if (this.known() || this.feedResting()) return false;
+    const ws = this.workspace;
+    const kept = this.deps.index.remote.storedCursor(ws.id, placementOf(ws.excluded));
+    if (kept === null) return false;
+    this.listedAt = kept.listedAt;
+    if (this.listingDue(!this.refreshed)) return false;
+    let answer;
+    try {
+      answer = await this.deps.client.getChanges(ws.id, kept.sequence, 1, signal ? { signal } : {});
+    } catch {
+      // `placedTree` asks again, and says what failed.
+      return false;
+    }
+    const current = answer.ok && answer.page.changes.length === 0 && !answer.page.has_more && compareSequences(kept.sequence, answer.page.sequence) === 'same';
+    if (current) this.refreshed = true;
+    return current;
+  }
+
   /** Whether this process holds the tree, raw or as its placement. */
   private known(): boolean {
     return this.tree !== null || this.compact !== null;

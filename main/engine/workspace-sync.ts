@@ -7,11 +7,11 @@ import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Problem, SyncState } from '../../shared/engine.js';
 import type { SyncIndex } from '../index/sync-index.js';
-import { loadIgnoreMatcher, type IgnoreMatcher } from '../local/ignore.js';
+import { createIgnoreMatcher, loadIgnoreMatcher, readIgnoreRules, type IgnoreMatcher } from '../local/ignore.js';
 import type { FileStamp } from '../local/stamp.js';
 import { checkMarker, newMarker, writeMarker } from '../local/marker.js';
 import { pathKey } from '../local/paths.js';
-import { scanTree, scanUnlessUnchanged } from '../local/scanner.js';
+import { scanTree, scanUnlessUnchanged, type ScanResult } from '../local/scanner.js';
 import type { Logger } from '../logging.js';
 import type { ServiceClient } from '../service-client/index.js';
 import { isServiceError } from '../service-client/service-error.js';
@@ -28,8 +28,10 @@ import { recentDeletesSetting } from './recent-deletes.js';
 import type { PlacedRemoteTree } from './remote-tree.js';
 import { RemoteMirror } from './remote-mirror.js';
 import { scanFingerprint, stillQuiet, stillQuietByStamps, type QuietCycle } from './quiet-cycle.js';
-import { FULL_RESCAN_INTERVAL_MS, markBeforeScan, unchangedSince } from './scan-trust.js';
+import { keepQuietRecord, quietContext, quietRecord, type QuietRecord } from './quiet-start.js';
+import { FULL_RESCAN_INTERVAL_MS, markBeforeScan, unchangedSince, type ScanMark } from './scan-trust.js';
 import type { TreeWatcher } from '../local/watcher.js';
+import type { HashAlgorithm } from '../local/checksum.js';
 
 export interface WorkspaceTarget {
   id: string;
@@ -99,6 +101,13 @@ export function forgetSyncedState(index: SyncIndex, workspaceId: string): boolea
   });
 }
 
+/** A scan of the workspace folder, with the watcher's mark taken as it began. */
+interface FolderScan {
+  scan: ScanResult;
+  localMark: ScanMark | null;
+  algorithm: HashAlgorithm;
+}
+
 const BOOKKEEPING = new Set(['record-base', 'forget-base', 'record-folder-base', 'forget-folder-base', 'locked']);
 
 export class WorkspaceSync {
@@ -107,6 +116,8 @@ export class WorkspaceSync {
   private ignore: IgnoreMatcher | null = null;
   /** The last cycle planned nothing: what it saw (quiet-cycle.ts). */
   private quiet: QuietCycle | null = null;
+  /** This process replayed the index's quiet record (quiet-start.ts), at this write count, from a scan begun at `local`. */
+  private replayedRecord: { writes: number; local: ScanMark | null } | null = null;
 
   constructor(
     readonly target: WorkspaceTarget,
@@ -119,6 +130,7 @@ export class WorkspaceSync {
   reloadIgnore(): void {
     this.ignore = null;
     this.quiet = null;
+    this.replayedRecord = null;
   }
 
   async cycle(options: { allowMassDelete?: boolean; signal?: AbortSignal } = {}): Promise<CycleOutcome> {
@@ -132,6 +144,8 @@ export class WorkspaceSync {
     if (markerProblem) return { ...idle, blocked: markerProblem };
 
     this.deps.onPhase('listing');
+    const started = await this.quietStart(hasBase, options.signal);
+    if (started !== null && 'outcome' in started) return started.outcome;
     let remote: PlacedRemoteTree;
     try {
       remote = await this.remote.placedTree(options.signal);
@@ -144,7 +158,7 @@ export class WorkspaceSync {
     retryOfflineNow(index, ws.id);
 
     const form = keptChecksumForm(index, ws.id);
-    if (form === null) this.deps.onProblem(unknownChecksums(ws.id));
+    if (form === null && started === null) this.deps.onProblem(unknownChecksums(ws.id));
     const watcher = this.deps.watcher?.() ?? null;
     const quietBefore = this.quiet;
     if (quietBefore !== null && quietBefore.remote === remote && quietBefore.index === index.writeMark() && unchangedSince(quietBefore.local, watcher, Date.now(), this.deps.fullRescanIntervalMs ?? FULL_RESCAN_INTERVAL_MS)) {
@@ -154,29 +168,18 @@ export class WorkspaceSync {
     this.deps.onPhase('scanning');
     // One matcher for the whole cycle: the watcher may drop the cached one meanwhile.
     const ignore = (this.ignore ??= await loadIgnoreMatcher(ws.dir));
-    const hashCache = index.hashCache(ws.id, remote.files);
     const algorithm = hashingAlgorithm(form);
-    // Before the walk: what changes while it runs moves the watcher's count past the mark.
-    const localMark = markBeforeScan(watcher, Date.now());
-    let scan;
+    // The scan made on the way to the quiet record serves, unless the listing changed how files are hashed.
     // After a quiet cycle, the walk asks the hash cache nothing unless its stamps differ.
     const sameStamps = (stamps: string): QuietCycle | undefined => {
       const memo = this.quiet;
       return stillQuietByStamps(memo, remote, stamps, index.writeMark()) ? memo : undefined;
     };
-    try {
-      const scanOptions = { hashCache, ignore, algorithm, ...(options.signal ? { signal: options.signal } : {}) };
-      scan = quietBefore?.stamps ? await scanUnlessUnchanged(ws.dir, scanOptions, sameStamps) : await scanTree(ws.dir, scanOptions);
-    } catch (error) {
-      const gone = await this.markerProblem(hasBase);
-      if (gone !== null && gone !== 'unguarded') return { ...idle, blocked: gone };
-      return { ...idle, blocked: { workspaceId: ws.id, path: null, kind: 'error', message: `The folder ${ws.dir} could not be read: ${(error as Error).message}` } };
-    }
-    // The folder may have gone while it was read (an unplugged drive, rm -rf): what the scan
-    // missed must not read as deletions.
-    const gone = await this.markerProblem(hasBase);
-    if (gone !== null && gone !== 'unguarded') return { ...idle, blocked: gone };
-    if ('unchanged' in scan) return this.replayQuiet({ ...scan.unchanged, local: localMark }, remote, options.signal);
+    const scanned =
+      started?.algorithm === algorithm ? started : await this.scanFolder(hasBase, ignore, algorithm, watcher, remote, options.signal, quietBefore?.stamps ? sameStamps : undefined);
+    if ('blocked' in scanned) return { ...idle, blocked: scanned.blocked };
+    if ('unchanged' in scanned) return this.replayQuiet({ ...scanned.unchanged, local: scanned.localMark }, remote, options.signal);
+    const { scan, localMark } = scanned;
     const scanPrint = scanFingerprint(scan);
     const quiet = this.quiet;
     this.quiet = null;
@@ -255,7 +258,13 @@ export class WorkspaceSync {
       await this.guardLocks(remote, actions, options.signal);
       // A plan the brake emptied is not quiet: a confirmation would give it its deletions.
       const clean = decided.brake === null && local.waiting.length === 0 && notYetDue.size === 0 && !remote.held.incomplete && remote.held.assetIds.size + remote.held.pathKeys.size + remote.unplaced.size === 0;
-      if (clean) this.quiet = { remote, scan: scanPrint, stamps: scan.stamps, local: localMark, index: index.writeMark(), plan: decided, problems: told };
+      if (clean) {
+        // Kept first: the in-process memo's mark counts this write too.
+        if (foreignLocks(remote.files.values(), this.deps.selfUserId).length === 0) {
+          keepQuietRecord(index, ws.id, { context: this.quietContext(ignore.rulesText), scan: scanPrint, stamps: scan.stamps, plan: decided, problems: told });
+        }
+        this.quiet = { remote, scan: scanPrint, stamps: scan.stamps, local: localMark, index: index.writeMark(), plan: decided, problems: told };
+      }
       return { ...idle, plan: decided, waiting: local.waiting };
     }
 
@@ -285,6 +294,84 @@ export class WorkspaceSync {
     });
     await this.guardLocks(remote, actions, options.signal);
     return { blocked: null, plan: decided, result, waiting: local.waiting, work };
+  }
+
+  /**
+   * The index's quiet record, when this process holds no tree and nothing changed since it was
+   * kept (quiet-start.ts): its replay, or the scan made to find out, for the full cycle to use.
+   * Null when the record cannot be used (the cycle then goes as it always does).
+   */
+  private async quietStart(hasBase: boolean, signal: AbortSignal | undefined): Promise<{ outcome: CycleOutcome } | FolderScan | null> {
+    const { index, logger } = this.deps;
+    const ws = this.target;
+    if (this.quiet !== null) return null;
+    const rules = await readIgnoreRules(ws.dir);
+    const kept = quietRecord(index, ws.id, this.quietContext(rules));
+    if (kept === null || !(await this.remote.storedTreeCurrent(signal))) return null;
+    retryOfflineNow(index, ws.id);
+    const form = keptChecksumForm(index, ws.id);
+    if (form === null) this.deps.onProblem(unknownChecksums(ws.id));
+    const watcher = this.deps.watcher?.() ?? null;
+    const replayed = this.replayedRecord;
+    const unchanged = (): boolean => index.quietCycles.writeCount() === kept.writes;
+    if (replayed?.writes === kept.writes && unchanged() && unchangedSince(replayed.local, watcher, Date.now(), this.deps.fullRescanIntervalMs ?? FULL_RESCAN_INTERVAL_MS)) {
+      return { outcome: this.replayRecord(kept, replayed.local) };
+    }
+    this.deps.onPhase('scanning');
+    this.ignore = createIgnoreMatcher(rules);
+    // The record's stamps, where it kept them, spare the walk the hash cache (as in-process).
+    const sameStamps = (stamps: string): true | undefined => (stamps === kept.record.stamps && unchanged() ? true : undefined);
+    const scanned = await this.scanFolder(hasBase, this.ignore, hashingAlgorithm(form), watcher, null, signal, kept.record.stamps ? sameStamps : undefined);
+    if ('blocked' in scanned) return { outcome: { blocked: scanned.blocked, plan: null, result: null, waiting: [], work: 0 } };
+    if (!('unchanged' in scanned) && (scanFingerprint(scanned.scan) !== kept.record.scan || !unchanged())) return scanned;
+    logger.debug({ workspaceId: ws.id, writes: kept.writes }, 'nothing changed since the quiet cycle the index kept: replayed without loading the base or the remote tree');
+    return { outcome: this.replayRecord(kept, scanned.localMark) };
+  }
+
+  /** Tells what the kept quiet cycle told, and plans what it planned: nothing. Files locked by others: none (quiet-start.ts). */
+  private replayRecord(kept: { writes: number; record: QuietRecord }, local: ScanMark | null): CycleOutcome {
+    for (const problem of kept.record.problems) this.deps.onProblem(problem);
+    this.deps.onPlanned?.([]);
+    this.replayedRecord = { writes: kept.writes, local };
+    return { blocked: null, plan: kept.record.plan, result: null, waiting: [], work: 0 };
+  }
+
+  private quietContext(ignoreRules: string | undefined): string {
+    const ws = this.target;
+    const { deviceName, selfUserId, quietMs } = this.deps;
+    return quietContext({ dir: ws.dir, excluded: ws.excluded, deviceName, selfUserId, quietMs, ignoreRules });
+  }
+
+  /**
+   * Walks the folder, then checks the marker again: the folder may have gone while it was read
+   * (an unplugged drive, rm -rf), and what the scan missed must not read as deletions.
+   */
+  private async scanFolder<T = never>(
+    hasBase: boolean,
+    ignore: IgnoreMatcher,
+    algorithm: HashAlgorithm,
+    watcher: TreeWatcher | null,
+    remote: PlacedRemoteTree | null,
+    signal: AbortSignal | undefined,
+    sameStamps?: (stamps: string) => T | undefined,
+  ): Promise<FolderScan | { unchanged: T; localMark: ScanMark | null } | { blocked: Problem }> {
+    const ws = this.target;
+    const hashCache = this.deps.index.hashCache(ws.id, remote?.files);
+    // Before the walk: what changes while it runs moves the watcher's count past the mark.
+    const localMark = markBeforeScan(watcher, Date.now());
+    let scan;
+    try {
+      const scanOptions = { hashCache, ignore, algorithm, ...(signal ? { signal } : {}) };
+      scan = sameStamps ? await scanUnlessUnchanged(ws.dir, scanOptions, sameStamps) : await scanTree(ws.dir, scanOptions);
+    } catch (error) {
+      const gone = await this.markerProblem(hasBase);
+      if (gone !== null && gone !== 'unguarded') return { blocked: gone };
+      return { blocked: { workspaceId: ws.id, path: null, kind: 'error', message: `The folder ${ws.dir} could not be read: ${(error as Error).message}` } };
+    }
+    const gone = await this.markerProblem(hasBase);
+    if (gone !== null && gone !== 'unguarded') return { blocked: gone };
+    if ('unchanged' in scan) return { unchanged: scan.unchanged, localMark };
+    return { scan, localMark, algorithm };
   }
 
   /** A cycle that would plan what the last quiet one planned: nothing. It tells what that one told. */

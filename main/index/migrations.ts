@@ -333,6 +333,40 @@ const compactTables: Migration = (db) => {
   ]);
 };
 
+/**
+ * Version 9: a count of the writes to what a sync cycle plans from, kept in the file, so that a
+ * fresh process can tell the index holds exactly what it held when the last quiet cycle ended
+ * (main/engine/quiet-start.ts): SQLite's own marks (`data_version`, `total_changes`) last only
+ * as long as a connection. Triggers count every row written by any connection, so no writer can
+ * forget to. Not counted: an update that changes no value (each start writes its workspaces
+ * again), the activity log and notifications, the settings the app writes after every run, which
+ * no cycle reads, and the quiet cycle's own record. A later migration that adds a column to a
+ * counted table recreates its update trigger.
+ */
+const COUNTED_TABLES = ['workspaces', 'remote_folders', 'remote_assets', 'base_files', 'base_folders', 'hash_cache', 'journal', 'path_errors', 'settings'];
+const UNCOUNTED_SETTINGS = `('lastSyncAt', 'workspaceProblems', 'service', 'decidedReviews')`;
+const writeCount: Migration = (db) => {
+  db.exec(`
+    CREATE TABLE index_writes (n INTEGER NOT NULL) STRICT;
+    INSERT INTO index_writes (n) VALUES (0);
+    CREATE TABLE quiet_cycles (
+      workspace_id TEXT PRIMARY KEY REFERENCES workspaces(id) ON DELETE CASCADE,
+      memo TEXT NOT NULL
+    ) STRICT, WITHOUT ROWID;
+  `);
+  const count = 'BEGIN UPDATE index_writes SET n = n + 1; END;';
+  for (const table of COUNTED_TABLES) {
+    const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((c) => c.name);
+    const changed = columns.map((c) => `old.${c} IS NOT new.${c}`).join(' OR ');
+    const counted = (row: 'new' | 'old'): string => (table === 'settings' ? ` AND ${row}.key NOT IN ${UNCOUNTED_SETTINGS}` : '');
+    db.exec(`
+      CREATE TRIGGER ${table}_insert_counted AFTER INSERT ON ${table} WHEN 1${counted('new')} ${count}
+      CREATE TRIGGER ${table}_update_counted AFTER UPDATE ON ${table} WHEN (${changed})${counted('new')} ${count}
+      CREATE TRIGGER ${table}_delete_counted AFTER DELETE ON ${table} WHEN 1${counted('old')} ${count}
+    `);
+  }
+};
+
 /** Version 1 held the sync state; version 2 added what the user sees (errors, notices, log, settings). */
 export const MIGRATIONS: readonly Migration[] = [
   STATE_SCHEMA,
@@ -343,6 +377,7 @@ export const MIGRATIONS: readonly Migration[] = [
   HASH_CACHE_CTIME,
   TEXT_CURSORS,
   compactTables,
+  writeCount,
 ];
 
 export class SchemaTooNewError extends Error {

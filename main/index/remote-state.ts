@@ -260,6 +260,7 @@ export class RemoteStateStore {
   private readonly saveTreeTx;
   private readonly loadTreeTx;
   private readonly loadPlacementTx;
+  private readonly storedCursorTx;
 
   constructor(db: Db) {
     this.upsertFolderStmt = db.prepare<[string, string, string | null, string]>(
@@ -396,6 +397,13 @@ export class RemoteStateStore {
       }
       return tree;
     });
+    this.storedCursorTx = db.transaction((workspaceId: string, placement: string) => {
+      const cursor = this.treeSequenceStmt.get(workspaceId);
+      if (!cursor || cursor.cursor === null || cursor.tree_cursor !== cursor.cursor) return null;
+      const stored = this.getPlacementStmt.get(placementSetting(workspaceId));
+      if (stored === undefined || (JSON.parse(stored) as string) !== placement) return null;
+      return { sequence: cursor.cursor, listedAt: cursor.last_full_listing_at };
+    });
     this.loadPlacementTx = db.transaction((workspaceId: string, placement: string): StoredPlacement | null => {
       const cursor = this.treeSequenceStmt.get(workspaceId);
       if (!cursor || cursor.cursor === null || cursor.tree_cursor !== cursor.cursor) return null;
@@ -462,6 +470,14 @@ export class RemoteStateStore {
    */
   loadPlacement(workspaceId: string, placement: string): StoredPlacement | null {
     return this.loadPlacementTx.deferred(workspaceId, placement);
+  }
+
+  /**
+   * The cursor of the stored tree and when it was last listed, without reading a row: null when
+   * `loadTree` would find none to trust or it was placed otherwise than `placement` says.
+   */
+  storedCursor(workspaceId: string, placement: string): { sequence: string; listedAt: number | null } | null {
+    return this.storedCursorTx.deferred(workspaceId, placement);
   }
 
   /** The whole remote tree keyed by `pathKey`, as the planner takes it. */

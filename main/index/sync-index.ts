@@ -17,6 +17,7 @@ import { type HashCacheAlike, HashCacheStatements, SqliteHashCache } from './has
 import { JournalStore } from './journal.js';
 import { migrate } from './migrations.js';
 import { NotificationStore } from './notifications.js';
+import { QuietCycleStore } from './quiet-cycles.js';
 import { type BackoffPolicy, DEFAULT_BACKOFF, PathErrorStore } from './path-errors.js';
 import { RemoteStateStore } from './remote-state.js';
 import { SettingsStore } from './settings.js';
@@ -45,6 +46,7 @@ export class SyncIndex {
   readonly notifications: NotificationStore;
   readonly activity: ActivityLog;
   readonly settings: SettingsStore;
+  readonly quietCycles: QuietCycleStore;
   private readonly hashCacheStatements: HashCacheStatements;
   private readonly totalChanges;
 
@@ -61,6 +63,7 @@ export class SyncIndex {
     this.notifications = new NotificationStore(db);
     this.activity = new ActivityLog(db, options.activityCap ?? DEFAULT_ACTIVITY_CAP);
     this.settings = new SettingsStore(db);
+    this.quietCycles = new QuietCycleStore(db);
     this.hashCacheStatements = new HashCacheStatements(db);
     this.totalChanges = db.prepare('SELECT total_changes()').pluck();
   }

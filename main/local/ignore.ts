@@ -38,6 +38,8 @@ export interface IgnoreMatcher {
   ignores(relPath: string, isDir: boolean): boolean;
   /** The same for `name` in the folder `parentRel` ('' for the workspace folder): a scan asks so, one folder at a time. */
   ignoresChild(parentRel: string, name: string, isDir: boolean): boolean;
+  /** The user's rules as given (undefined: none): what a record of a cycle must match to stand for this matcher. */
+  readonly rulesText: string | undefined;
 }
 
 /**
@@ -100,6 +102,7 @@ export function createIgnoreMatcher(rulesText?: string): IgnoreMatcher {
       return ignoresChild(slash < 0 ? '' : normalized.slice(0, slash), normalized.slice(slash + 1), isDir);
     },
     ignoresChild,
+    rulesText,
   };
 }
 
@@ -120,9 +123,13 @@ const nfcOf = (text: string): string => (ASCII.test(text) ? text : text.normaliz
 
 /** The matcher for a workspace folder: defaults plus its `.assetsyncignore`, if any. */
 export async function loadIgnoreMatcher(workspaceDir: string): Promise<IgnoreMatcher> {
-  const rulesText = await readFile(path.join(workspaceDir, IGNORE_FILE_NAME), 'utf8').catch((err: NodeJS.ErrnoException) => {
+  return createIgnoreMatcher(await readIgnoreRules(workspaceDir));
+}
+
+/** The text of the workspace folder's `.assetsyncignore`; undefined when there is none. */
+export function readIgnoreRules(workspaceDir: string): Promise<string | undefined> {
+  return readFile(path.join(workspaceDir, IGNORE_FILE_NAME), 'utf8').catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined;
     throw err;
   });
-  return createIgnoreMatcher(rulesText);
 }

@@ -10,6 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { watchTree } from '../../main/local/watcher.js';
 import { bytesFor, localChecksums, remoteChecksums, worlds, type Device, type World } from '../helpers/engine.js';
 import { Rng, testSeed } from '../helpers/rng.js';
+import { cyclesWithoutScan } from '../helpers/scan-streak.js';
 
 const world = worlds();
 const seed = testSeed('engine-idle-rescan');
@@ -52,22 +53,6 @@ const CHANGES: Change[] = [
     return `rename ${path}`;
   },
 ];
-
-/** Counts the cycles since the last one that walked the folder, from the states the engine reports. */
-function cyclesWithoutScan(laptop: Device): () => number {
-  let streak = 0;
-  let scanned = false;
-  let last = '';
-  laptop.engine.on('status', (status) => {
-    const state = status.workspaces[0]?.state ?? '';
-    if (state === last) return;
-    last = state;
-    if (state === 'listing') scanned = false;
-    if (state === 'scanning') scanned = true;
-    if (state === 'up-to-date') streak = scanned ? 0 : streak + 1;
-  });
-  return () => streak;
-}
 
 async function idleChanges(w: World, laptop: Device, rng: Rng): Promise<void> {
   const streak = cyclesWithoutScan(laptop);

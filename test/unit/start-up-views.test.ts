@@ -19,6 +19,7 @@ function countingMatcher(rules?: string): IgnoreMatcher & { asked: string[] } {
   const asked: string[] = [];
   return {
     asked,
+    rulesText: inner.rulesText,
     ignores(relPath: string, isDir: boolean): boolean {
       asked.push(relPath);
       return inner.ignores(relPath, isDir);
