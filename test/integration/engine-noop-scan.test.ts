@@ -8,9 +8,8 @@
  */
 import { mkdir, rename, rm, stat, symlink, utimes } from 'node:fs/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SqliteHashCache } from '../../main/index/hash-cache.js';
 import { openIndex } from '../../main/index/sync-index.js';
-import { FsWorkerPool } from '../../main/local/fs-workers.js';
+import { watchCacheAndReads } from '../helpers/cache-watch.js';
 import { bytesFor, localChecksums, localFolders, remoteChecksums, remoteFolders, worlds, type Device, type World } from '../helpers/engine.js';
 import { Rng, testSeed } from '../helpers/rng.js';
 
@@ -18,26 +17,6 @@ const world = worlds();
 const seed = testSeed('engine-noop-scan');
 
 afterEach(() => vi.restoreAllMocks());
-
-/** Every call of the real hash cache's methods (queries and writes alike) and every file read by the scan's workers. */
-function watchCacheAndReads(): { asked: string[]; read: string[] } {
-  const seen = { asked: [] as string[], read: [] as string[] };
-  const proto = SqliteHashCache.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
-  for (const name of Object.getOwnPropertyNames(SqliteHashCache.prototype)) {
-    if (name === 'constructor' || typeof proto[name] !== 'function') continue;
-    const real = proto[name];
-    vi.spyOn(proto, name).mockImplementation(function (this: unknown, ...args: unknown[]) {
-      seen.asked.push(name);
-      return real.apply(this, args);
-    });
-  }
-  const hash = FsWorkerPool.prototype.hash;
-  vi.spyOn(FsWorkerPool.prototype, 'hash').mockImplementation(function (this: FsWorkerPool, paths, ...rest) {
-    seen.read.push(...paths);
-    return hash.call(this, paths, ...rest);
-  });
-  return seen;
-}
 
 const HOUR_MS = 3_600_000;
 

@@ -7,7 +7,7 @@
  * is checked as always. QUIET_START_SEED=n replays the order and the picks of a failed run;
  * QUIET_START_CHANGE="a file edited here" runs that change alone.
  */
-import { chmod, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { lstatSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { openIndex } from '../../main/index/sync-index.js';
@@ -17,6 +17,7 @@ import { keptLogger, linesStarting, type LogLine } from '../helpers/kept-logger.
 import type { Rng } from '../helpers/rng.js';
 import { runRng } from '../helpers/run-seed.js';
 import { cyclesWithoutScan } from '../helpers/scan-streak.js';
+import { watchCacheAndReads } from '../helpers/cache-watch.js';
 
 const world = worlds();
 const rng = runRng('QUIET_START_SEED');
@@ -42,6 +43,12 @@ function shuffled<T>(random: Rng, items: readonly T[]): T[] {
 const replays = (lines: readonly LogLine[]): number => linesStarting(lines, REPLAYED).length;
 const writable = (device: Device, rel: string): boolean => (lstatSync(device.path(rel)).mode & 0o222) !== 0;
 const localFiles = async (device: Device): Promise<string[]> => (await localChecksums(device.dir)).map(([path]) => path);
+
+/** Every file's mtime an hour back: old enough for the hash cache to vouch for its checksum (a fresh file is read by every scan). */
+async function ageFiles(device: Device): Promise<void> {
+  const past = new Date(Date.now() - 3_600_000);
+  for (const rel of await localFiles(device)) await utimes(device.path(rel), past, past);
+}
 
 interface Round {
   w: World;
@@ -162,6 +169,25 @@ describe('a fresh process on a workspace nothing changed in', () => {
     }
   });
 
+  it('asks the hash cache nothing and reads no file when its walk finds the paths and stamps the record kept', async () => {
+    const w = await world({ demo: { assets: 6 } });
+    let device = await w.device('laptop');
+    await device.converge();
+    await ageFiles(device);
+    await device.converge();
+    await device.sync();
+    const started = await restart(w, device);
+    device = started.device;
+    const seen = watchCacheAndReads();
+    try {
+      expect(idle(await device.sync())).toBe(true);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(replays(started.lines)).toBe(1);
+    expect(seen).toEqual({ asked: [], read: [] });
+  });
+
   it('is still checked against the marker of its folder', async () => {
     const w = await world({ demo: { assets: 4 } });
     const first = await w.device('laptop');
@@ -204,6 +230,10 @@ describe('a fresh process after a change while none ran', () => {
       ({ device } = await restart(w, device, change.before?.(r) ?? {}));
       r.device = device;
       await change.prepare?.(r);
+      await device.converge();
+      // Files old enough for the cache to vouch for them: the record then keeps the walk's stamps
+      // and the next process's walk asks the cache nothing unless they differ.
+      await ageFiles(device);
       await device.converge();
       // Quiet: this cycle keeps its record for the next process.
       expect(idle(await device.sync())).toBe(true);
