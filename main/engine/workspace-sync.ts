@@ -7,7 +7,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Problem, SyncState } from '../../shared/engine.js';
 import type { SyncIndex } from '../index/sync-index.js';
-import { createIgnoreMatcher, loadIgnoreMatcher, readIgnoreRules, type IgnoreMatcher } from '../local/ignore.js';
+import { loadIgnoreMatcher, type IgnoreMatcher } from '../local/ignore.js';
 import type { FileStamp } from '../local/stamp.js';
 import { checkMarker, newMarker, writeMarker } from '../local/marker.js';
 import { pathKey } from '../local/paths.js';
@@ -161,7 +161,7 @@ export class WorkspaceSync {
     if (form === null && started === null) this.deps.onProblem(unknownChecksums(ws.id));
     const watcher = this.deps.watcher?.() ?? null;
     const quietBefore = this.quiet;
-    if (quietBefore !== null && quietBefore.remote === remote && quietBefore.index === index.writeMark() && unchangedSince(quietBefore.local, watcher, Date.now(), this.deps.fullRescanIntervalMs ?? FULL_RESCAN_INTERVAL_MS)) {
+    if (quietBefore !== null && quietBefore.remote === remote && quietBefore.index === index.writeMark() && this.watcherVouches(quietBefore.local, watcher)) {
       return this.replayQuiet(quietBefore, remote, options.signal);
     }
 
@@ -169,12 +169,12 @@ export class WorkspaceSync {
     // One matcher for the whole cycle: the watcher may drop the cached one meanwhile.
     const ignore = (this.ignore ??= await loadIgnoreMatcher(ws.dir));
     const algorithm = hashingAlgorithm(form);
-    // The scan made on the way to the quiet record serves, unless the listing changed how files are hashed.
     // After a quiet cycle, the walk asks the hash cache nothing unless its stamps differ.
     const sameStamps = (stamps: string): QuietCycle | undefined => {
       const memo = this.quiet;
       return stillQuietByStamps(memo, remote, stamps, index.writeMark()) ? memo : undefined;
     };
+    // The scan made on the way to the quiet record serves, unless the listing changed how files are hashed.
     const scanned =
       started?.algorithm === algorithm ? started : await this.scanFolder(hasBase, ignore, algorithm, watcher, remote, options.signal, quietBefore?.stamps ? sameStamps : undefined);
     if ('blocked' in scanned) return { ...idle, blocked: scanned.blocked };
@@ -305,8 +305,9 @@ export class WorkspaceSync {
     const { index, logger } = this.deps;
     const ws = this.target;
     if (this.quiet !== null) return null;
-    const rules = await readIgnoreRules(ws.dir);
-    const kept = quietRecord(index, ws.id, this.quietContext(rules));
+    // The cycle's matcher, read here once: the full cycle takes it from the cache.
+    const ignore = (this.ignore ??= await loadIgnoreMatcher(ws.dir));
+    const kept = quietRecord(index, ws.id, this.quietContext(ignore.rulesText));
     if (kept === null || !(await this.remote.storedTreeCurrent(signal))) return null;
     retryOfflineNow(index, ws.id);
     const form = keptChecksumForm(index, ws.id);
@@ -314,14 +315,13 @@ export class WorkspaceSync {
     const watcher = this.deps.watcher?.() ?? null;
     const replayed = this.replayedRecord;
     const unchanged = (): boolean => index.quietCycles.writeCount() === kept.writes;
-    if (replayed?.writes === kept.writes && unchanged() && unchangedSince(replayed.local, watcher, Date.now(), this.deps.fullRescanIntervalMs ?? FULL_RESCAN_INTERVAL_MS)) {
+    if (replayed?.writes === kept.writes && unchanged() && this.watcherVouches(replayed.local, watcher)) {
       return { outcome: this.replayRecord(kept, replayed.local) };
     }
     this.deps.onPhase('scanning');
-    this.ignore = createIgnoreMatcher(rules);
     // The record's stamps, where it kept them, spare the walk the hash cache (as in-process).
     const sameStamps = (stamps: string): true | undefined => (stamps === kept.record.stamps && unchanged() ? true : undefined);
-    const scanned = await this.scanFolder(hasBase, this.ignore, hashingAlgorithm(form), watcher, null, signal, kept.record.stamps ? sameStamps : undefined);
+    const scanned = await this.scanFolder(hasBase, ignore, hashingAlgorithm(form), watcher, null, signal, kept.record.stamps ? sameStamps : undefined);
     if ('blocked' in scanned) return { outcome: { blocked: scanned.blocked, plan: null, result: null, waiting: [], work: 0 } };
     if (!('unchanged' in scanned) && (scanFingerprint(scanned.scan) !== kept.record.scan || !unchanged())) return scanned;
     logger.debug({ workspaceId: ws.id, writes: kept.writes }, 'nothing changed since the quiet cycle the index kept: replayed without loading the base or the remote tree');
@@ -334,6 +334,11 @@ export class WorkspaceSync {
     this.deps.onPlanned?.([]);
     this.replayedRecord = { writes: kept.writes, local };
     return { blocked: null, plan: kept.record.plan, result: null, waiting: [], work: 0 };
+  }
+
+  /** Whether the watcher vouches that nothing changed on disk since a scan began at `local` (scan-trust.ts). */
+  private watcherVouches(local: ScanMark | null, watcher: TreeWatcher | null): boolean {
+    return unchangedSince(local, watcher, Date.now(), this.deps.fullRescanIntervalMs ?? FULL_RESCAN_INTERVAL_MS);
   }
 
   private quietContext(ignoreRules: string | undefined): string {

@@ -127,7 +127,7 @@ export async function loadIgnoreMatcher(workspaceDir: string): Promise<IgnoreMat
 }
 
 /** The text of the workspace folder's `.assetsyncignore`; undefined when there is none. */
-export function readIgnoreRules(workspaceDir: string): Promise<string | undefined> {
+function readIgnoreRules(workspaceDir: string): Promise<string | undefined> {
   return readFile(path.join(workspaceDir, IGNORE_FILE_NAME), 'utf8').catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined;
     throw err;
