@@ -121,26 +121,36 @@ export async function currentChecksum(deps: ExecutorDeps, relPath: string, abs: 
 
 /**
  * Makes the renames done in `dir` so far durable; a no-op where directories cannot be opened
- * (Windows). Callers that ask while a flush of the same folder runs share the next one (a group
- * commit): ten downloads landing in one folder at once cost two flushes, not ten.
+ * (Windows). Callers share flushes (a group commit): a flush starts a moment after the first
+ * caller asks (`DIR_FLUSH_LINGER_MS`), and covers every caller that asked before it started;
+ * those that ask while it runs share the next one. The wait gathers more renames per flush, and
+ * the downloads it releases together are recorded in one group commit of the index.
  */
 export function fsyncDir(dir: string): Promise<void> {
   if (process.platform === 'win32') return Promise.resolve();
   const key = path.resolve(dir);
   const state = dirFlushes.get(key);
   if (state === undefined) {
-    const fresh: DirFlushState = { running: Promise.resolve() };
+    const fresh: DirFlushState = { running: Promise.resolve(), started: false };
     dirFlushes.set(key, fresh);
     fresh.running = startDirFlush(key, fresh);
     return fresh.running;
   }
+  // Not begun yet: it will see our rename.
+  if (!state.started) return state.running;
   // The running flush may have begun before our rename: wait for the one after it.
   state.waiting ??= withResolvers();
   return state.waiting.promise;
 }
 
+/** How long a folder's flush waits for more renames to cover. */
+// Stryker disable next-line ArithmeticOperator: how many renames a flush covers, not whether they are durable
+export const DIR_FLUSH_LINGER_MS = 5;
+
 interface DirFlushState {
   running: Promise<void>;
+  /** Whether `running` has opened the folder (renames after that need the next flush). */
+  started: boolean;
   /** Callers that arrived while `running` ran: the next flush is theirs. */
   waiting?: Waiting;
 }
@@ -161,7 +171,12 @@ function withResolvers(): Waiting {
 const dirFlushes = new Map<string, DirFlushState>();
 
 function startDirFlush(key: string, state: DirFlushState): Promise<void> {
-  return flushDir(key).finally(() => {
+  state.started = false;
+  const flushed = new Promise<void>((resolve) => setTimeout(resolve, DIR_FLUSH_LINGER_MS)).then(() => {
+    state.started = true;
+    return flushDir(key);
+  });
+  return flushed.finally(() => {
     const waiting = state.waiting;
     if (waiting === undefined) {
       dirFlushes.delete(key);
