@@ -32,6 +32,12 @@ export interface FolderListing {
   inodes: Float64Array;
   /** For each StatResult.File entry `i`, its mtime in ns at `2 * i` and its ctime at `2 * i + 1`; 0 for the others. */
   times: BigInt64Array;
+  /**
+   * The files with a time that 64 bits of ns cannot hold (before 1678, after 2262), by index:
+   * their mtime and ctime in decimal, joined by a space (`times` holds 0 for them). Absent when
+   * there are none.
+   */
+  farTimes?: Map<number, string>;
   /** The error code (else message) of each StatResult.Error entry, by index. Absent when there are none. */
   errors?: Map<number, string>;
   /**

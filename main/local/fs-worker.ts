@@ -36,6 +36,7 @@ function list(prefix: string): { answer: ListAnswer; transfer?: ArrayBuffer[] } 
   const names = new Array<string>(n);
   const { types, stats, sizes, inodes, times, buffer } = columns(n);
   let errors: Map<number, string> | undefined;
+  let farTimes: Map<number, string> | undefined;
   let undecodable: Map<number, Uint8Array> | undefined;
   for (let i = 0; i < n; i++) {
     const d = dirents[i] as Dirent<string> | Dirent<Buffer>;
@@ -68,8 +69,13 @@ function list(prefix: string): { answer: ListAnswer; transfer?: ArrayBuffer[] } 
           inodes[i] = Number(s.ino);
           if (kind === StatResult.File) {
             sizes[i] = Number(s.size);
-            times[2 * i] = s.mtimeNs;
-            times[2 * i + 1] = s.ctimeNs;
+            const { mtimeNs, ctimeNs } = s;
+            if (fitsInt64(mtimeNs) && fitsInt64(ctimeNs)) {
+              times[2 * i] = mtimeNs;
+              times[2 * i + 1] = ctimeNs;
+            } else {
+              (farTimes ??= new Map()).set(i, `${mtimeNs} ${ctimeNs}`);
+            }
           }
         }
       } catch (err) {
@@ -84,9 +90,14 @@ function list(prefix: string): { answer: ListAnswer; transfer?: ArrayBuffer[] } 
   } catch {
     // The folder went away after its listing: its entries are still what was listed.
   }
-  const listing: FolderListing = { inode, names: names.join('/'), types, stats, sizes, inodes, times, ...(errors ? { errors } : {}), ...(undecodable ? { undecodable } : {}) };
+  const listing: FolderListing = { inode, names: names.join('/'), types, stats, sizes, inodes, times, ...(farTimes ? { farTimes } : {}), ...(errors ? { errors } : {}), ...(undecodable ? { undecodable } : {}) };
   return { answer: { listing }, transfer: [buffer] };
 }
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+/** A BigInt64Array would wrap a larger time around: a file dated 2300 would read as 1715. */
+const fitsInt64 = (ns: bigint): boolean => ns >= INT64_MIN && ns <= INT64_MAX;
 
 /** A listing's number columns for `n` entries, on one buffer: one allocation and one transfer per folder. */
 function columns(n: number): Pick<FolderListing, 'types' | 'stats' | 'sizes' | 'inodes' | 'times'> & { buffer: ArrayBuffer } {

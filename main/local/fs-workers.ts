@@ -30,12 +30,20 @@ export function entryError({ errors }: FolderListing, index: number): string {
 }
 
 /** The mtime and ctime of file entry `index`, as decimal strings (FileStamp). */
-export function entryTimes({ times }: FolderListing, index: number): { mtimeNs: string; ctimeNs: string } {
-  return { mtimeNs: String(times[2 * index]), ctimeNs: String(times[2 * index + 1]) };
+export function entryTimes({ times, farTimes }: FolderListing, index: number): { mtimeNs: string; ctimeNs: string } {
+  const far = farTimes?.get(index);
+  if (far === undefined) return { mtimeNs: String(times[2 * index]), ctimeNs: String(times[2 * index + 1]) };
+  const space = far.indexOf(' ');
+  return { mtimeNs: far.slice(0, space), ctimeNs: far.slice(space + 1) };
 }
 
 /** Whether file entry `index` has the mtime `mtimeNs` and, unless it is undefined, the ctime `ctimeNs`. */
-export function entryTimesAre({ times }: FolderListing, index: number, mtimeNs: string, ctimeNs: string | undefined): boolean {
+export function entryTimesAre(listing: FolderListing, index: number, mtimeNs: string, ctimeNs: string | undefined): boolean {
+  const { times, farTimes } = listing;
+  if (farTimes?.has(index)) {
+    const found = entryTimes(listing, index);
+    return found.mtimeNs === mtimeNs && (ctimeNs === undefined || found.ctimeNs === ctimeNs);
+  }
   return String(times[2 * index]) === mtimeNs && (ctimeNs === undefined || String(times[2 * index + 1]) === ctimeNs);
 }
 
