@@ -14,9 +14,12 @@ export const EntryType = { File: 1, Folder: 2, Symlink: 3, Other: 4 } as const;
 export const StatResult = { None: 0, ...EntryType, Gone: 5, Error: 6 } as const;
 
 /**
- * One folder, as columns with a row per entry. Strings are joined into one per folder: a
+ * One folder, as columns with a row per entry. Names are joined into one string per folder: a
  * string per entry cost more to pass between threads than the lstat itself, and a rescan
- * compares a folder's names with the previous scan's in one comparison (folder-plans.ts).
+ * compares a folder's names with the previous scan's in one comparison (folder-plans.ts). The
+ * numbers are views on one buffer per folder, moved to the main thread, not copied; the times
+ * stay numbers until a scan needs them as text (fs-workers.ts): writing two per file as decimal
+ * strings was a tenth of a worker's time, and its garbage another tenth.
  */
 export interface FolderListing {
   /** The folder's own inode (0 if it could not be read). */
@@ -27,13 +30,16 @@ export interface FolderListing {
   stats: Uint8Array;
   sizes: Float64Array;
   inodes: Float64Array;
+  /** For each StatResult.File entry `i`, its mtime in ns at `2 * i` and its ctime at `2 * i + 1`; 0 for the others. */
+  times: BigInt64Array;
   /**
-   * Per entry, for StatResult.File the mtime and the ctime in ns as decimal strings joined by a
-   * space, for StatResult.Error the error code, else nothing; `texts` holds them back to back,
-   * each ending where `textEnds` says.
+   * The files with a time that 64 bits of ns cannot hold (before 1678, after 2262), by index:
+   * their mtime and ctime in decimal, joined by a space (`times` holds 0 for them). Absent when
+   * there are none.
    */
-  texts: string;
-  textEnds: Int32Array;
+  farTimes?: Map<number, string>;
+  /** The error code (else message) of each StatResult.Error entry, by index. Absent when there are none. */
+  errors?: Map<number, string>;
   /**
    * The entries whose name is not valid UTF-8, by index, with the name's bytes (`names` holds
    * it decoded with U+FFFD, which names no file). These are lstat'ed whatever their type, so

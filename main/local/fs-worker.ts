@@ -34,12 +34,9 @@ function list(prefix: string): { answer: ListAnswer; transfer?: ArrayBuffer[] } 
   }
   const n = dirents.length;
   const names = new Array<string>(n);
-  const types = new Uint8Array(n);
-  const stats = new Uint8Array(n);
-  const sizes = new Float64Array(n);
-  const inodes = new Float64Array(n);
-  const textEnds = new Int32Array(n);
-  let texts = '';
+  const { types, stats, sizes, inodes, times, buffer } = columns(n);
+  let errors: Map<number, string> | undefined;
+  let farTimes: Map<number, string> | undefined;
   let undecodable: Map<number, Uint8Array> | undefined;
   for (let i = 0; i < n; i++) {
     const d = dirents[i] as Dirent<string> | Dirent<Buffer>;
@@ -72,15 +69,20 @@ function list(prefix: string): { answer: ListAnswer; transfer?: ArrayBuffer[] } 
           inodes[i] = Number(s.ino);
           if (kind === StatResult.File) {
             sizes[i] = Number(s.size);
-            texts += `${s.mtimeNs} ${s.ctimeNs}`;
+            const { mtimeNs, ctimeNs } = s;
+            if (fitsInt64(mtimeNs) && fitsInt64(ctimeNs)) {
+              times[2 * i] = mtimeNs;
+              times[2 * i + 1] = ctimeNs;
+            } else {
+              (farTimes ??= new Map()).set(i, `${mtimeNs} ${ctimeNs}`);
+            }
           }
         }
       } catch (err) {
         stats[i] = StatResult.Error;
-        texts += errorOf(err).code ?? String((err as Error | undefined)?.message);
+        (errors ??= new Map()).set(i, errorOf(err).code ?? String((err as Error | undefined)?.message));
       }
     }
-    textEnds[i] = texts.length;
   }
   let inode = 0;
   try {
@@ -88,8 +90,27 @@ function list(prefix: string): { answer: ListAnswer; transfer?: ArrayBuffer[] } 
   } catch {
     // The folder went away after its listing: its entries are still what was listed.
   }
-  const listing: FolderListing = { inode, names: names.join('/'), types, stats, sizes, inodes, texts, textEnds, ...(undecodable ? { undecodable } : {}) };
-  return { answer: { listing }, transfer: [types.buffer, stats.buffer, sizes.buffer, inodes.buffer, textEnds.buffer] };
+  const listing: FolderListing = { inode, names: names.join('/'), types, stats, sizes, inodes, times, ...(farTimes ? { farTimes } : {}), ...(errors ? { errors } : {}), ...(undecodable ? { undecodable } : {}) };
+  return { answer: { listing }, transfer: [buffer] };
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+/** A BigInt64Array would wrap a larger time around: a file dated 2300 would read as 1715. */
+const fitsInt64 = (ns: bigint): boolean => ns >= INT64_MIN && ns <= INT64_MAX;
+
+/** A listing's number columns for `n` entries, on one buffer: one allocation and one transfer per folder. */
+function columns(n: number): Pick<FolderListing, 'types' | 'stats' | 'sizes' | 'inodes' | 'times'> & { buffer: ArrayBuffer } {
+  // 8-byte columns first, so each starts aligned.
+  const buffer = new ArrayBuffer(n * (16 + 8 + 8 + 1 + 1));
+  return {
+    buffer,
+    times: new BigInt64Array(buffer, 0, 2 * n),
+    sizes: new Float64Array(buffer, 16 * n, n),
+    inodes: new Float64Array(buffer, 24 * n, n),
+    types: new Uint8Array(buffer, 32 * n, n),
+    stats: new Uint8Array(buffer, 33 * n, n),
+  };
 }
 
 /** Every inode below a folder, symlinks not followed; paths as bytes, whatever the names hold. */

@@ -24,27 +24,27 @@ import { startModuleWorker } from './module-worker.js';
 
 export { EntryType, StatResult, type FolderListing, type FsError, type HashAnswer, type ListAnswer } from './fs-worker-protocol.js';
 
-/** The text of entry `index` of a listing (its times or error code). */
-export function entryText({ texts, textEnds }: FolderListing, index: number): string {
-  return texts.slice(index === 0 ? 0 : textEnds[index - 1], textEnds[index]);
+/** The error code (else message) of a StatResult.Error entry. */
+export function entryError({ errors }: FolderListing, index: number): string {
+  return errors?.get(index) ?? '';
 }
 
-/** The mtime and ctime of file entry `index`. */
-export function entryTimes(listing: FolderListing, index: number): { mtimeNs: string; ctimeNs: string } {
-  const text = entryText(listing, index);
-  const space = text.indexOf(' ');
-  return { mtimeNs: text.slice(0, space), ctimeNs: text.slice(space + 1) };
+/** The mtime and ctime of file entry `index`, as decimal strings (FileStamp). */
+export function entryTimes({ times, farTimes }: FolderListing, index: number): { mtimeNs: string; ctimeNs: string } {
+  const far = farTimes?.get(index);
+  if (far === undefined) return { mtimeNs: String(times[2 * index]), ctimeNs: String(times[2 * index + 1]) };
+  const space = far.indexOf(' ');
+  return { mtimeNs: far.slice(0, space), ctimeNs: far.slice(space + 1) };
 }
 
-/**
- * Whether file entry `index` has the mtime `mtimeNs` and, unless it is undefined, the ctime
- * `ctimeNs`, without cutting out a string per file.
- */
-export function entryTimesAre({ texts, textEnds }: FolderListing, index: number, mtimeNs: string, ctimeNs: string | undefined): boolean {
-  const start = index === 0 ? 0 : (textEnds[index - 1] as number);
-  const ctimeAt = start + mtimeNs.length + 1;
-  if (!texts.startsWith(mtimeNs, start) || texts[ctimeAt - 1] !== ' ') return false;
-  return ctimeNs === undefined || ((textEnds[index] as number) - ctimeAt === ctimeNs.length && texts.startsWith(ctimeNs, ctimeAt));
+/** Whether file entry `index` has the mtime `mtimeNs` and, unless it is undefined, the ctime `ctimeNs`. */
+export function entryTimesAre(listing: FolderListing, index: number, mtimeNs: string, ctimeNs: string | undefined): boolean {
+  const { times, farTimes } = listing;
+  if (farTimes?.has(index)) {
+    const found = entryTimes(listing, index);
+    return found.mtimeNs === mtimeNs && (ctimeNs === undefined || found.ctimeNs === ctimeNs);
+  }
+  return String(times[2 * index]) === mtimeNs && (ctimeNs === undefined || String(times[2 * index + 1]) === ctimeNs);
 }
 
 /** A worker's hex digest in the client's form (main/local/checksum.ts). */

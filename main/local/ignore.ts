@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { mayMatch, ruleLiterals } from './rule-literals.js';
+import { asciiLiteralTest, mayMatch, ruleLiterals } from './rule-literals.js';
 import { IGNORE_FILE_NAME, MARKER_FILE_NAME, TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX, WORKSPACE_TRASH_DIR } from './own-files.js';
 
 /** Files the user can unignore with a "!" rule if they really want them synced. */
@@ -60,6 +60,7 @@ export function createIgnoreMatcher(rulesText?: string): IgnoreMatcher {
   // Runs with a slash may span a folder and a name: looked for in the whole path.
   const spanning = literals.filter((l) => l.includes('/'));
   const plain = literals.filter((l) => !l.includes('/'));
+  const inPlainAscii = asciiLiteralTest(plain);
   const inFull = (candidate: string): boolean => own.ignores(candidate) || rules.ignores(candidate);
   const folders = new Map<string, FolderVerdict>([['', { ignored: false, path: '', lower: '', mayMatch: false }]]);
 
@@ -85,6 +86,8 @@ export function createIgnoreMatcher(rulesText?: string): IgnoreMatcher {
   const ignoresChild = (parentRel: string, name: string, isDir: boolean): boolean => {
     const folder = folderOf(parentRel);
     if (folder.ignored) return true;
+    // Most names: printable ASCII (so NFC), holding no rule's text, in a folder that holds none.
+    if (!folder.mayMatch && spanning.length === 0 && ASCII.test(name) && !inPlainAscii.test(name)) return false;
     const nfcName = nfcOf(name);
     const lowerName = nfcName.toLowerCase();
     const may = folder.mayMatch || mayMatch(lowerName, plain) || (spanning.length > 0 && mayMatch(folder.lower + lowerName, spanning));

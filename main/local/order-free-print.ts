@@ -35,6 +35,11 @@ export class OrderFreePrint {
     this.unit(Math.floor(value / 0x1_0000_0000) | 0);
   }
 
+  /** 32-bit words `start` to `end` of `words`: a field of fixed width, so nothing ends it. */
+  words(words: Uint32Array, start: number, end: number): void {
+    for (let i = start; i < end; i++) this.unit(words[i] as number);
+  }
+
   add(): void {
     this.sumA = (this.sumA + (this.a >>> 0)) >>> 0;
     this.sumB = (this.sumB + (this.b >>> 0)) >>> 0;

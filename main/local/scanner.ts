@@ -12,7 +12,7 @@ import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { LocalFile, LocalFolder } from '../model/views.js';
 import { type FolderPlan, FolderPlans } from './folder-plans.js';
-import { EntryType, entryText, entryTimes, entryTimesAre, type FolderListing, type FsError, fsWorkers, type ListAnswer, StatResult } from './fs-workers.js';
+import { EntryType, entryError, entryTimes, entryTimesAre, type FolderListing, type FsError, fsWorkers, type ListAnswer, StatResult } from './fs-workers.js';
 import { type FolderEntry, type FolderwiseHashCache, type HashCache, type HashCacheEntry, isFolderwise } from './hash-cache-contract.js';
 import { type HashAnswer, type HashItem, HashQueue } from './hash-workers.js';
 import { DEFAULT_ALGORITHM, algorithmOf, type HashAlgorithm } from './checksum.js';
@@ -376,7 +376,7 @@ class TreeScan {
       case StatResult.Gone:
         return;
       case StatResult.Error:
-        return void this.skipped.push({ path: rel, reason: 'unreadable', error: entryText(listing, index) });
+        return void this.skipped.push({ path: rel, reason: 'unreadable', error: entryError(listing, index) });
       default:
         return void this.skipped.push({ path: rel, reason: 'special' });
     }

@@ -12,6 +12,9 @@ import type { SkippedEntry } from './skipped-entry.js';
 export class StampPrint {
   private readonly print = new OrderFreePrint();
   private files = 0;
+  /** The times of the listing last printed from, as 32-bit words: read so, no BigInt is made. */
+  private times: BigInt64Array | undefined;
+  private words: Uint32Array = new Uint32Array(0);
 
   /** File entry `index` of `listing`, found at `rel` under `key`. */
   file(key: string, rel: string, listing: FolderListing, index: number): void {
@@ -20,10 +23,25 @@ export class StampPrint {
     print.text(rel === key ? '' : rel);
     print.number(listing.sizes[index] as number);
     print.number(listing.inodes[index] as number);
-    // "mtime ctime", both in digits: the space between them ends the first.
-    print.text(listing.texts, index === 0 ? 0 : (listing.textEnds[index - 1] as number), listing.textEnds[index] as number);
+    const far = listing.farTimes?.get(index);
+    if (far !== undefined) {
+      print.text(far);
+    } else {
+      this.timeWords(listing);
+      // The mtime and the ctime, in ns: two 64-bit numbers.
+      print.words(this.words, 4 * index, 4 * index + 4);
+    }
     print.add();
     this.files++;
+  }
+
+  /** Keeps `words` on the times of `listing`. */
+  private timeWords(listing: FolderListing): void {
+    if (this.times !== listing.times) {
+      const { times } = listing;
+      this.times = times;
+      this.words = new Uint32Array(times.buffer, times.byteOffset, times.length * 2);
+    }
   }
 
   /** The print, with the folders and skipped entries the walk found. Call once. */

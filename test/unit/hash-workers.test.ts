@@ -1,11 +1,11 @@
 /** The scanner's worker threads: hashing in batches, and what they refuse to read. */
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, lstat, mkdir, mkdtemp, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { entryTimes, FsWorkerPool, type HashAnswer, StatResult } from '../../main/local/fs-workers.js';
+import { entryTimes, entryTimesAre, FsWorkerPool, type HashAnswer, StatResult } from '../../main/local/fs-workers.js';
 import { HashQueue } from '../../main/local/hash-workers.js';
 import { returnAlignedBlock, takeAlignedBlock } from '../../main/local/aligned-blocks.js';
 
@@ -89,6 +89,19 @@ describe('hashing on worker threads', () => {
     expect(listing.stats[names.indexOf('link')]).toBe(StatResult.None);
     const [missing] = await pool.list([path.join(dir, 'nope') + path.sep]);
     expect(missing).toMatchObject({ error: { code: 'ENOENT' } });
+  });
+
+  it('gives the exact times of a file dated beyond what 64 bits of nanoseconds hold', async () => {
+    const far = path.join(dir, 'far.txt');
+    await writeFile(far, 'x');
+    // 2300-01-01 and half a second: 10^19 ns and more, past 2^63.
+    await utimes(far, 10_413_792_000, 10_413_792_000.5);
+    const { mtimeNs, ctimeNs } = await lstat(far, { bigint: true });
+    const [answer] = await pool.list([dir + path.sep]);
+    if (!answer || 'error' in answer) throw new Error('the listing failed');
+    const file = answer.listing.names.split('/').indexOf('far.txt');
+    expect(entryTimes(answer.listing, file)).toEqual({ mtimeNs: String(mtimeNs), ctimeNs: String(ctimeNs) });
+    expect(entryTimesAre(answer.listing, file, String(mtimeNs), String(ctimeNs))).toBe(true);
   });
 });
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import ignore from 'ignore';
 import { createIgnoreMatcher, DEFAULT_IGNORE_RULES, loadIgnoreMatcher } from '../../main/local/ignore.js';
+import { asciiLiteralTest, mayMatch, ruleLiterals } from '../../main/local/rule-literals.js';
 import { IGNORE_FILE_NAME, MARKER_FILE_NAME, TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX, WORKSPACE_TRASH_DIR, tempFileName } from '../../main/local/own-files.js';
 import { Rng, testSeed } from '../helpers/rng.js';
 
@@ -120,6 +121,24 @@ describe('the per-folder shortcut', () => {
         const slash = rel.lastIndexOf('/');
         const [parent, name] = slash < 0 ? ['', rel] : [rel.slice(0, slash), rel.slice(slash + 1)];
         expect({ seed, round, text, rel, isDir, ignored: shortcut.ignoresChild(parent, name, isDir) }).toEqual({ seed, round, text, rel, isDir, ignored });
+      }
+    }
+  });
+});
+
+describe('the ASCII test of rule literals', () => {
+  it('finds in printable ASCII what a lower-case search finds, whatever the rules spell', () => {
+    const seed = testSeed('ascii-literal-test');
+    const rng = new Rng(seed, 'literals');
+    const ALPHABET = ' !#$%&()*+,-./0123456789;=?@ABCXYZ[\\]^_`abcxyz{|}~\'"<>:';
+    const text = (max: number): string => Array.from({ length: rng.int(0, max) }, () => rng.pick([...ALPHABET])).join('');
+    for (let round = 0; round < 2000; round += 1) {
+      const rules = [...Array.from({ length: rng.int(0, 4) }, () => text(5)), ...(rng.chance(0.5) ? DEFAULT_IGNORE_RULES : [])];
+      const plain = ruleLiterals(rules).filter((l) => !l.includes('/'));
+      const test = asciiLiteralTest(plain);
+      for (let i = 0; i < 20; i += 1) {
+        const name = rng.chance(0.3) ? rng.pick(plain.length > 0 ? plain : ['x']).toUpperCase() + text(3) : text(8);
+        expect({ seed, round, rules, name, may: test.test(name) }).toEqual({ seed, round, rules, name, may: mayMatch(name.toLowerCase(), plain) });
       }
     }
   });

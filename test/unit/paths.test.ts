@@ -333,4 +333,19 @@ describe('whyNotPortable', () => {
     expect(whyNotPortable('x'.repeat(255))).toBeNull();
     expect(whyNotPortable('x'.repeat(256))).toContain('longer than 255 bytes');
   });
+
+  it('passes exactly the names sanitizeName keeps (or keeps but for NFC), plain ASCII ones too', () => {
+    const piece = fc.oneof(
+      fc.string({ unit: fc.constantFrom(...' !"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~aZ09'), maxLength: 4 }),
+      fc.constantFrom('CON', 'nul', 'Lpt1', 'COM²', '.assetsync', '.ASSETSYNCIGNORE', '.assetsync-', '.part', '.assetsync-trash', 'e\u0301', '\u00e9', '\u202e', '\u007f', '\t', 'x'.repeat(120)),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 6 }), (pieces) => {
+        const name = pieces.join('');
+        const safe = sanitizeName(name);
+        expect(whyNotPortable(name) === null).toBe(!name.includes('\\') && (safe === name || safe === name.normalize('NFC')));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
 });

@@ -168,6 +168,20 @@ describe('scanUnlessUnchanged', () => {
     }
   });
 
+  it('tells a file dated past 2262, beyond 64 bits of nanoseconds, by its exact times', async () => {
+    const far = path.join(root, 'far.txt');
+    await writeFile(far, 'far');
+    // 2300-01-01 and a fraction: a wrapped time would still match itself, but not the file's real one.
+    await utimes(far, 10_413_792_000.25, 10_413_792_000.25);
+    const first = await scan();
+    expect(first.files.get('far.txt')?.mtimeNs).toBe('10413792000250000000');
+    const again = await scan();
+    expect({ hashed: again.hashed, stamps: again.stamps }).toEqual({ hashed: 0, stamps: first.stamps });
+    await utimes(far, 10_413_792_000.5, 10_413_792_000.5);
+    const unchanged = (stamps: string): true | undefined => (stamps === first.stamps ? true : undefined);
+    expect(await scanUnlessUnchanged(root, { hashCache: folderwiseCache(), ignore: createIgnoreMatcher() }, unchanged)).not.toHaveProperty('unchanged');
+  });
+
   it('keeps no stamps for a scan that read a file too fresh for the cache', async () => {
     await scan();
     await writeFile(path.join(root, 'a.txt'), 'fresh');
