@@ -113,6 +113,23 @@ const dateFnsUsed = {
   },
 };
 
+/**
+ * Undici's HTTP/2 client is replaced by a function that refuses: nothing here allows HTTP/2
+ * (`allowH2` is never set, so no connection negotiates it), and its module loads node:http2,
+ * which every start compiled for nothing.
+ */
+const NO_HTTP2 = `module.exports = function connectH2() { throw new Error('HTTP/2 is not built into Asset Sync'); };`;
+const noHttp2 = {
+  name: 'no-http2',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer)) return undefined;
+      return { path: 'client-h2', namespace: 'no-http2' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'no-http2' }, () => ({ contents: NO_HTTP2, loader: 'js' }));
+  },
+};
+
 /** Files read at run time beside the module that reads them (the demo's HEIC photos). */
 const ASSETS = [['service/demo/fixtures', 'fixtures']];
 
@@ -137,7 +154,7 @@ function nodeOptions(outdir, extra = {}) {
     chunkNames: 'chunk-[hash]',
     logLevel: 'warning',
     legalComments: 'none',
-    plugins: [englishZodMessages, undiciDispatchers, dateFnsUsed],
+    plugins: [englishZodMessages, undiciDispatchers, dateFnsUsed, noHttp2],
   };
 }
 

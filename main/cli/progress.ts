@@ -1,11 +1,10 @@
 /**
  * Printing a running engine: on a terminal, a status line and one progress bar per transfer
- * (cli-progress), with activity scrolling above them; elsewhere (pipes, logs, CI) plain lines,
+ * (progress-bars.ts), with activity scrolling above them; elsewhere (pipes, logs, CI) plain lines,
  * one per activity item, problem, review and change of state.
  */
-import { MultiBar, type SingleBar } from 'cli-progress';
 import { isNotice, type ActivityItem, type EngineEvents, type EngineStatus, type Problem, type ReviewNotification, type SyncReport, type SyncState, type TransferProgress } from '../../shared/engine.js';
-import { activityLine, formatBytes, formatDuration, formatSpeed, print, problemLines, reviewLine } from './output.js';
+import { activityLine, print, problemLines, reviewLine } from './output.js';
 import type { SyncEngine } from '../engine/engine.js';
 
 export interface Reporter {
@@ -14,7 +13,7 @@ export interface Reporter {
   stop(): void;
 }
 
-interface Sink {
+export interface Sink {
   line(text: string): void;
   status(status: EngineStatus): void;
   transfer(transfer: TransferProgress): void;
@@ -57,8 +56,9 @@ export interface ReporterOptions {
   liveProblems: boolean;
 }
 
-export function attachReporter(engine: EngineEventSource, options: ReporterOptions): Reporter {
-  const sink = options.tty ? new TerminalSink() : new PlainSink();
+export async function attachReporter(engine: EngineEventSource, options: ReporterOptions): Promise<Reporter> {
+  // The bars are loaded for a terminal only: a sync whose output goes to a pipe or a log starts without them.
+  const sink = options.tty ? new (await import('./progress-bars.js')).TerminalSink() : new PlainSink();
   const names = new Map<string, string>();
   // Workspaces chosen in the UI while running count too.
   let many = options.multipleWorkspaces;
@@ -156,84 +156,9 @@ export function statusText(status: EngineStatus, transfers: { active: number; qu
   return parts.join(' · ');
 }
 
-function transferPayload(t: TransferProgress): Record<string, string> {
-  const name = t.path.length > 40 ? `…${t.path.slice(-39)}` : t.path;
-  return {
-    arrow: t.direction === 'download' ? '↓' : '↑',
-    name: name.padEnd(40),
-    // Not `eta`/`value`/`total`: cli-progress fills those tokens itself.
-    bytesText: `${formatBytes(t.bytesDone)}/${formatBytes(t.bytesTotal)}`,
-    speedText: formatSpeed(t.speed),
-    etaText: formatDuration(t.etaSeconds),
-  };
-}
-
-class TerminalSink implements Sink {
-  private readonly bars = new MultiBar({
-    format: '{arrow} {name} |{bar}| {bytesText} {speedText} ETA {etaText}',
-    stream: process.stdout,
-    barsize: 24,
-    hideCursor: true,
-    clearOnComplete: true,
-    stopOnComplete: false,
-    autopadding: true,
-    fps: 5,
-    // Bars move when lines are logged above or bars removed: redraw all, not only the changed ones.
-    forceRedraw: true,
-  });
-  private readonly statusBar: SingleBar;
-  private readonly transfers = new Map<string, SingleBar>();
-  private readonly queued = new Set<string>();
-  private lastStatus: EngineStatus | null = null;
-
-  constructor() {
-    // The status line is a bar whose whole format is its text; it keeps the multi-bar drawing.
-    this.statusBar = this.bars.create(1, 0, { text: 'Asset Sync: starting' }, { format: '{text}' });
-  }
-
-  line(text: string): void {
-    // Erase what a bar left on the line the text is written over.
-    this.bars.log(`${text}\x1b[K\n`);
-  }
-
-  status(status: EngineStatus): void {
-    this.lastStatus = status;
-    this.redrawStatus();
-  }
-
-  private redrawStatus(): void {
-    if (this.lastStatus) this.statusBar.update(0, { text: statusText(this.lastStatus, { active: this.transfers.size, queued: this.queued.size }) });
-  }
-
-  transfer(t: TransferProgress): void {
-    const bar = this.transfers.get(t.id);
-    // Queued transfers are only counted in the status line; a bar appears when one starts.
-    if (t.state === 'queued') this.queued.add(t.id);
-    else this.queued.delete(t.id);
-    if (t.state === 'done' || t.state === 'failed') {
-      if (bar) this.bars.remove(bar);
-      this.transfers.delete(t.id);
-    } else if (t.state === 'active') {
-      const total = Math.max(1, t.bytesTotal);
-      if (!bar) this.transfers.set(t.id, this.bars.create(total, t.bytesDone, transferPayload(t)));
-      else {
-        bar.setTotal(total);
-        bar.update(t.bytesDone, transferPayload(t));
-      }
-    }
-    this.redrawStatus();
-  }
-
-  stop(): void {
-    // Lines logged since the last redraw are written by a redraw; stop() alone would drop them.
-    this.bars.update();
-    this.bars.stop();
-  }
-}
-
 /** One `syncOnce` of the session's engine (initialised first), each transfer shown as `sync` shows it. */
 export async function syncOnceShown(engine: SyncEngine): Promise<SyncReport> {
-  const reporter = attachReporter(engine, { tty: Boolean(process.stdout.isTTY), multipleWorkspaces: false, liveProblems: false });
+  const reporter = await attachReporter(engine, { tty: Boolean(process.stdout.isTTY), multipleWorkspaces: false, liveProblems: false });
   try {
     await engine.init();
     return await engine.syncOnce();

@@ -87,7 +87,7 @@ export async function sync(options: SyncOptions, globals: GlobalOptions): Promis
 
 /** Converges and prints the outcome; the exit code says whether anything is left to fix. */
 export async function syncOnce(session: Session, options: { allowMassDelete: boolean; multipleWorkspaces: boolean }): Promise<number> {
-  const reporter = attachReporter(session.engine, { tty: Boolean(process.stdout.isTTY), multipleWorkspaces: options.multipleWorkspaces, liveProblems: false });
+  const reporter = await attachReporter(session.engine, { tty: Boolean(process.stdout.isTTY), multipleWorkspaces: options.multipleWorkspaces, liveProblems: false });
   // Ctrl+C stops the engine cleanly: what was in flight stays journalled for the next run.
   let stopped = false;
   const dispose = onStopSignal((signal) => {
@@ -152,9 +152,9 @@ export interface WatchOptions {
 }
 
 export async function watch(session: Session, options: WatchOptions): Promise<number> {
-  const reporter = attachReporter(options.events ?? session.engine, { tty: Boolean(process.stdout.isTTY), multipleWorkspaces: options.multipleWorkspaces, liveProblems: true });
   // Listening from the start: a Ctrl+C during start-up still stops cleanly.
   const stopRequested = untilSignal();
+  const reporter = await attachReporter(options.events ?? session.engine, { tty: Boolean(process.stdout.isTTY), multipleWorkspaces: options.multipleWorkspaces, liveProblems: true });
   try {
     // A service out of reach at start is waited for, as it is once running ("offline, retrying"):
     // a sync started at login must not die because the network came up a moment later.

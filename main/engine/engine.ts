@@ -16,7 +16,7 @@ import type { SyncIndex } from '../index/sync-index.js';
 import { fsWorkers } from '../local/fs-workers.js';
 import { watchTree } from '../local/watcher.js';
 import type { Logger } from '../logging.js';
-import type { ServiceClient } from '../service-client/index.js';
+import type { ServiceClient, Workspace } from '../service-client/index.js';
 import { applyConflictChoice, type ConflictResolution, type ExecutorDeps, type KeepSide } from '../sync/executor/index.js';
 import { TransferQueue } from '../sync/transfer-queue.js';
 import { ActivityLog } from './activity-log.js';
@@ -139,21 +139,25 @@ export class SyncEngine extends EventEmitter<EngineEvents> {
   private async initialize(): Promise<void> {
     const signal = this.abort.signal;
     const asked = this.options.client.getUser({ signal });
+    // Each workspace is asked for with the user, not after: a start waits for one round trip, and
+    // the service may take a while over a large workspace. Its set-up says what failed.
+    const found = new Map(this.specs.map((spec) => [spec.id, this.options.client.getWorkspace(spec.id, { signal })]));
+    for (const answer of found.values()) answer.catch(() => undefined);
     // The scan and the large downloads' hashing run on the file-system workers: they boot (tens
     // of ms) while the service answers, not when the first scan waits for them.
     fsWorkers().warm();
     const user = await asked;
     this.selfUserId = user.id ?? '';
     const added: WorkspaceRuntime[] = [];
-    for (const spec of this.specs) added.push(await this.setUp(spec));
+    for (const spec of this.specs) added.push(await this.setUp(spec, found.get(spec.id)));
     for (const runtime of added) await this.recover(runtime);
     this.initialized = true;
     this.emitStatus();
   }
 
   /** Where the workspace goes and what it syncs, recorded in the index; not started (workspace-setup.ts). */
-  private async setUp(spec: EngineWorkspace): Promise<WorkspaceRuntime> {
-    const runtime = await setUpWorkspace(spec, this.setUpContext(), {
+  private async setUp(spec: EngineWorkspace, found?: Promise<Workspace>): Promise<WorkspaceRuntime> {
+    const runtime = await setUpWorkspace(spec, this.setUpContext(), found, {
       onPhase: (phase) => this.setPhase(spec.id, phase),
       onPlanned: (actions) => this.planned(spec.id, actions),
       onDone: (action) => this.countDown(spec.id, action),

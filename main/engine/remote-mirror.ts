@@ -178,24 +178,31 @@ export class RemoteMirror {
   /**
    * Whether the tree the index keeps is still the service's, learned without reading it: this
    * process holds no tree yet, no listing is due, and the feed answers nothing after the stored
-   * cursor (a cursor it does not move). False whenever that cannot be told (no feed, a stale
-   * cursor, an error, a change): `placedTree` then does what it always does.
+   * cursor (a cursor it does not move). Null when the stored tree cannot serve (nothing is
+   * asked); false whenever the feed cannot tell (no feed, a stale cursor, an error, a change):
+   * `placedTree` then does what it always does. The request is made now and awaited by the
+   * caller, who may do other work while it runs.
    */
-  async storedTreeCurrent(signal?: AbortSignal): Promise<boolean> {
-    if (this.known() || this.feedResting()) return false;
+  storedTreeCurrent(signal?: AbortSignal): Promise<boolean> | null {
+    if (this.known() || this.feedResting()) return null;
     const ws = this.workspace;
     const kept = this.deps.index.remote.storedCursor(ws.id, placementOf(ws.excluded));
-    if (kept === null) return false;
+    if (kept === null) return null;
     this.listedAt = kept.listedAt;
-    if (this.listingDue(!this.refreshed)) return false;
+    if (this.listingDue(!this.refreshed)) return null;
+    return this.nothingAfter(kept.sequence, signal);
+  }
+
+  /** Whether the feed answers nothing after `sequence`, and the same cursor. */
+  private async nothingAfter(sequence: Sequence, signal: AbortSignal | undefined): Promise<boolean> {
     let answer;
     try {
-      answer = await this.deps.client.getChanges(ws.id, kept.sequence, 1, signal ? { signal } : {});
+      answer = await this.deps.client.getChanges(this.workspace.id, sequence, 1, signal ? { signal } : {});
     } catch {
       // `placedTree` asks again, and says what failed.
       return false;
     }
-    const current = answer.ok && answer.page.changes.length === 0 && !answer.page.has_more && compareSequences(kept.sequence, answer.page.sequence) === 'same';
+    const current = answer.ok && answer.page.changes.length === 0 && !answer.page.has_more && compareSequences(sequence, answer.page.sequence) === 'same';
     if (current) this.refreshed = true;
     return current;
   }

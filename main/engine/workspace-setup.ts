@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { SyncIndex } from '../index/sync-index.js';
 import { sanitizeName } from '../local/paths.js';
 import type { Logger } from '../logging.js';
-import type { ServiceClient } from '../service-client/index.js';
+import type { ServiceClient, Workspace } from '../service-client/index.js';
 import { ServiceError, isServiceError } from '../service-client/service-error.js';
 import { recoverJournal } from '../sync/executor/index.js';
 import type { TransferQueue } from '../sync/transfer-queue.js';
@@ -57,13 +57,13 @@ function unknownWorkspace(id: string, error: unknown): unknown {
   });
 }
 
-/** Where the workspace goes and what it syncs, recorded in the index; not started. */
-export async function setUpWorkspace(spec: EngineWorkspace, context: SetUpContext, progress: CycleProgress): Promise<WorkspaceRuntime> {
+/** Where the workspace goes and what it syncs, recorded in the index; not started. `found`: the service's answer, asked for already. */
+export async function setUpWorkspace(spec: EngineWorkspace, context: SetUpContext, found: Promise<Workspace> | undefined, progress: CycleProgress): Promise<WorkspaceRuntime> {
   const { client, index, root } = context;
   const stop = new AbortController();
   const signal = AbortSignal.any([context.signal, stop.signal]);
   setMaxListeners(0, signal);
-  const remote = await client.getWorkspace(spec.id, { signal }).catch((error: unknown) => {
+  const remote = await (found ?? client.getWorkspace(spec.id, { signal })).catch((error: unknown) => {
     throw unknownWorkspace(spec.id, error);
   });
   const folderName = sanitizeName(spec.folder ?? remote.name);

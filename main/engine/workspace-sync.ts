@@ -108,6 +108,9 @@ interface FolderScan {
   algorithm: HashAlgorithm;
 }
 
+/** The scan a quiet start made, for the full cycle; whether it told already that the service's checksums are in an unknown form. */
+type StartScan = FolderScan & { formTold: boolean };
+
 const BOOKKEEPING = new Set(['record-base', 'forget-base', 'record-folder-base', 'forget-folder-base', 'locked']);
 
 export class WorkspaceSync {
@@ -158,7 +161,7 @@ export class WorkspaceSync {
     retryOfflineNow(index, ws.id);
 
     const form = keptChecksumForm(index, ws.id);
-    if (form === null && started === null) this.deps.onProblem(unknownChecksums(ws.id));
+    if (form === null && !started?.formTold) this.deps.onProblem(unknownChecksums(ws.id));
     const watcher = this.deps.watcher?.() ?? null;
     const quietBefore = this.quiet;
     if (quietBefore !== null && quietBefore.remote === remote && quietBefore.index === index.writeMark() && this.watcherVouches(quietBefore.local, watcher)) {
@@ -300,32 +303,64 @@ export class WorkspaceSync {
    * The index's quiet record, when this process holds no tree and nothing changed since it was
    * kept (quiet-start.ts): its replay, or the scan made to find out, for the full cycle to use.
    * Null when the record cannot be used (the cycle then goes as it always does).
+   *
+   * The changes feed is asked before the walk and answers while it runs: a fresh process waits
+   * for the slower of the two, not for both. The walk trusts the record's stamps only once the
+   * feed has said that nothing changed; otherwise it completes its scan, which the full cycle
+   * then uses, so a change on the service costs no second walk.
    */
-  private async quietStart(hasBase: boolean, signal: AbortSignal | undefined): Promise<{ outcome: CycleOutcome } | FolderScan | null> {
-    const { index, logger } = this.deps;
+  private async quietStart(hasBase: boolean, signal: AbortSignal | undefined): Promise<{ outcome: CycleOutcome } | StartScan | null> {
+    const { index } = this.deps;
     const ws = this.target;
     if (this.quiet !== null) return null;
     // The cycle's matcher, read here once: the full cycle takes it from the cache.
     const ignore = (this.ignore ??= await loadIgnoreMatcher(ws.dir));
     const kept = quietRecord(index, ws.id, this.quietContext(ignore.rulesText));
-    if (kept === null || !(await this.remote.storedTreeCurrent(signal))) return null;
-    retryOfflineNow(index, ws.id);
-    const form = keptChecksumForm(index, ws.id);
-    if (form === null) this.deps.onProblem(unknownChecksums(ws.id));
+    const asked = kept === null ? null : this.remote.storedTreeCurrent(signal);
+    if (kept === null || asked === null) return null;
+    let current: boolean | undefined;
+    const answered = asked.then((answer) => (current = answer));
     const watcher = this.deps.watcher?.() ?? null;
-    const replayed = this.replayedRecord;
     const unchanged = (): boolean => index.quietCycles.writeCount() === kept.writes;
-    if (replayed?.writes === kept.writes && unchanged() && this.watcherVouches(replayed.local, watcher)) {
-      return { outcome: this.replayRecord(kept, replayed.local) };
+    const replayed = this.replayedRecord;
+    const byWatcher = (): boolean => replayed?.writes === kept.writes && unchanged() && this.watcherVouches(replayed.local, watcher);
+    let told = false;
+    // A running engine that replayed this record: while its watcher vouches for the folder, the feed alone decides.
+    if (replayed !== null && byWatcher()) {
+      if (!(await answered)) return null;
+      this.serviceAnswered();
+      told = true;
+      if (byWatcher()) return { outcome: this.replayRecord(kept, replayed.local) };
     }
     this.deps.onPhase('scanning');
     // The record's stamps, where it kept them, spare the walk the hash cache (as in-process).
-    const sameStamps = (stamps: string): true | undefined => (stamps === kept.record.stamps && unchanged() ? true : undefined);
+    const sameStamps = (stamps: string): true | undefined => (current === true && stamps === kept.record.stamps && unchanged() ? true : undefined);
+    const form = keptChecksumForm(index, ws.id);
     const scanned = await this.scanFolder(hasBase, ignore, hashingAlgorithm(form), watcher, null, signal, kept.record.stamps ? sameStamps : undefined);
+    if (!(await answered)) {
+      if ('blocked' in scanned || 'unchanged' in scanned) return null;
+      // The full cycle lists what changed, then plans from this scan.
+      this.deps.onPhase('listing');
+      return { ...scanned, formTold: false };
+    }
+    if (!told) this.serviceAnswered();
     if ('blocked' in scanned) return { outcome: { blocked: scanned.blocked, plan: null, result: null, waiting: [], work: 0 } };
-    if (!('unchanged' in scanned) && (scanFingerprint(scanned.scan) !== kept.record.scan || !unchanged())) return scanned;
-    logger.debug({ workspaceId: ws.id, writes: kept.writes }, 'nothing changed since the quiet cycle the index kept: replayed without loading the base or the remote tree');
-    return { outcome: this.replayRecord(kept, scanned.localMark) };
+    if ('unchanged' in scanned) return unchanged() ? this.replayedStart(kept, scanned.localMark) : null;
+    if (scanFingerprint(scanned.scan) !== kept.record.scan || !unchanged()) return { ...scanned, formTold: true };
+    return this.replayedStart(kept, scanned.localMark);
+  }
+
+  /** What the quiet start does once the feed said the stored tree is the service's. */
+  private serviceAnswered(): void {
+    const { index } = this.deps;
+    const ws = this.target;
+    retryOfflineNow(index, ws.id);
+    if (keptChecksumForm(index, ws.id) === null) this.deps.onProblem(unknownChecksums(ws.id));
+  }
+
+  private replayedStart(kept: { writes: number; record: QuietRecord }, local: ScanMark | null): { outcome: CycleOutcome } {
+    this.deps.logger.debug({ workspaceId: this.target.id, writes: kept.writes }, 'nothing changed since the quiet cycle the index kept: replayed without loading the base or the remote tree');
+    return { outcome: this.replayRecord(kept, local) };
   }
 
   /** Tells what the kept quiet cycle told, and plans what it planned: nothing. Files locked by others: none (quiet-start.ts). */

@@ -9,15 +9,17 @@
  */
 import { chmod, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { lstatSync } from 'node:fs';
+import { sep } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { openIndex } from '../../main/index/sync-index.js';
 import type { LockedHere } from '../../main/engine/locked-files.js';
-import { bytesFor, faults, idle, localChecksums, remoteChecksums, worlds, type Device, type DeviceOptions, type World } from '../helpers/engine.js';
+import { bytesFor, faults, idle, injector, localChecksums, remoteChecksums, worlds, type Device, type DeviceOptions, type World } from '../helpers/engine.js';
 import { keptLogger, linesStarting, type LogLine } from '../helpers/kept-logger.js';
 import type { Rng } from '../helpers/rng.js';
 import { runRng } from '../helpers/run-seed.js';
 import { cyclesWithoutScan } from '../helpers/scan-streak.js';
 import { watchCacheAndReads } from '../helpers/cache-watch.js';
+import { FsWorkerPool } from '../../main/local/fs-workers.js';
 
 const world = worlds();
 const rng = runRng('QUIET_START_SEED');
@@ -248,6 +250,65 @@ describe('a fresh process after a change while none ran', () => {
       await change.check?.(r);
       expect({ ...context, replays: replays(lines) }).toEqual({ ...context, replays: 0 });
     }
+  });
+});
+
+/** When the colleague's change lands, against the fresh process's walk and the feed's answer. */
+const WHEN_CHANGED = ['before the process starts', 'as the feed is asked', 'as the feed is asked, answered after the walk'] as const;
+
+describe('a fresh process whose changes feed reports a change', () => {
+  it.each(WHEN_CHANGED)('syncs it, walking the folder once: the change lands %s', async (when) => {
+    const w = await world({ demo: { assets: 6 }, service: { faults: faults({}) } });
+    let device = await w.device('laptop');
+    await device.converge();
+    // Old enough for the record to keep the walk's stamps: the next walk may then skip the hash cache.
+    await ageFiles(device);
+    await device.converge();
+    expect(idle(await device.sync())).toBe(true);
+    await device.close();
+    const added = `Colleague/while-walking-${rng.next()}.txt`;
+    const change = async (): Promise<void> => void (await w.colleague.createFile(added, bytesFor(`colleague ${rng.next()}`, 100)));
+    // Each listing of the folder's top: one per walk.
+    const root = `${device.dir}${sep}`;
+    let walks = 0;
+    let walked: () => void = () => undefined;
+    const rootListed = new Promise<void>((resolve) => (walked = resolve));
+    const list = FsWorkerPool.prototype.list;
+    vi.spyOn(FsWorkerPool.prototype, 'list').mockImplementation(function (this: FsWorkerPool, prefixes) {
+      if (prefixes.includes(root)) {
+        walks += 1;
+        walked();
+      }
+      return list.call(this, prefixes);
+    });
+    if (when === 'before the process starts') await change();
+    else {
+      const late = when !== 'as the feed is asked';
+      injector(w).setRoutes([
+        {
+          method: 'GET',
+          path: '/workspaces/changes',
+          answer: 'pass',
+          times: 1,
+          before: async () => {
+            await change();
+            // The walk of a few files is over well within this.
+            if (late) await rootListed.then(() => new Promise((resolve) => setTimeout(resolve, 300)));
+          },
+        },
+      ]);
+    }
+    try {
+      let lines: LogLine[];
+      ({ device, lines } = await restart(w, device));
+      const first = await device.sync({ maxRounds: 1 });
+      expect({ when, walks, downloaded: first.workspaces[0]?.downloaded }).toEqual({ when, walks: 1, downloaded: 1 });
+      expect(replays(lines)).toBe(0);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    await device.converge();
+    expect(await localChecksums(device.dir)).toEqual(await remoteChecksums(w.user.client, w.workspaceId));
   });
 });
 

@@ -10,6 +10,7 @@ import { lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { JournalEntry } from '../../index/journal.js';
 import { resolveInsideRoot } from '../../local/paths.js';
+import { runPool } from '../../local/pool.js';
 import { isServiceError } from '../../service-client/index.js';
 import { joinPath } from '../rel-path.js';
 import { signalOpt, type ExecutorDeps } from './context.js';
@@ -103,21 +104,28 @@ async function recoverUpload(deps: ExecutorDeps, entry: JournalEntry): Promise<v
   deps.logger.info({ path: entry.path }, 'an upload interrupted after its commit was recorded as synced');
 }
 
-/** Deletes `.assetsync-*.part` files in the tree that no open entry names (symlinks are not followed). */
+/** Folders read at once by the sweep: their reads overlap in libuv's threads instead of queuing behind each other. */
+const SWEEP_READS = 8;
+
+/**
+ * Deletes `.assetsync-*.part` files in the tree that no open entry names (symlinks are not
+ * followed). Every start reads every folder of the workspace here, before its first cycle: the
+ * reads overlap, and a path is made only for a folder or a temp name.
+ */
 async function removeStrayTempFiles(deps: ExecutorDeps, keep: ReadonlySet<string>): Promise<void> {
   const root = path.resolve(deps.root);
-  const pending = [''];
-  for (let rel = pending.pop(); rel !== undefined; rel = pending.pop()) {
+  await runPool([''], SWEEP_READS, async (rel, enqueue) => {
     const dir = rel === '' ? root : resolveInsideRoot(root, rel);
     const entries = await readdir(dir, { withFileTypes: true }).catch((err: unknown) => {
       if (isMissing(err)) return [];
       throw err;
     });
     for (const item of entries) {
-      const childRel = joinPath(rel, item.name);
       if (item.isDirectory()) {
-        if (childRel !== WORKSPACE_TRASH_DIR) pending.push(childRel);
-      } else if (item.isFile() && isTempName(item.name)) {
+        const childRel = joinPath(rel, item.name);
+        if (childRel !== WORKSPACE_TRASH_DIR) enqueue(childRel);
+      } else if (isTempName(item.name) && item.isFile()) {
+        const childRel = joinPath(rel, item.name);
         const abs = path.resolve(resolveInsideRoot(root, childRel));
         if (!keep.has(abs)) {
           await rm(abs, { force: true });
@@ -125,5 +133,5 @@ async function removeStrayTempFiles(deps: ExecutorDeps, keep: ReadonlySet<string
         }
       }
     }
-  }
+  });
 }
