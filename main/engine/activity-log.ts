@@ -1,6 +1,6 @@
 /**
  * The engine's activity lines: each is shown at once (the event) and stored in the index's next
- * group commit (`commitSoon`), with the other writes of the same turn: one transaction per line
+ * group commit (`commitLater`), with the other writes of the next moment: one transaction per line
  * was a twentieth of a small file's download time, and lines held back for a quarter of a second
  * outlived the young generation (100,000 downloads promoted each line to the old one). A crash
  * loses at most the last moment's lines of the log, never sync state.
@@ -16,7 +16,7 @@ export class ActivityLog {
   private readonly lastLines = new Map<string, string>();
 
   constructor(
-    private readonly index: Pick<SyncIndex, 'activity' | 'commitSoon'>,
+    private readonly index: Pick<SyncIndex, 'activity' | 'commitLater'>,
     private readonly show: (item: ActivityItem) => void,
   ) {}
 
@@ -25,7 +25,7 @@ export class ActivityLog {
     if (this.pending.push(activityInput(item)) === 1) {
       const batch = this.pending;
       // An index closed before the commit loses the last lines, as a crash would.
-      this.index.commitSoon(() => this.store(batch)).catch(() => undefined);
+      this.index.commitLater(() => this.store(batch)).catch(() => undefined);
     }
     this.show(item);
   }

@@ -31,6 +31,10 @@ export interface IndexOptions {
   busyTimeoutMs?: number;
 }
 
+/** How long a `commitLater` write may wait for others, and how many make the commit go at once. */
+const LATER_COMMIT_MS = 50;
+const LATER_WRITES_MAX = 128;
+
 interface GroupedWrite {
   fn: () => void;
   resolve: () => void;
@@ -101,14 +105,41 @@ export class SyncIndex {
    */
   commitSoon(fn: () => void): Promise<void> {
     return new Promise((resolve, reject) => {
-      if (this.grouped.push({ fn, resolve, reject }) === 1) setImmediate(() => this.commitGrouped());
+      this.grouped.push({ fn, resolve, reject });
+      this.commitAtTurnEnd();
+    });
+  }
+
+  /**
+   * `commitSoon` for writes nobody waits on in the meantime (the record of a finished upload, an
+   * activity line): committed with the writes of the next few milliseconds, or at once when a
+   * `commitSoon` or enough of them wait. Uploads finish one per turn of the event loop, so each
+   * turn's commit held one or two of them: a transaction, and its pages written to the WAL
+   * again, per small file.
+   */
+  commitLater(fn: () => void): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const waiting = this.grouped.push({ fn, resolve, reject });
+      if (waiting >= LATER_WRITES_MAX) this.commitAtTurnEnd();
+      else if (!this.turnEndCommit && this.laterCommit === undefined) this.laterCommit = setTimeout(() => this.commitGrouped(), LATER_COMMIT_MS);
     });
   }
 
   /** Writes waiting for the next group commit. */
   private grouped: GroupedWrite[] = [];
+  private turnEndCommit = false;
+  private laterCommit: NodeJS.Timeout | undefined;
+
+  private commitAtTurnEnd(): void {
+    if (this.turnEndCommit) return;
+    this.turnEndCommit = true;
+    setImmediate(() => this.commitGrouped());
+  }
 
   private commitGrouped(): void {
+    this.turnEndCommit = false;
+    clearTimeout(this.laterCommit);
+    this.laterCommit = undefined;
     const batch = this.grouped;
     this.grouped = [];
     if (batch.length === 0) return;

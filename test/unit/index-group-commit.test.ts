@@ -42,4 +42,27 @@ describe('group commit (commitSoon)', () => {
     expect([...reopened.base.load('ws-1').files.keys()]).toEqual(['last.psd']);
     reopened.close();
   });
+
+  it('commits later writes with the next one asked for soon, in the order they were asked', async () => {
+    const index = openIndex(file());
+    index.workspaces.add(workspace('ws-1'));
+    const later = [1, 2, 3].map((i) => index.commitLater(() => index.base.putFile('ws-1', baseFile(i, { path: `f${i}.psd` }))));
+    // The same path written soon after: the last write asked for wins.
+    await index.commitSoon(() => index.base.putFile('ws-1', baseFile(9, { path: 'f3.psd' })));
+    await Promise.all(later);
+    expect(index.base.load('ws-1').files.get('f3.psd')?.assetId).toBe(baseFile(9).assetId);
+    expect([...index.base.load('ws-1').files.keys()].sort()).toEqual(['f1.psd', 'f2.psd', 'f3.psd']);
+    index.close();
+  });
+
+  it('commits later writes on its own when nothing else asks', async () => {
+    const index = openIndex(file());
+    index.workspaces.add(workspace('ws-1'));
+    await index.commitLater(() => index.base.putFile('ws-1', baseFile(1, { path: 'alone.psd' })));
+    index.close();
+
+    const reopened = openIndex(file());
+    expect([...reopened.base.load('ws-1').files.keys()]).toEqual(['alone.psd']);
+    reopened.close();
+  });
 });

@@ -20,11 +20,12 @@ export interface SyncedFile {
  * Records a file that a download or upload synced: its base row, the hash cache's entry for the
  * stamp it has on disk, and the end of its journal entry, in the next group commit. A crash
  * before that commit loses nothing: the next run finds the file and the remote version equal by
- * checksum.
+ * checksum. `later`: in a group commit of the next moment (`commitLater`), for a caller that
+ * does not wait for it.
  */
-export function recordSyncedFile(deps: ExecutorDeps, file: SyncedFile, entry: JournalEntry | undefined): Promise<void> {
+export function recordSyncedFile(deps: ExecutorDeps, file: SyncedFile, entry: JournalEntry | undefined, later = false): Promise<void> {
   const { path, assetId, versionId, checksum, stamp } = file;
-  return deps.index.commitSoon(() => {
+  return (later ? deps.index.commitLater : deps.index.commitSoon).call(deps.index, () => {
     deps.index.base.putFile(deps.workspaceId, { path, assetId, versionId, checksum, size: stamp.size, mtimeNs: stamp.mtimeNs, inode: stamp.inode });
     deps.index.hashCache(deps.workspaceId).put(pathKey(path), { size: stamp.size, mtimeNs: stamp.mtimeNs, ctimeNs: stamp.ctimeNs, inode: stamp.inode, checksum });
     if (entry !== undefined) deps.index.journal.finish(entry.id);

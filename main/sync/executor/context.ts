@@ -14,6 +14,7 @@ import type { ServiceClient } from '../../service-client/index.js';
 import type { TransferQueue } from '../transfer-queue.js';
 import type { Action } from '../actions.js';
 import type { PlaceHooks } from './place-file.js';
+import type { LateRecords } from './late-records.js';
 
 export interface ExecutorDeps {
   workspaceId: string;
@@ -69,6 +70,8 @@ export interface ExecutorDeps {
    * takes the new ctime, if the file was still as scanned. Set by `executePlan`.
    */
   renamed?: Map<string, { before: FileStamp; after: FileStamp }>;
+  /** The records of finished uploads still waiting for their group commit. Set by `executePlan`. */
+  lateRecords?: LateRecords;
 }
 
 /** Left for the next cycle on purpose; `problem` is what the user is told, if anything. */

@@ -18,6 +18,7 @@ import { OFFLINE_CODE, offlineProblem } from './offline.js';
 import { moveLocal, moveRemote } from './moves.js';
 import { upload } from './upload.js';
 import { discardDownload } from './journal-entries.js';
+import { LateRecords } from './late-records.js';
 
 export type { ExecutorDeps } from './context.js';
 export { recoverJournal } from './recovery.js';
@@ -42,7 +43,7 @@ const TRANSFERS: ReadonlySet<Action['kind']> = new Set(['download', 'upload-new'
 const isTransfer = (action: Action): boolean => TRANSFERS.has(action.kind);
 
 export async function executePlan(actions: readonly Action[], planDeps: ExecutorDeps): Promise<ExecutionResult> {
-  const deps: ExecutorDeps = { ...planDeps, renamed: new Map() };
+  const deps: ExecutorDeps = { ...planDeps, renamed: new Map(), lateRecords: new LateRecords() };
   const result: ExecutionResult = { done: 0, failed: [], downloaded: 0, uploaded: 0, deleted: 0, moved: 0, conflicts: 0, locked: 0, deferred: 0, backedOff: 0 };
   let at = 0;
   while (at < actions.length && !deps.signal?.aborted) {
@@ -79,7 +80,26 @@ export async function executePlan(actions: readonly Action[], planDeps: Executor
  */
 async function runTransfers(actions: readonly Action[], from: number, to: number, deps: ExecutorDeps, result: ExecutionResult): Promise<void> {
   const slots = deps.queue.slotsFor('download') + deps.queue.slotsFor('upload');
-  await runConcurrently(actions, from, to, Math.max(8, slots + 8), deps, result);
+  try {
+    await runConcurrently(actions, from, to, Math.max(8, slots + 8), deps, result);
+  } finally {
+    await settleLateRecords(deps, result);
+  }
+}
+
+/**
+ * Waits for the records of the finished uploads (late-records.ts). One that failed fails its
+ * path, retried later: the upload is on the service, and the next plan records it by checksum.
+ */
+async function settleLateRecords(deps: ExecutorDeps, result: ExecutionResult): Promise<void> {
+  const failures = await deps.lateRecords?.settle(() => void deps.index.commitSoon(() => undefined).catch(() => undefined));
+  // A shutdown is not the file's fault: the next start records what landed.
+  if (deps.signal?.aborted) return;
+  for (const { path, error } of failures ?? []) {
+    result.done--;
+    result.uploaded--;
+    recordFailure(deps, result, path, error);
+  }
 }
 
 /** Remote folders created at once (each is one API call on the shared connections). */

@@ -109,7 +109,10 @@ export async function upload(action: UploadAction, deps: ExecutorDeps): Promise<
     action.kind === 'upload-new' ? await commitNew(action, deps, entry, key, folderId) : await commitVersion(action, deps, entry, key);
   if ('deferred' in committed) return committed;
 
-  await recordSyncedFile(deps, { path: action.path, assetId: committed.assetId, versionId: committed.versionId, checksum: local.checksum, stamp: local }, entry);
+  const synced = { path: action.path, assetId: committed.assetId, versionId: committed.versionId, checksum: local.checksum, stamp: local };
+  // The service holds the commit: the record of it need not hold the action's place (late-records.ts).
+  if (deps.lateRecords) deps.lateRecords.add(action.path, recordSyncedFile(deps, synced, entry, true));
+  else await recordSyncedFile(deps, synced, entry);
   const version = { assetId: committed.assetId, versionId: committed.versionId, number: committed.number };
   recordActivity(deps, 'uploaded', action.path, committed.adopted ? `Uploaded ${action.path} (found on the service)` : `Uploaded ${action.path}`, version);
   return DONE;
