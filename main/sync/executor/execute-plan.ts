@@ -20,7 +20,7 @@ import { upload } from './upload.js';
 import { discardDownload } from './journal-entries.js';
 
 export type { ExecutorDeps } from './context.js';
-export { recoverJournal } from './recovery.js';
+export { recoverJournal, removeLeftoverTemps } from './recovery.js';
 
 export interface ExecutionResult {
   /** Actions that completed. */
