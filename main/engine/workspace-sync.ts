@@ -16,7 +16,7 @@ import type { Logger } from '../logging.js';
 import type { ServiceClient } from '../service-client/index.js';
 import { isServiceError } from '../service-client/service-error.js';
 import { hashingAlgorithm, keptChecksumForm, unknownChecksums, checksumFormSetting } from './checksum-form.js';
-import { executePlan, ownCopies, retryOfflineNow, stillOpen, tidyBeforePlan, type ExecutionResult, type ExecutorDeps } from '../sync/executor/index.js';
+import { executePlan, ownCopies, removeLeftoverTemps, retryOfflineNow, stillOpen, tidyBeforePlan, type ExecutionResult, type ExecutorDeps } from '../sync/executor/index.js';
 import type { Action } from '../sync/actions.js';
 import { plan, type Plan } from '../sync/planner/plan.js';
 import type { TransferQueue } from '../sync/transfer-queue.js';
@@ -121,6 +121,8 @@ export class WorkspaceSync {
   private quiet: QuietCycle | null = null;
   /** This process replayed the index's quiet record (quiet-start.ts), at this write count, from a scan begun at `local`. */
   private replayedRecord: { writes: number; local: ScanMark | null } | null = null;
+  /** A walk of this process removed the temp files a killed one left (`removeLeftoverTemps`). */
+  private leftoversRemoved = false;
 
   constructor(
     readonly target: WorkspaceTarget,
@@ -384,7 +386,9 @@ export class WorkspaceSync {
 
   /**
    * Walks the folder, then checks the marker again: the folder may have gone while it was read
-   * (an unplugged drive, rm -rf), and what the scan missed must not read as deletions.
+   * (an unplugged drive, rm -rf), and what the scan missed must not read as deletions. The
+   * process's first walk that gets through also removes the leftover temp files it saw, before
+   * any plan runs.
    */
   private async scanFolder<T = never>(
     hasBase: boolean,
@@ -410,6 +414,10 @@ export class WorkspaceSync {
     }
     const gone = await this.markerProblem(hasBase);
     if (gone !== null && gone !== 'unguarded') return { blocked: gone };
+    if (!this.leftoversRemoved) {
+      this.leftoversRemoved = true;
+      await removeLeftoverTemps({ index: this.deps.index, workspaceId: ws.id, root: ws.dir, logger: this.deps.logger }, scan.temps);
+    }
     if ('unchanged' in scan) return { unchanged: scan.unchanged, localMark };
     return { scan, localMark, algorithm };
   }

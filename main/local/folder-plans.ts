@@ -8,6 +8,7 @@
 import type { FolderListing } from './fs-workers.js';
 import { EntryType } from './fs-workers.js';
 import type { IgnoreMatcher } from './ignore.js';
+import { isTempName } from './own-files.js';
 import { pathKey, UNDECODABLE_REASON, undecodableName, whyNotPortable } from './paths.js';
 import type { SkippedEntry } from './skipped-entry.js';
 
@@ -24,6 +25,9 @@ export interface FolderPlan {
   skipped: SkippedEntry[];
   /** Listing index of each skipped entry: the scan reads its inode from the listing it has. */
   skippedAt: number[];
+  /** Our temp names (never synced): listing index and relative path, for the leftover sweep (recovery.ts). */
+  tempAt: number[];
+  tempRels: string[];
 }
 
 export interface FolderRef {
@@ -38,7 +42,7 @@ export interface FolderRef {
  */
 export function planFolder(listing: FolderListing, parent: FolderRef, ignore: IgnoreMatcher): FolderPlan {
   const { types } = listing;
-  const plan: FolderPlan = { names: listing.names, types, kept: [], rels: [], keys: [], skipped: [], skippedAt: [] };
+  const plan: FolderPlan = { names: listing.names, types, kept: [], rels: [], keys: [], skipped: [], skippedAt: [], tempAt: [], tempRels: [] };
   const names = types.length === 0 ? [] : listing.names.split('/');
   const byKey = new Map<string, number>();
   const relAt = new Array<string>(names.length);
@@ -48,6 +52,11 @@ export function planFolder(listing: FolderListing, parent: FolderRef, ignore: Ig
   };
   for (let index = 0; index < names.length; index++) {
     const name = names[index] as string;
+    if (isTempName(name) && listing.undecodable?.has(index) !== true) {
+      plan.tempAt.push(index);
+      plan.tempRels.push(childPath(parent.rel, name));
+      continue;
+    }
     if (ignore.ignoresChild(parent.rel, name, types[index] === EntryType.Folder)) continue;
     const rel = childPath(parent.rel, name);
     relAt[index] = rel;

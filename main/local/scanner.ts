@@ -61,6 +61,11 @@ export interface ScanResult {
    * same print would find the same checksums: see `scanUnlessUnchanged`.
    */
   stamps: string | null;
+  /**
+   * Our temp files the walk saw (regular files only, relative paths): never synced, they are
+   * listed for the leftover sweep (recovery.ts), which so needs no walk of its own.
+   */
+  temps: string[];
 }
 
 /** Batches of folders in flight per worker: each worker always has the next one queued. */
@@ -107,11 +112,11 @@ export async function scanTree(workspaceDir: string, opts: ScanOptions): Promise
  * one (engine/quiet-cycle.ts) on an unchanged folder so costs the walk alone: the cache's
  * lookups, one query per folder, were more than half of it.
  */
-export async function scanUnlessUnchanged<T>(workspaceDir: string, opts: ScanOptions, unchanged: (stamps: string) => T | undefined): Promise<ScanResult | { unchanged: T }> {
+export async function scanUnlessUnchanged<T>(workspaceDir: string, opts: ScanOptions, unchanged: (stamps: string) => T | undefined): Promise<ScanResult | { unchanged: T; temps: string[] }> {
   const scan = new TreeScan(path.resolve(workspaceDir), opts, true);
   await scan.walkAll();
   const known = unchanged(scan.stamps);
-  if (known !== undefined) return { unchanged: known };
+  if (known !== undefined) return { unchanged: known, temps: scan.temps };
   await scan.lookUpDeferred();
   return scan.finish();
 }
@@ -120,6 +125,7 @@ class TreeScan {
   readonly files = new Map<string, LocalFile>();
   readonly folders = new Map<string, LocalFolder>();
   readonly skipped: SkippedEntry[] = [];
+  readonly temps: string[] = [];
   hashed = 0;
   renamed = 0;
   private readonly toHash: PendingHash[] = [];
@@ -190,8 +196,8 @@ class TreeScan {
     this.settleRenames();
     await this.hashPending();
     await this.pruneCache();
-    const { files, folders, skipped, hashed, renamed } = this;
-    return { files, folders, skipped, hashed, renamed, stamps: this.unvouched === 0 ? this.stamps : null };
+    const { files, folders, skipped, hashed, renamed, temps } = this;
+    return { files, folders, skipped, hashed, renamed, stamps: this.unvouched === 0 ? this.stamps : null, temps };
   }
 
   /** Phase 1: list every folder and lstat every file; cache hits are final here (unless deferred). */
@@ -315,6 +321,8 @@ class TreeScan {
     if (found !== undefined && listing.inode !== 0) found.inode = listing.inode;
     const plan = this.plans.plan(folder.prefix, listing, folder);
     plan.skipped.forEach((skipped, i) => this.skipped.push(this.withInode(skipped, folder, listing, plan.skippedAt[i] as number)));
+    // By the worker's own lstat: a symlink or a folder with a temp name is not ours to delete.
+    for (let i = 0; i < plan.tempAt.length; i++) if (fileAt(listing, plan.tempAt[i] as number)) this.temps.push(plan.tempRels[i] as string);
     const { kept, rels, keys } = plan;
     const before = this.deferredFiles;
     const cached = this.deferred ? undefined : this.folderwise?.getMany(fileKeys(listing, plan));

@@ -109,16 +109,40 @@ export function folderPath(db: Db, folderId: string | null): string {
   return parts.join('/');
 }
 
-export function workspaceJson(db: Db, row: WorkspaceRow, userId?: string): Workspace {
-  const member = userId
-    ? (db.prepare('SELECT roles FROM workspace_members WHERE workspace_id = ? AND user_id = ?').get(row.id, userId) as { roles: string } | undefined)
-    : undefined;
+interface Usage {
+  assets: number;
+  bytes: number;
+}
+
+/** Per database, each workspace's usage and the sequence it was counted at. */
+const usageBySequence = new WeakMap<Db, Map<string, { sequence: number; usage: Usage }>>();
+
+/**
+ * The active assets of a workspace and the bytes of their current versions. Counting them joins
+ * every asset (most of a second at a million), and every change that adds, removes or revives an
+ * asset or changes its current version takes a new workspace sequence (store/sequence.ts): a
+ * count is kept while the sequence it was made at is the workspace's.
+ */
+function usageOf(db: Db, row: WorkspaceRow): Usage {
+  let byWorkspace = usageBySequence.get(db);
+  if (!byWorkspace) usageBySequence.set(db, (byWorkspace = new Map()));
+  const kept = byWorkspace.get(row.id);
+  if (kept?.sequence === row.sequence) return kept.usage;
   const usage = db
     .prepare(
       `SELECT count(*) AS assets, ifnull(sum(v.size), 0) AS bytes FROM assets a JOIN asset_versions v ON v.id = a.current_version_id
        WHERE a.workspace_id = ? AND a.is_active = 1`,
     )
-    .get(row.id) as { assets: number; bytes: number };
+    .get(row.id) as Usage;
+  byWorkspace.set(row.id, { sequence: row.sequence, usage });
+  return usage;
+}
+
+export function workspaceJson(db: Db, row: WorkspaceRow, userId?: string): Workspace {
+  const member = userId
+    ? (db.prepare('SELECT roles FROM workspace_members WHERE workspace_id = ? AND user_id = ?').get(row.id, userId) as { roles: string } | undefined)
+    : undefined;
+  const usage = usageOf(db, row);
   return present({
     id: row.id,
     account_id: row.account_id,

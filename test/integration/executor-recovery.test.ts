@@ -5,7 +5,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ServiceClient, type UploadRequest, type CallOptions } from '../../main/service-client/index.js';
 import type { UploadTicket } from '../helpers/served.js';
-import { executePlan, recoverJournal } from '../../main/sync/executor/execute-plan.js';
+import { executePlan, recoverJournal, removeLeftoverTemps } from '../../main/sync/executor/execute-plan.js';
+import { createIgnoreMatcher } from '../../main/local/ignore.js';
+import { scanTree } from '../../main/local/scanner.js';
+import { tempFileName } from '../../main/local/own-files.js';
 import type { LocalFile } from '../../main/model/views.js';
 import { clientOptions, putAsset, remoteFileOf, executorWorld, writeLocal, type Harness } from './executor-fixture.js';
 
@@ -184,12 +187,25 @@ describe('recoverJournal', () => {
     h.index.journal.begin({ workspaceId: h.ws, kind: 'download', path: 'stale.bin', assetId: stale.id, state: { tempPath: drop, checksum: staleRemote.checksum } });
 
     await recoverJournal(h.deps);
+    // What a start's first walk finds goes, but for what the open entries name.
+    const walked = await scanTree(h.root, { hashCache: h.index.hashCache(h.ws), ignore: createIgnoreMatcher() });
+    await removeLeftoverTemps(h.deps, walked.temps);
 
     expect(existsSync(path.join(h.root, keep))).toBe(true);
     expect(existsSync(path.join(h.root, drop))).toBe(false);
     expect(existsSync(path.join(h.root, stray))).toBe(false);
     expect(existsSync(path.join(h.root, 'Deep/user-file.part'))).toBe(true);
     expect(h.index.journal.open(h.ws).map((e) => e.path)).toEqual(['wanted.bin']);
+  });
+
+  it('leaves the temp files this process is writing to the sweep of leftovers', async () => {
+    h = await world.setUp();
+    const own = tempFileName();
+    const leftover = tempFileName('00000000000000c1');
+    for (const temp of [own, leftover]) await writeFile(path.join(h.root, temp), 'partial');
+    await removeLeftoverTemps(h.deps, [own, leftover]);
+    expect(existsSync(path.join(h.root, own))).toBe(true);
+    expect(existsSync(path.join(h.root, leftover))).toBe(false);
   });
 
   it('closes a download whose file was put in place just before the crash, keeping the file', async () => {

@@ -9,7 +9,7 @@ const longAgo = `${BigInt(NOW_MS - 60_000) * 1_000_000n}`;
 
 const file = (path: string, mtimeNs: string, checksum = 'a'.repeat(64)): LocalFile => ({ path, size: 10, mtimeNs, ctimeNs: mtimeNs, inode: 7, checksum });
 const synced = (f: LocalFile): BaseFile => ({ path: f.path, assetId: 'asset', versionId: 'v1', checksum: f.checksum, size: f.size, mtimeNs: f.mtimeNs, inode: f.inode });
-const scanOf = (...files: LocalFile[]): ScanResult => ({ files: new Map(files.map((f) => [f.path.toLowerCase(), f])), folders: new Map(), skipped: [], hashed: 0, renamed: 0, stamps: null });
+const scanOf = (...files: LocalFile[]): ScanResult => ({ files: new Map(files.map((f) => [f.path.toLowerCase(), f])), folders: new Map(), skipped: [], hashed: 0, renamed: 0, stamps: null, temps: [] });
 const options = { nowMs: NOW_MS, quietMs: 2000, excludedKeys: new Set<string>() };
 
 describe('localView', () => {

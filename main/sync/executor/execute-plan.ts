@@ -21,7 +21,7 @@ import { discardDownload } from './journal-entries.js';
 import { LateRecords } from './late-records.js';
 
 export type { ExecutorDeps } from './context.js';
-export { recoverJournal } from './recovery.js';
+export { recoverJournal, removeLeftoverTemps } from './recovery.js';
 
 export interface ExecutionResult {
   /** Actions that completed. */

@@ -5,7 +5,7 @@
  * change: outside main/sync/, lint allows no other import from it.
  */
 export type { ExecutorDeps } from './context.js';
-export { executePlan, recoverJournal, tidyBeforePlan, type ExecutionResult } from './execute-plan.js';
+export { executePlan, recoverJournal, removeLeftoverTemps, tidyBeforePlan, type ExecutionResult } from './execute-plan.js';
 export { applyConflictChoice, ConflictNotFoundError, CopyChangingError, TheirsUnknownError, type ConflictResolution, type KeepSide } from './conflict-choice.js';
 export { ownCopies, stillOpen, waitingConflicts, type OpenConflict } from './open-conflicts.js';
 export { pathErrorKind, pathErrorProblems, retryOfflineNow } from './offline.js';

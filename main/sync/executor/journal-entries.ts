@@ -4,7 +4,7 @@
  */
 import { rm } from 'node:fs/promises';
 import type { JournalEntry, JournalKind } from '../../index/journal.js';
-import { TEMP_FILE_PREFIX, TEMP_FILE_SUFFIX } from '../../local/own-files.js';
+import { isTempName } from '../../local/own-files.js';
 import { resolveInsideRoot } from '../../local/paths.js';
 import { nameOf } from '../rel-path.js';
 import type { ExecutorDeps } from './context.js';
@@ -13,11 +13,6 @@ import { errorCode } from './failures.js';
 /** Open entries of `kind` for `relPath` (compared by key), oldest first. */
 export function openEntriesAt(deps: ExecutorDeps, kind: JournalKind, relPath: string): JournalEntry[] {
   return deps.index.journal.openAt(deps.workspaceId, kind, relPath);
-}
-
-/** Whether a name is one of our hidden temp files (nothing else is ever deleted as one). */
-export function isTempName(name: string): boolean {
-  return name.startsWith(TEMP_FILE_PREFIX) && name.endsWith(TEMP_FILE_SUFFIX) && name.length > TEMP_FILE_PREFIX.length + TEMP_FILE_SUFFIX.length;
 }
 
 /** The temp file a download entry names, relative to the root; undefined if it names none or something else. */

@@ -3,28 +3,26 @@
  * keeps its temp file if the same bytes are still wanted (the next attempt resumes it with
  * `Range`); an upload whose commit landed gets its base row now; anything else is left to the
  * planner, which plans it again (re-committing the same key: never a second version). Temp
- * files no entry names are leftovers and go.
+ * files no entry names are leftovers: the first walk of the process finds them, and they go
+ * (`removeLeftoverTemps`).
  */
 import type { Stats } from 'node:fs';
-import { lstat, readdir, rm } from 'node:fs/promises';
+import { lstat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { JournalEntry } from '../../index/journal.js';
 import { resolveInsideRoot } from '../../local/paths.js';
-import { runPool } from '../../local/pool.js';
+import { isOwnTempName } from '../../local/own-files.js';
 import { isServiceError } from '../../service-client/index.js';
-import { joinPath } from '../rel-path.js';
+import { nameOf } from '../rel-path.js';
 import { signalOpt, type ExecutorDeps } from './context.js';
 import { errorMessage, isMissing } from './failures.js';
-import { discardDownload, isTempName, tempPathOf } from './journal-entries.js';
-import { WORKSPACE_TRASH_DIR } from './trash.js';
+import { discardDownload, tempPathOf } from './journal-entries.js';
 
 export async function recoverJournal(deps: ExecutorDeps): Promise<void> {
-  const keep = new Set<string>();
   for (const entry of deps.index.journal.open(deps.workspaceId)) {
     try {
       if (entry.kind === 'download') {
-        const temp = await recoverDownload(deps, entry);
-        if (temp !== undefined) keep.add(temp);
+        await recoverDownload(deps, entry);
       } else if (entry.kind === 'upload') {
         await recoverUpload(deps, entry);
       } else {
@@ -34,32 +32,22 @@ export async function recoverJournal(deps: ExecutorDeps): Promise<void> {
     } catch (err) {
       if (deps.signal?.aborted) throw err;
       deps.logger.warn({ path: entry.path, kind: entry.kind, err: errorMessage(err) }, 'could not recover a journal entry; left open');
-      const temp = tempPathOf(entry);
-      if (temp !== undefined) keep.add(path.resolve(resolveInsideRoot(deps.root, temp)));
     }
   }
-  await removeStrayTempFiles(deps, keep);
 }
 
-/** Returns the absolute temp path kept for a resume, if any. */
-async function recoverDownload(deps: ExecutorDeps, entry: JournalEntry): Promise<string | undefined> {
+/** Closes the entry and drops its temp file, unless the temp file is kept for a resume (the entry stays open). */
+async function recoverDownload(deps: ExecutorDeps, entry: JournalEntry): Promise<void> {
   const temp = tempPathOf(entry);
   const remote = entry.assetId === null ? undefined : deps.index.remote.getFile(deps.workspaceId, entry.assetId);
   const wanted = remote !== undefined && remote.checksum === entry.state.checksum;
-  if (temp === undefined || !wanted) {
-    await discardDownload(deps, entry);
-    return undefined;
-  }
+  if (temp === undefined || !wanted) return discardDownload(deps, entry);
   const abs = resolveInsideRoot(deps.root, temp);
   const stats = await lstat(abs).catch((err: unknown) => {
     if (isMissing(err)) return undefined;
     throw err;
   });
-  if (stats === undefined || !stats.isFile() || (await isSecondNameOf(stats, resolveInsideRoot(deps.root, entry.path)))) {
-    await discardDownload(deps, entry);
-    return undefined;
-  }
-  return path.resolve(abs);
+  if (stats === undefined || !stats.isFile() || (await isSecondNameOf(stats, resolveInsideRoot(deps.root, entry.path)))) await discardDownload(deps, entry);
 }
 
 /**
@@ -104,34 +92,30 @@ async function recoverUpload(deps: ExecutorDeps, entry: JournalEntry): Promise<v
   deps.logger.info({ path: entry.path }, 'an upload interrupted after its commit was recorded as synced');
 }
 
-/** Folders read at once by the sweep: their reads overlap in libuv's threads instead of queuing behind each other. */
-const SWEEP_READS = 8;
-
 /**
- * Deletes `.assetsync-*.part` files in the tree that no open entry names (symlinks are not
- * followed). Every start reads every folder of the workspace here, before its first cycle: the
- * reads overlap, and a path is made only for a folder or a temp name.
+ * Deletes the temp files a walk of the workspace found (`ScanResult.temps`) that no open journal
+ * entry names and this process did not make: leftovers of a process killed while writing one
+ * (downloads, and restore, save-version and the app's downloads, which keep no entry). The
+ * first walk of each process brings them, before its first plan is carried out: a start reads
+ * its folders once, not once more for this.
  */
-async function removeStrayTempFiles(deps: ExecutorDeps, keep: ReadonlySet<string>): Promise<void> {
+export async function removeLeftoverTemps(deps: Pick<ExecutorDeps, 'index' | 'workspaceId' | 'root' | 'logger'>, temps: readonly string[]): Promise<void> {
+  if (temps.length === 0) return;
   const root = path.resolve(deps.root);
-  await runPool([''], SWEEP_READS, async (rel, enqueue) => {
-    const dir = rel === '' ? root : resolveInsideRoot(root, rel);
-    const entries = await readdir(dir, { withFileTypes: true }).catch((err: unknown) => {
-      if (isMissing(err)) return [];
-      throw err;
-    });
-    for (const item of entries) {
-      if (item.isDirectory()) {
-        const childRel = joinPath(rel, item.name);
-        if (childRel !== WORKSPACE_TRASH_DIR) enqueue(childRel);
-      } else if (isTempName(item.name) && item.isFile()) {
-        const childRel = joinPath(rel, item.name);
-        const abs = path.resolve(resolveInsideRoot(root, childRel));
-        if (!keep.has(abs)) {
-          await rm(abs, { force: true });
-          deps.logger.info({ path: childRel }, 'removed a leftover temp file');
-        }
-      }
+  const keep = new Set<string>();
+  for (const entry of deps.index.journal.open(deps.workspaceId)) {
+    const temp = tempPathOf(entry);
+    if (temp !== undefined) keep.add(path.resolve(resolveInsideRoot(root, temp)));
+  }
+  for (const rel of temps) {
+    if (isOwnTempName(nameOf(rel))) continue;
+    const abs = path.resolve(resolveInsideRoot(root, rel));
+    if (keep.has(abs)) continue;
+    try {
+      await unlink(abs);
+      deps.logger.info({ path: rel }, 'removed a leftover temp file');
+    } catch (err) {
+      if (!isMissing(err)) deps.logger.warn({ path: rel, err: errorMessage(err) }, 'a leftover temp file could not be removed');
     }
-  });
+  }
 }
