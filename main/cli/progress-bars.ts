@@ -5,7 +5,7 @@
 import { MultiBar, type SingleBar } from 'cli-progress';
 import type { EngineStatus, TransferProgress } from '../../shared/engine.js';
 import { formatBytes, formatDuration, formatSpeed } from './output.js';
-import { statusText, type Sink } from './progress.js';
+import { statusText, type Sink } from './status-line.js';
 
 function transferPayload(t: TransferProgress): Record<string, string> {
   const name = t.path.length > 40 ? `…${t.path.slice(-39)}` : t.path;

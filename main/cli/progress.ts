@@ -3,8 +3,9 @@
  * (progress-bars.ts), with activity scrolling above them; elsewhere (pipes, logs, CI) plain lines,
  * one per activity item, problem, review and change of state.
  */
-import { isNotice, type ActivityItem, type EngineEvents, type EngineStatus, type Problem, type ReviewNotification, type SyncReport, type SyncState, type TransferProgress } from '../../shared/engine.js';
+import { type ActivityItem, type EngineEvents, type EngineStatus, type Problem, type ReviewNotification, type SyncReport, type SyncState, type TransferProgress } from '../../shared/engine.js';
 import { activityLine, print, problemLines, reviewLine } from './output.js';
+import { describeState, type Sink } from './status-line.js';
 import type { SyncEngine } from '../engine/engine.js';
 
 export interface Reporter {
@@ -13,31 +14,8 @@ export interface Reporter {
   stop(): void;
 }
 
-export interface Sink {
-  line(text: string): void;
-  status(status: EngineStatus): void;
-  transfer(transfer: TransferProgress): void;
-  stop(): void;
-}
-
 /** States worth a line of their own in plain output; the busy ones would repeat every cycle. */
 const NOTEWORTHY: ReadonlySet<SyncState> = new Set(['up-to-date', 'attention', 'offline', 'paused', 'stopped']);
-
-const STATE_WORDS: Record<SyncState, string> = {
-  starting: 'starting',
-  scanning: 'looking at local files',
-  listing: 'asking the service for changes',
-  syncing: 'syncing',
-  'up-to-date': 'up to date',
-  paused: 'paused',
-  offline: 'offline, retrying',
-  attention: 'needs attention',
-  stopped: 'stopped',
-};
-
-export function describeState(state: SyncState): string {
-  return STATE_WORDS[state];
-}
 
 /**
  * What the reporter listens to: an engine, or the app API over it (`sync --ui`), which follows
@@ -139,21 +117,6 @@ class PlainSink implements Sink {
     this.pending = [];
     print(lines.join('\n'));
   }
-}
-
-/** The status line; `transfers` counts from the transfer events, fresher than the last status. */
-export function statusText(status: EngineStatus, transfers: { active: number; queued: number }): string {
-  const pending = status.workspaces.reduce((n, w) => n + w.pending.downloads + w.pending.uploads + w.pending.deletes + w.pending.moves, 0);
-  const problems = status.workspaces.reduce((n, w) => n + w.problems.filter((p) => !isNotice(p)).length, 0);
-  const files = status.workspaces.reduce((n, w) => n + w.files, 0);
-  const parts = [`Asset Sync: ${describeState(status.state)}`, `${files} file${files === 1 ? '' : 's'} synced`];
-  if (pending > 0 && status.state !== 'up-to-date') parts.push(`${pending} to do`);
-  const saved = status.paused ? status.workspaces.reduce((n, w) => n + (w.pausedChanges ?? 0), 0) : 0;
-  if (saved > 0) parts.push(`${saved} change${saved === 1 ? '' : 's'} saved while paused`);
-  if (transfers.active > 0) parts.push(`${transfers.active} transferring`);
-  if (transfers.queued > 0) parts.push(`${transfers.queued} queued`);
-  if (problems > 0) parts.push(`${problems} problem${problems === 1 ? '' : 's'}`);
-  return parts.join(' · ');
 }
 
 /** One `syncOnce` of the session's engine (initialised first), each transfer shown as `sync` shows it. */
